@@ -1,0 +1,62 @@
+/** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
+
+export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
+
+export interface DatabaseConfig {
+  readonly client: DatabaseClient;
+  /** SQLite: absolute path of the database file (`:memory:` allowed). */
+  readonly filename?: string;
+  /** PostgreSQL/MySQL connection options, as in Strapi's `connection.connection`. */
+  readonly connection: Readonly<Record<string, unknown>>;
+  readonly pool: { readonly min: number; readonly max: number };
+  readonly acquireConnectionTimeout: number;
+  readonly debug: boolean;
+}
+
+export interface ApiConfig {
+  /** Content API prefix, `/api` by default. */
+  readonly prefix: string;
+  readonly defaultLimit: number;
+  /** null: no cap (Strapi's code default when `rest.maxLimit` is unset). */
+  readonly maxLimit: number | null;
+  readonly withCount: boolean;
+  /** `rest.strictParams`: unknown top-level query keys → 400. */
+  readonly strictParams: boolean;
+  /** `documents.strictParams`: malformed pagination/status/locale values → 400. */
+  readonly documentsStrictParams: boolean;
+  /** `responses.privateAttributes`: attribute names never output on any type. */
+  readonly privateAttributes: readonly string[];
+}
+
+export interface CorsConfig {
+  /** `*` or a list of allowed origins. */
+  readonly origin: '*' | readonly string[];
+  readonly credentials: boolean;
+  readonly methods: readonly string[];
+  readonly headers: readonly string[];
+  readonly expose: readonly string[];
+  readonly maxAge: number;
+}
+
+export interface Config {
+  readonly server: {
+    readonly host: string;
+    readonly port: number;
+    readonly appKeys: readonly string[];
+  };
+  readonly database: DatabaseConfig;
+  readonly api: ApiConfig;
+  readonly admin: {
+    readonly apiTokenSalt: string;
+    readonly encryptionKey: string | undefined;
+  };
+  readonly i18n: {
+    readonly locales: readonly string[];
+    readonly defaultLocale: string;
+  };
+  readonly cors: CorsConfig;
+  /** Maximum JSON/form body size in bytes (`strapi::body` `jsonLimit`, 1 MB by default). */
+  readonly bodyLimit: number;
+  /** `config/permissions`: role type → actions granted (on top of the plugin defaults). */
+  readonly permissions: ReadonlyMap<string, readonly string[]>;
+}

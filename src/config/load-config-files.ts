@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ProjectError } from '../core/errors.js';
+import type { EnvHelper } from './env-helper.js';
+
+/** The config files Cairn reads (Strapi's own plus Cairn's `permissions` and `webhooks`). */
+export const CONFIG_NAMES = ['server', 'database', 'api', 'admin', 'plugins', 'middlewares', 'permissions', 'webhooks'] as const;
+export type ConfigName = (typeof CONFIG_NAMES)[number];
+
+const EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.json'] as const;
+
+/** Raw config values by file name; a missing file is absent. */
+export type RawConfig = Partial<Record<ConfigName, unknown>>;
+
+/**
+ * Reads `config/<name>.{js,cjs,mjs,ts,json}` (and `config/env/<NODE_ENV>/<name>.*` on top, merged
+ * as Strapi does). A module may export an object or a function `({ env }) => object`.
+ * CommonJS is loaded natively; ESM, TypeScript and CommonJS inside an ESM package go through jiti.
+ */
+export async function loadConfigFiles(dir: string, env: EnvHelper, nodeEnv: string | undefined): Promise<RawConfig> {
+  const config: RawConfig = {};
+  for (const name of CONFIG_NAMES) {
+    const base = await readConfigValue(join(dir, 'config', name), env);
+    const override = nodeEnv ? await readConfigValue(join(dir, 'config', 'env', nodeEnv, name), env) : undefined;
+    const value = override === undefined ? base : mergeConfig(base, override);
+    if (value !== undefined) config[name] = value;
+  }
+  return config;
+}
+
+async function readConfigValue(pathWithoutExtension: string, env: EnvHelper): Promise<unknown> {
+  const file = EXTENSIONS.map((ext) => pathWithoutExtension + ext).find((candidate) => existsSync(candidate));
+  if (!file) return undefined;
+  try {
+    const exported = await importConfigModule(file);
+    return typeof exported === 'function' ? await (exported as (args: { env: EnvHelper }) => unknown)({ env }) : exported;
+  } catch (error) {
+    throw new ProjectError(`${file}: could not load this config file: ${(error as Error).message}`);
+  }
+}
+
+async function importConfigModule(file: string): Promise<unknown> {
+  const ext = extname(file);
+  if (ext === '.json') return JSON.parse(readFileSync(file, 'utf8'));
+  if (ext === '.js' || ext === '.cjs') {
+    const require = createRequire(file);
+    try {
+      delete require.cache[file];
+      return interopDefault(require(file));
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw error;
+    }
+  }
+  if (ext === '.mjs') return interopDefault(await import(pathToFileURL(file).href));
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(file, { moduleCache: false, fsCache: false });
+  return interopDefault(await jiti.import(file));
+}
+
+function interopDefault(module: unknown): unknown {
+  if (module && typeof module === 'object' && 'default' in module) {
+    const keys = Object.keys(module).filter((key) => key !== '__esModule');
+    if (keys.length === 1 || (module as { __esModule?: boolean }).__esModule) return (module as { default: unknown }).default;
+  }
+  return module;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Deep merge of plain objects; arrays and scalars from `override` replace. */
+export function mergeConfig(base: unknown, override: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(override)) return override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) merged[key] = mergeConfig(base[key], value);
+  return merged;
+}

@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { CompiledQuery } from '../sql/dialect.js';
+import { sqliteDialect } from '../sql/dialects/sqlite.js';
+import type { Database, Executor, QueryListener, Row } from './database.js';
+import { translateDriverError } from './translate-driver-error.js';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * SQLite through better-sqlite3: one synchronous connection, prepared statements cached by SQL
+ * text. Transactions are serialized: while one is open (it may await between statements), other
+ * statements wait for it to finish, so no request ever reads another's uncommitted rows.
+ */
+export function openSqliteDatabase(filename: string, onQuery?: QueryListener): Database {
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const connection = new BetterSqlite3(filename);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const statements = new Map<string, BetterSqlite3.Statement>();
+
+  const prepare = (sql: string): BetterSqlite3.Statement => {
+    let statement = statements.get(sql);
+    if (statement) return statement;
+    statement = connection.prepare(sql);
+    if (statements.size >= STATEMENT_CACHE_SIZE) {
+      const oldest = statements.keys().next().value;
+      if (oldest !== undefined) statements.delete(oldest);
+    }
+    statements.set(sql, statement);
+    return statement;
+  };
+
+  const direct: Executor = {
+    async all(query) {
+      onQuery?.(query);
+      try {
+        const statement = prepare(query.sql);
+        if (statement.reader) return statement.all(query.params as unknown[]) as Row[];
+        statement.run(query.params as unknown[]);
+        return [];
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+    },
+    async run(query) {
+      onQuery?.(query);
+      try {
+        return prepare(query.sql).run(query.params as unknown[]).changes;
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+    },
+    async insert(query) {
+      const rows = await direct.all(query);
+      return rows.map((row) => Number(row.id));
+    },
+  };
+
+  let open: Promise<void> | null = null;
+  const waitForTransaction = async () => {
+    while (open) await open;
+  };
+
+  const database: Database = {
+    dialect: sqliteDialect,
+    async all(query) {
+      await waitForTransaction();
+      return direct.all(query);
+    },
+    async run(query) {
+      await waitForTransaction();
+      return direct.run(query);
+    },
+    async insert(query, rowCount) {
+      await waitForTransaction();
+      return direct.insert(query, rowCount);
+    },
+    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      await waitForTransaction();
+      let release = () => {};
+      open = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      try {
+        connection.exec('begin');
+        try {
+          const result = await work(direct);
+          connection.exec('commit');
+          return result;
+        } catch (error) {
+          if (connection.inTransaction) connection.exec('rollback');
+          throw error;
+        }
+      } finally {
+        open = null;
+        release();
+      }
+    },
+    async close() {
+      await waitForTransaction();
+      statements.clear();
+      connection.close();
+    },
+  };
+  return database;
+}
+
+/** Exposed for statement text checks in tests. */
+export type { CompiledQuery };

@@ -1,0 +1,104 @@
+import type { Operator } from '../query/query-types.js';
+
+/**
+ * Plans are the database-neutral form of a statement: tables, columns, conditions and logical
+ * values. sql/ compiles them per dialect; nothing here knows SQL syntax.
+ */
+
+/** How a value is encoded for the database (and how a column is read back). */
+export type ValueKind =
+  | 'string'
+  | 'integer'
+  | 'float'
+  | 'biginteger'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'datetime'
+  | 'json';
+
+/** A column of a table alias in the statement (`t0.title`). */
+export interface ColumnRef {
+  readonly alias: string;
+  readonly column: string;
+}
+
+/** A WHERE condition tree. */
+export type Condition =
+  | { readonly kind: 'and' | 'or'; readonly children: readonly Condition[] }
+  | { readonly kind: 'not'; readonly child: Condition }
+  | { readonly kind: 'compare'; readonly column: ColumnRef; readonly op: Operator; readonly value: unknown; readonly valueKind: ValueKind }
+  /** Two columns are equal, NULLs included (`a = b OR (a IS NULL AND b IS NULL)`). */
+  | { readonly kind: 'sameValue'; readonly left: ColumnRef; readonly right: ColumnRef }
+  /** `left <op> right` between two columns. */
+  | { readonly kind: 'compareColumns'; readonly left: ColumnRef; readonly op: 'eq' | 'gt' | 'lte'; readonly right: ColumnRef }
+  | { readonly kind: 'exists'; readonly from: TableRef; readonly where: Condition }
+  /** `_q`: the term matches any of the columns (LIKE %term%, case-insensitively where the dialect allows). */
+  | { readonly kind: 'search'; readonly columns: readonly ColumnRef[]; readonly term: string }
+  | { readonly kind: 'true' }
+  | { readonly kind: 'false' };
+
+export interface TableRef {
+  readonly table: string;
+  readonly alias: string;
+}
+
+/** One selected column and the key it is read back under. */
+export interface SelectColumn {
+  readonly column: ColumnRef;
+  readonly as: string;
+  readonly kind: ValueKind;
+}
+
+export interface OrderTerm {
+  readonly column: ColumnRef;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** SELECT … FROM table WHERE … ORDER BY … LIMIT … OFFSET … */
+export interface SelectPlan {
+  readonly from: TableRef;
+  readonly columns: readonly SelectColumn[];
+  readonly where: Condition | null;
+  readonly orderBy: readonly OrderTerm[];
+  readonly limit: number | null;
+  readonly offset: number;
+}
+
+/** SELECT COUNT(*) FROM table WHERE … */
+export interface CountPlan {
+  readonly from: TableRef;
+  readonly where: Condition | null;
+}
+
+/** A row to insert or the changes of an update: column → value with its encoding. */
+export type RowValues = ReadonlyMap<string, { readonly value: unknown; readonly kind: ValueKind }>;
+
+export interface InsertPlan {
+  readonly table: string;
+  readonly rows: readonly RowValues[];
+}
+
+export interface UpdatePlan {
+  readonly table: string;
+  readonly set: RowValues;
+  readonly where: Condition;
+}
+
+export interface DeletePlan {
+  readonly table: string;
+  readonly where: Condition;
+}
+
+/** `column = value` on the statement's main table (alias-free, for writes). */
+export function columnEquals(column: string, value: unknown, valueKind: ValueKind, alias = ''): Condition {
+  return { kind: 'compare', column: { alias, column }, op: 'eq', value, valueKind };
+}
+
+/** AND of the given conditions, dropping nulls; null when nothing is left. */
+export function allOf(conditions: readonly (Condition | null)[]): Condition | null {
+  const children = conditions.filter((c): c is Condition => c !== null);
+  if (children.length === 0) return null;
+  if (children.length === 1) return children[0] ?? null;
+  return { kind: 'and', children };
+}

@@ -1,0 +1,55 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config/config.js';
+import { createEnvHelper, type EnvVars } from '../config/env-helper.js';
+import { loadConfigFiles } from '../config/load-config-files.js';
+import { normalizeConfig } from '../config/normalize-config.js';
+import { loadProjectEnv } from '../config/project-env.js';
+import { ProjectError } from '../core/errors.js';
+import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
+import { buildSchema } from '../schema/build-schema.js';
+import type { Schema } from '../schema/types.js';
+import { listIgnoredCodeFiles, readModelFiles } from './read-model-files.js';
+
+/** A Strapi 5 project folder, read and checked: everything the server needs to start. */
+export interface Project {
+  readonly dir: string;
+  readonly env: EnvVars;
+  readonly config: Config;
+  readonly schema: Schema;
+  /** Custom code files Cairn does not execute (logged once at start). */
+  readonly ignoredFiles: readonly string[];
+  /** Secrets generated into `.env` by this load. */
+  readonly generatedSecrets: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Loads a project folder: `.env` (generating missing secrets), `config/*`, the content model.
+ * `processEnv` is the real environment; it wins over `.env`. Throws ProjectError with a message
+ * naming the file at fault.
+ */
+export async function loadProject(dir: string, processEnv: EnvVars): Promise<Project> {
+  const root = resolve(dir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    throw new ProjectError(`${root} is not a directory; pass the Strapi project folder with --dir`);
+  }
+  if (!existsSync(resolve(root, 'src')) && !existsSync(resolve(root, 'config'))) {
+    throw new ProjectError(`${root} does not look like a Strapi project (no src/ or config/ folder)`);
+  }
+  const projectEnv = loadProjectEnv(root, processEnv);
+  const env = createEnvHelper(projectEnv.vars);
+  const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV);
+  const config = normalizeConfig(rawConfig, root, { HOST: processEnv.HOST, PORT: processEnv.PORT });
+  const files = readModelFiles(root);
+  const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components);
+  return {
+    dir: root,
+    env: projectEnv.vars,
+    config,
+    schema,
+    ignoredFiles: listIgnoredCodeFiles(root),
+    generatedSecrets: projectEnv.generated,
+    warnings: projectEnv.warning ? [projectEnv.warning] : [],
+  };
+}

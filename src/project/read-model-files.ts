@@ -1,0 +1,78 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join, relative } from 'node:path';
+import { ProjectError } from '../core/errors.js';
+import type { RawComponent, RawContentType, RawModelFile } from '../schema/raw-types.js';
+
+const listDirs = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory()).sort() : [];
+
+function readJson(projectDir: string, file: string): RawModelFile {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the file must contain a JSON object');
+    return value as RawModelFile;
+  } catch (error) {
+    throw new ProjectError(`${relative(projectDir, file)}: cannot read this schema: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Reads `src/api/<api>/content-types/<name>/schema.json` (uid `api::<api>.<name>`) and
+ * `src/components/<category>/<name>.json` (uid `<category>.<name>`). File paths in the result are
+ * relative to the project, for error messages.
+ */
+export function readModelFiles(projectDir: string): { contentTypes: RawContentType[]; components: RawComponent[] } {
+  const contentTypes: RawContentType[] = [];
+  const apiDir = join(projectDir, 'src', 'api');
+  for (const api of listDirs(apiDir)) {
+    const typesDir = join(apiDir, api, 'content-types');
+    for (const name of listDirs(typesDir)) {
+      const file = join(typesDir, name, 'schema.json');
+      if (!existsSync(file)) continue;
+      contentTypes.push({ uid: `api::${api}.${name}`, file: relative(projectDir, file), origin: 'api', definition: readJson(projectDir, file) });
+    }
+  }
+  const components: RawComponent[] = [];
+  const componentsDir = join(projectDir, 'src', 'components');
+  for (const category of listDirs(componentsDir)) {
+    const categoryDir = join(componentsDir, category);
+    for (const entry of readdirSync(categoryDir).sort()) {
+      if (extname(entry) !== '.json') continue;
+      const file = join(categoryDir, entry);
+      components.push({
+        uid: `${category}.${basename(entry, '.json')}`,
+        category,
+        file: relative(projectDir, file),
+        definition: readJson(projectDir, file),
+      });
+    }
+  }
+  return { contentTypes, components };
+}
+
+const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
+
+/**
+ * Custom code Strapi would execute and Cairn does not: controllers, routes, services, policies,
+ * middlewares and lifecycles under `src/api`, `src/index.*`, and everything under `src/extensions`.
+ */
+export function listIgnoredCodeFiles(projectDir: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir).sort()) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (CODE_FILE.test(entry)) found.push(relative(projectDir, path));
+    }
+  };
+  const src = join(projectDir, 'src');
+  if (existsSync(src)) {
+    for (const entry of readdirSync(src)) if (/^index\./.test(entry) && CODE_FILE.test(entry)) found.push(join('src', entry));
+  }
+  walk(join(src, 'api'));
+  walk(join(src, 'extensions'));
+  walk(join(src, 'middlewares'));
+  walk(join(src, 'policies'));
+  return found.sort();
+}

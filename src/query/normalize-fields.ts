@@ -1,0 +1,32 @@
+import { ValidationError } from '../core/errors.js';
+import { isScalar, type Model } from '../schema/types.js';
+import { invalidQueryKey } from './invalid-key.js';
+
+/**
+ * `fields` → the scalar attributes to return, or null for all of them:
+ *
+ *   'title,views'          → ['title', 'views']
+ *   ['title', 'views']     → ['title', 'views']   (also `fields=title&fields=views`)
+ *   '*' (anywhere)         → null
+ *
+ * `id` and `documentId` are accepted and always returned anyway. Relations, components, media,
+ * dynamic zones, private and password attributes → 400 `Invalid key …`; an object → 400.
+ */
+export function normalizeFields(model: Model, raw: unknown, param = 'fields'): string[] | null {
+  if (raw === undefined || raw === null) return null;
+  let names: string[];
+  if (typeof raw === 'string') names = raw.split(',');
+  else if (Array.isArray(raw) && raw.every((item) => typeof item === 'string')) names = raw.flatMap((item: string) => item.split(','));
+  else throw new ValidationError('Invalid fields parameter. Expected a string or an array of strings');
+  names = names.map((name) => name.trim()).filter((name) => name !== '');
+  if (names.includes('*')) return null;
+  const selected: string[] = [];
+  for (const name of names) {
+    if (name === 'id' || (name === 'documentId' && model.modelType === 'contentType')) continue;
+    const attribute = model.attributes.get(name);
+    if (!attribute) throw invalidQueryKey(param, name, null);
+    if (!isScalar(attribute) || attribute.private || attribute.type === 'password') throw invalidQueryKey(param, name, name);
+    if (!selected.includes(name)) selected.push(name);
+  }
+  return selected;
+}

@@ -1,0 +1,175 @@
+import { ValidationError } from '../core/errors.js';
+import { getModel, isScalar, type Attribute, type Model, type Schema } from '../schema/types.js';
+import { castFilterValue, type FilterFieldType } from './cast-filter-value.js';
+import { invalidQueryKey } from './invalid-key.js';
+import type { FilterNode, Operator } from './query-types.js';
+
+const OPERATORS: ReadonlySet<string> = new Set<Operator>([
+  'eq', 'eqi', 'ne', 'nei', 'lt', 'lte', 'gt', 'gte', 'in', 'notIn', 'between', 'null', 'notNull',
+  'contains', 'notContains', 'containsi', 'notContainsi', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi',
+]);
+const GROUPS = new Set(['$and', '$or', '$not']);
+const MEDIA_UID = 'plugin::upload.file';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isOperatorKey = (key: string) => key.startsWith('$') && OPERATORS.has(key.slice(1));
+
+/**
+ * `filters` → FilterNode, validated against the model as Strapi validates it:
+ *
+ *   { title: 'x' }                          → compare(title eq 'x')
+ *   { views: ['1', '2'] }                   → compare(views in [1, 2])
+ *   { title: { $not: { $contains: 'a' } } } → not(compare(title contains 'a'))
+ *   { $or: [{ a: 1 }, { b: 2 }] }           → or(…)
+ *   { author: { name: { $eq: 'A' } } }      → nested(author, compare(name eq 'A'))
+ *   { author: 3 }                           → nested(author, compare(id eq 3))
+ *
+ * Unknown keys, operators in the wrong place, private/password attributes and dynamic zones →
+ * 400 `Invalid key …` with Strapi's details. Non-array `$and`/`$or`, `$between` without two values
+ * and uncastable values → 400 (Strapi answers 500 there; SPEC §4.1).
+ */
+export function normalizeFilters(schema: Schema, model: Model, raw: unknown): FilterNode | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'object' || raw === null) {
+    throw new ValidationError('The filters parameter must be an object or an array');
+  }
+  return normalizeWhere(schema, model, raw, null);
+}
+
+function normalizeWhere(schema: Schema, model: Model, raw: unknown, path: string | null): FilterNode | null {
+  if (Array.isArray(raw)) return combine('and', raw.map((item) => normalizeWhere(schema, model, item, path)));
+  if (!isObject(raw)) {
+    throw new ValidationError(`Invalid filter${path ? ` at ${path}` : ''}: expected an object of conditions, got ${JSON.stringify(raw)}`, {
+      path,
+      source: 'query',
+      param: 'filters',
+    });
+  }
+  const children: (FilterNode | null)[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === '$and' || key === '$or') {
+      const items = asList(value, key, path);
+      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeWhere(schema, model, item, path))));
+    } else if (key === '$not') {
+      const child = normalizeWhere(schema, model, value, path);
+      children.push(child ? { kind: 'not', child } : null);
+    } else if (key.startsWith('$')) {
+      throw invalidQueryKey('filters', key, path);
+    } else {
+      children.push(normalizeKey(schema, model, key, value, path));
+    }
+  }
+  return combine('and', children);
+}
+
+function normalizeKey(schema: Schema, model: Model, key: string, value: unknown, path: string | null): FilterNode | null {
+  const keyPath = path ? `${path}.${key}` : key;
+  if (key === 'id') return normalizeField('id', 'id', value, keyPath);
+  if (key === 'documentId' && model.modelType === 'contentType') return normalizeField('documentId', 'string', value, keyPath);
+  const attribute = model.attributes.get(key);
+  if (!attribute) throw invalidQueryKey('filters', key, path);
+  if (!isFilterable(attribute)) throw invalidQueryKey('filters', key, keyPath);
+  if (isScalar(attribute)) return normalizeField(key, attribute.type, value, keyPath);
+  const target = targetModel(schema, attribute);
+  if (!target) throw invalidQueryKey('filters', key, keyPath);
+  const child = normalizeNested(schema, target, value, keyPath);
+  return child ? { kind: 'nested', attribute: key, child } : null;
+}
+
+/** A relation/component/media level: operators apply to the target's id, other keys are its attributes. */
+function normalizeNested(schema: Schema, target: Model, value: unknown, path: string): FilterNode | null {
+  if (!isObject(value)) return normalizeField('id', 'id', value, path);
+  const keys = Object.keys(value);
+  const operators = keys.filter(isOperatorKey);
+  if (operators.length === 0) return normalizeWhere(schema, target, value, path);
+  const others = keys.filter((k) => !isOperatorKey(k) && !GROUPS.has(k));
+  if (others.length > 0) {
+    throw new ValidationError(
+      `Invalid filter at ${path}: operators (${operators.join(', ')}) and attribute keys (${others.join(', ')}) cannot be mixed on a relation; use { id: { ${operators[0]}: … } } for the operators`,
+      { key: others[0], path, source: 'query', param: 'filters' },
+    );
+  }
+  return normalizeField('id', 'id', value, path);
+}
+
+function normalizeField(field: string, type: FilterFieldType, value: unknown, path: string): FilterNode | null {
+  if (Array.isArray(value)) return compare(field, type, 'in', value, path);
+  if (!isObject(value)) return compare(field, type, 'eq', value, path);
+  const children: (FilterNode | null)[] = [];
+  for (const [key, operand] of Object.entries(value)) {
+    if (key === '$not') {
+      const child = normalizeField(field, type, operand, path);
+      children.push(child ? { kind: 'not', child } : null);
+    } else if (key === '$and' || key === '$or') {
+      const items = asList(operand, key, path);
+      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeField(field, type, item, path))));
+    } else if (isOperatorKey(key)) {
+      children.push(compare(field, type, key.slice(1) as Operator, operand, path));
+    } else {
+      throw invalidQueryKey('filters', key, path);
+    }
+  }
+  return combine('and', children);
+}
+
+function compare(field: string, type: FilterFieldType, op: Operator, raw: unknown, path: string): FilterNode | null {
+  if (op === 'in' || op === 'notIn') {
+    const values = listValues(raw).map((v) => castFilterValue(field, type, op, v));
+    return { kind: 'compare', field, op, value: values };
+  }
+  if (op === 'between') {
+    const values = listValues(raw);
+    if (values.length !== 2) {
+      throw new ValidationError(`Invalid value for $between at ${path}: expected exactly two values ([0] and [1]), got ${values.length}`, {
+        key: '$between',
+        path,
+        source: 'query',
+        param: 'filters',
+      });
+    }
+    return { kind: 'compare', field, op, value: values.map((v) => castFilterValue(field, type, op, v)) };
+  }
+  if (Array.isArray(raw) && op !== 'null' && op !== 'notNull') {
+    return combine('or', raw.map((item) => compare(field, type, op, item, path)));
+  }
+  return { kind: 'compare', field, op, value: castFilterValue(field, type, op, raw) };
+}
+
+/** qs turns arrays longer than its limit into objects with numeric keys; accept both. */
+function listValues(raw: unknown): unknown[] {
+  if (Array.isArray(raw)) return raw;
+  if (isObject(raw) && Object.keys(raw).every((k) => /^\d+$/.test(k))) return Object.values(raw);
+  return [raw];
+}
+
+function asList(value: unknown, key: string, path: string | null): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => /^\d+$/.test(k))) return Object.values(value);
+  throw new ValidationError(`Invalid value for ${key}${path ? ` at ${path}` : ''}: expected an array of conditions (${key}[0][field]=…)`, {
+    key,
+    path,
+    source: 'query',
+    param: 'filters',
+  });
+}
+
+function combine(kind: 'and' | 'or', nodes: readonly (FilterNode | null)[]): FilterNode | null {
+  const children = nodes.filter((n): n is FilterNode => n !== null);
+  if (children.length === 0) return null;
+  if (children.length === 1) return children[0] ?? null;
+  return { kind, children };
+}
+
+function isFilterable(attribute: Attribute): boolean {
+  if (attribute.private || attribute.type === 'password' || attribute.type === 'dynamiczone') return false;
+  if (attribute.type === 'relation') return attribute.target !== undefined;
+  return true;
+}
+
+function targetModel(schema: Schema, attribute: Attribute): Model | undefined {
+  if (attribute.type === 'relation') return attribute.target === undefined ? undefined : getModel(schema, attribute.target);
+  if (attribute.type === 'component') return schema.components.get(attribute.component);
+  if (attribute.type === 'media') return schema.contentTypes.get(MEDIA_UID);
+  return undefined;
+}

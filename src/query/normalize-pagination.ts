@@ -1,0 +1,66 @@
+import { PaginationError, ValidationError } from '../core/errors.js';
+import type { Pagination } from './query-types.js';
+
+export interface PaginationDefaults {
+  /** `rest.defaultLimit`; -1 means "no limit unless the request asks for one". */
+  readonly defaultLimit: number;
+  readonly maxLimit: number | null;
+  readonly withCount: boolean;
+}
+
+const WITH_COUNT: Readonly<Record<string, boolean>> = { true: true, t: true, '1': true, false: false, f: false, '0': false };
+
+/**
+ * `pagination[...]` → Pagination, with Strapi's clamping (no error): page ≤ 0 → 1, start < 0 → 0,
+ * pageSize/limit ≤ 0 (including `-1`, which is a string in a query) → 1, and both capped by
+ * `maxLimit`. Mixing page and offset keys → PaginationError; non-numeric values and a bad
+ * `withCount` → ValidationError with Strapi's messages.
+ *
+ *   { page: '2', pageSize: '3' } → { mode: 'page', page: 2, pageSize: 3 }
+ *   { start: '5' }               → { mode: 'offset', start: 5, limit: defaultLimit }
+ */
+export function normalizePagination(raw: unknown, defaults: PaginationDefaults): Pagination {
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+    throw new ValidationError('Invalid pagination parameter. Expected an object such as pagination[page]=1&pagination[pageSize]=10');
+  }
+  const params = (raw ?? {}) as Record<string, unknown>;
+  const withCount = parseWithCount(params.withCount, defaults.withCount);
+  const isPage = params.page !== undefined || params.pageSize !== undefined;
+  const isOffset = params.start !== undefined || params.limit !== undefined;
+  if (isPage && isOffset) throw new PaginationError('Cannot use both page & offset pagination in the same query');
+  const cap = (size: number) => (defaults.maxLimit !== null && size > defaults.maxLimit ? defaults.maxLimit : size);
+
+  if (isOffset) {
+    const start = Math.max(0, toNumber(params.start ?? 0));
+    if (!Number.isInteger(start)) throw invalidParameter('start', '>= 0', start);
+    if (params.limit === undefined && defaults.defaultLimit === -1) return { mode: 'offset', start, limit: null, withCount };
+    const limit = toNumber(params.limit ?? defaults.defaultLimit);
+    if (!Number.isInteger(limit)) throw invalidParameter('limit', '>= 1', limit);
+    return { mode: 'offset', start, limit: cap(limit < 1 ? 1 : limit), withCount };
+  }
+  if (!isPage && defaults.defaultLimit === -1) return { mode: 'offset', start: 0, limit: null, withCount };
+  const page = toNumber(params.page ?? 1);
+  const pageSize = toNumber(params.pageSize ?? defaults.defaultLimit);
+  if (!Number.isInteger(page) || !Number.isInteger(pageSize)) {
+    throw invalidParameter('start', '>= 0', (Math.max(1, page) - 1) * pageSize);
+  }
+  return { mode: 'page', page: Math.max(1, page), pageSize: cap(pageSize < 1 ? 1 : pageSize), withCount };
+}
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string' || value.trim() === '') return NaN;
+  return Number(value);
+}
+
+function invalidParameter(name: string, bound: string, received: number): ValidationError {
+  return new ValidationError(`Invalid parameter at '${name}'. Expected integer ${bound}, received: ${received}`);
+}
+
+function parseWithCount(value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  const parsed = typeof value === 'string' ? WITH_COUNT[value] : undefined;
+  if (parsed === undefined) throw new ValidationError('Invalid withCount parameter. Expected "t","1","true","false","0","f"');
+  return parsed;
+}

@@ -1,0 +1,57 @@
+import { ValidationError } from '../core/errors.js';
+import type { ApiConfig } from '../config/config.js';
+import type { ContentType, Schema } from '../schema/types.js';
+import { invalidQueryKey } from './invalid-key.js';
+import { normalizeFields } from './normalize-fields.js';
+import { normalizeFilters } from './normalize-filters.js';
+import { normalizePagination } from './normalize-pagination.js';
+import { normalizeLocale, normalizePublicationFilter, normalizeSearch, normalizeStatus } from './normalize-params.js';
+import { normalizeSort } from './normalize-sort.js';
+import type { Query } from './query-types.js';
+
+/** Top-level query keys the content API accepts (Strapi's list under `rest.strictParams`). */
+export const ALLOWED_QUERY_KEYS: ReadonlySet<string> = new Set([
+  'filters', 'sort', 'fields', 'populate', 'status', 'locale', 'page', 'pageSize', 'start', 'limit',
+  '_q', 'publicationFilter', 'hasPublishedVersion', 'pagination', 'count', 'ordering',
+]);
+
+export interface NormalizeQueryOptions {
+  readonly api: ApiConfig;
+  readonly defaultLocale: string;
+}
+
+/**
+ * The whole query string of a content-API request (as parsed by qs) → Query, checked in Strapi's
+ * order: unknown top-level keys (with `rest.strictParams`), filters, sort, fields, then
+ * pagination, status, locale and publication filters. The first problem is thrown as a 4xx.
+ */
+export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<Record<string, unknown>>, options: NormalizeQueryOptions): Query {
+  if (options.api.strictParams) {
+    for (const key of Object.keys(raw)) {
+      if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidQueryKey(key, key, null);
+    }
+  }
+  const filters = normalizeFilters(schema, type, raw.filters);
+  const sort = normalizeSort(schema, type, raw.sort);
+  const fields = normalizeFields(type, raw.fields);
+  if (options.api.documentsStrictParams && (raw.page !== undefined || raw.pageSize !== undefined)) {
+    throw new ValidationError(
+      'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
+    );
+  }
+  const pagination = normalizePagination(raw.pagination, {
+    defaultLimit: options.api.defaultLimit,
+    maxLimit: options.api.maxLimit,
+    withCount: options.api.withCount,
+  });
+  return {
+    filters,
+    sort,
+    fields,
+    pagination,
+    status: normalizeStatus(raw.status),
+    locale: normalizeLocale(type, raw.locale, options.defaultLocale),
+    publicationFilter: normalizePublicationFilter(type, raw.publicationFilter, raw.hasPublishedVersion),
+    search: normalizeSearch(raw._q),
+  };
+}

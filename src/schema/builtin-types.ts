@@ -1,0 +1,181 @@
+import type { RawContentType } from './raw-types.js';
+
+/**
+ * The content types Strapi's core and plugins define (API tokens, admin users, users & permissions,
+ * upload, i18n), declared in the same schema format as a project's own so that one loader and one
+ * DDL generator create their tables exactly as Strapi 5 lays them out. They are never exposed by
+ * the generic content API routes.
+ */
+const hidden = { 'content-manager': { visible: false }, 'content-type-builder': { visible: false } };
+
+function builtin(uid: string, definition: RawContentType['definition']): RawContentType {
+  return { uid, file: `<built-in ${uid}>`, origin: 'builtin', definition };
+}
+
+/** Every built-in content type, in a fixed order. */
+export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
+  builtin('admin::user', {
+    kind: 'collectionType',
+    collectionName: 'admin_users',
+    info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
+    pluginOptions: hidden,
+    attributes: {
+      firstname: { type: 'string', minLength: 1 },
+      lastname: { type: 'string', minLength: 1 },
+      username: { type: 'string' },
+      email: { type: 'email', minLength: 6, private: true, unique: true, required: true },
+      password: { type: 'password', minLength: 6, private: true, searchable: false },
+      resetPasswordToken: { type: 'string', private: true, searchable: false },
+      registrationToken: { type: 'string', private: true, searchable: false },
+      isActive: { type: 'boolean', default: false, private: true },
+      roles: { type: 'relation', relation: 'manyToMany', inversedBy: 'users', target: 'admin::role', private: true },
+      blocked: { type: 'boolean', default: false, private: true },
+      preferedLanguage: { type: 'string' },
+    },
+  }),
+  builtin('admin::role', {
+    kind: 'collectionType',
+    collectionName: 'admin_roles',
+    info: { singularName: 'role', pluralName: 'roles', displayName: 'Role' },
+    pluginOptions: hidden,
+    attributes: {
+      name: { type: 'string', minLength: 1, unique: true, required: true },
+      code: { type: 'string', minLength: 1, unique: true, required: true },
+      description: { type: 'string' },
+      users: { type: 'relation', relation: 'manyToMany', mappedBy: 'roles', target: 'admin::user' },
+      permissions: { type: 'relation', relation: 'oneToMany', mappedBy: 'role', target: 'admin::permission' },
+    },
+  }),
+  builtin('admin::permission', {
+    kind: 'collectionType',
+    collectionName: 'admin_permissions',
+    info: { singularName: 'permission', pluralName: 'permissions', displayName: 'Permission' },
+    pluginOptions: hidden,
+    attributes: {
+      action: { type: 'string', minLength: 1, required: true },
+      actionParameters: { type: 'json', default: {} },
+      subject: { type: 'string', minLength: 1 },
+      properties: { type: 'json', default: {} },
+      conditions: { type: 'json', default: [] },
+      role: { type: 'relation', relation: 'manyToOne', inversedBy: 'permissions', target: 'admin::role' },
+    },
+  }),
+  builtin('admin::api-token', {
+    kind: 'collectionType',
+    collectionName: 'strapi_api_tokens',
+    info: { singularName: 'api-token', pluralName: 'api-tokens', displayName: 'Api Token' },
+    pluginOptions: hidden,
+    attributes: {
+      name: { type: 'string', minLength: 1, required: true, unique: true },
+      description: { type: 'string', minLength: 1, default: '' },
+      type: { type: 'enumeration', enum: ['read-only', 'full-access', 'custom'], required: true, default: 'read-only' },
+      accessKey: { type: 'string', minLength: 1, required: true, searchable: false },
+      encryptedKey: { type: 'text', minLength: 1, searchable: false },
+      lastUsedAt: { type: 'datetime' },
+      permissions: { type: 'relation', relation: 'oneToMany', mappedBy: 'token', target: 'admin::api-token-permission' },
+      expiresAt: { type: 'datetime' },
+      lifespan: { type: 'biginteger' },
+      kind: { type: 'enumeration', enum: ['content-api', 'admin'], default: 'content-api' },
+    },
+  }),
+  builtin('admin::api-token-permission', {
+    kind: 'collectionType',
+    collectionName: 'strapi_api_token_permissions',
+    info: { singularName: 'api-token-permission', pluralName: 'api-token-permissions', displayName: 'API Token Permission' },
+    pluginOptions: hidden,
+    attributes: {
+      action: { type: 'string', minLength: 1, required: true },
+      token: { type: 'relation', relation: 'manyToOne', inversedBy: 'permissions', target: 'admin::api-token' },
+    },
+  }),
+  builtin('plugin::users-permissions.permission', {
+    kind: 'collectionType',
+    collectionName: 'up_permissions',
+    info: { singularName: 'permission', pluralName: 'permissions', displayName: 'Permission' },
+    pluginOptions: hidden,
+    attributes: {
+      action: { type: 'string', required: true },
+      role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'permissions' },
+    },
+  }),
+  builtin('plugin::users-permissions.role', {
+    kind: 'collectionType',
+    collectionName: 'up_roles',
+    info: { singularName: 'role', pluralName: 'roles', displayName: 'Role' },
+    pluginOptions: hidden,
+    attributes: {
+      name: { type: 'string', minLength: 3, required: true },
+      description: { type: 'string' },
+      type: { type: 'string', unique: true },
+      permissions: { type: 'relation', relation: 'oneToMany', target: 'plugin::users-permissions.permission', mappedBy: 'role' },
+      users: { type: 'relation', relation: 'oneToMany', target: 'plugin::users-permissions.user', mappedBy: 'role' },
+    },
+  }),
+  builtin('plugin::users-permissions.user', {
+    kind: 'collectionType',
+    collectionName: 'up_users',
+    info: { singularName: 'user', pluralName: 'users', displayName: 'User' },
+    options: { draftAndPublish: false },
+    attributes: {
+      username: { type: 'string', minLength: 3, unique: true, required: true },
+      email: { type: 'email', minLength: 6, required: true },
+      provider: { type: 'string' },
+      password: { type: 'password', minLength: 6, private: true, searchable: false },
+      resetPasswordToken: { type: 'string', private: true, searchable: false },
+      confirmationToken: { type: 'string', private: true, searchable: false },
+      confirmed: { type: 'boolean', default: false },
+      blocked: { type: 'boolean', default: false },
+      role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'users' },
+    },
+  }),
+  builtin('plugin::upload.file', {
+    kind: 'collectionType',
+    collectionName: 'files',
+    info: { singularName: 'file', pluralName: 'files', displayName: 'File' },
+    pluginOptions: hidden,
+    attributes: {
+      name: { type: 'string', required: true },
+      alternativeText: { type: 'text' },
+      caption: { type: 'text' },
+      focalPoint: { type: 'json' },
+      width: { type: 'integer' },
+      height: { type: 'integer' },
+      formats: { type: 'json' },
+      hash: { type: 'string', required: true },
+      ext: { type: 'string' },
+      mime: { type: 'string', required: true },
+      size: { type: 'decimal', required: true },
+      url: { type: 'text', required: true },
+      previewUrl: { type: 'text' },
+      provider: { type: 'string', required: true },
+      provider_metadata: { type: 'json' },
+      related: { type: 'relation', relation: 'morphToMany' },
+      folder: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'files', private: true },
+      folderPath: { type: 'string', minLength: 1, required: true, private: true, searchable: false },
+    },
+  }),
+  builtin('plugin::upload.folder', {
+    kind: 'collectionType',
+    collectionName: 'upload_folders',
+    info: { singularName: 'folder', pluralName: 'folders', displayName: 'Folder' },
+    pluginOptions: hidden,
+    attributes: {
+      name: { type: 'string', minLength: 1, required: true },
+      pathId: { type: 'integer', unique: true, required: true },
+      parent: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'children' },
+      children: { type: 'relation', relation: 'oneToMany', target: 'plugin::upload.folder', mappedBy: 'parent' },
+      files: { type: 'relation', relation: 'oneToMany', target: 'plugin::upload.file', mappedBy: 'folder' },
+      path: { type: 'string', minLength: 1, required: true },
+    },
+  }),
+  builtin('plugin::i18n.locale', {
+    kind: 'collectionType',
+    collectionName: 'i18n_locale',
+    info: { singularName: 'locale', pluralName: 'locales', displayName: 'Locale' },
+    pluginOptions: hidden,
+    attributes: {
+      name: { type: 'string', min: 1, max: 50 },
+      code: { type: 'string', unique: true },
+    },
+  }),
+];

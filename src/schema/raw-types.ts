@@ -1,0 +1,39 @@
+/**
+ * The shapes of Strapi's `schema.json` and component JSON files as read from disk, before any
+ * checking. Everything is optional/unknown here; load-schema.ts turns it into the typed model.
+ */
+
+export interface RawAttribute {
+  readonly type?: unknown;
+  readonly [option: string]: unknown;
+}
+
+export interface RawModelFile {
+  readonly kind?: unknown;
+  readonly collectionName?: unknown;
+  readonly info?: {
+    readonly singularName?: unknown;
+    readonly pluralName?: unknown;
+    readonly displayName?: unknown;
+    readonly [key: string]: unknown;
+  };
+  readonly options?: Readonly<Record<string, unknown>>;
+  readonly pluginOptions?: Readonly<Record<string, unknown>>;
+  readonly attributes?: Readonly<Record<string, RawAttribute>>;
+}
+
+/** A content type to load: where it came from and what it declares. */
+export interface RawContentType {
+  readonly uid: string;
+  readonly file: string;
+  readonly origin: 'api' | 'builtin';
+  readonly definition: RawModelFile;
+}
+
+/** A component to load. */
+export interface RawComponent {
+  readonly uid: string;
+  readonly category: string;
+  readonly file: string;
+  readonly definition: RawModelFile;
+}

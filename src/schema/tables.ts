@@ -1,0 +1,170 @@
+import { relationLink } from './links.js';
+import { identifier, snakeCase } from './naming.js';
+import type { ColumnSpec, ColumnType, ForeignKeySpec, IndexSpec, TableSpec } from './table-spec.js';
+import { isScalar, type Model, type ScalarType, type Schema } from './types.js';
+
+/**
+ * Every table the content model needs, named and typed exactly as Strapi 5 creates them:
+ * content-type and component tables, `_lnk` join tables (owner side only), `<table>_cmps`
+ * component joins, the upload morph table `files_related_mph`, and Strapi's raw core tables.
+ */
+export function planTables(schema: Schema): TableSpec[] {
+  const tables: TableSpec[] = [];
+  for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
+    tables.push(modelTable(schema, model));
+    if ([...model.attributes.values()].some((a) => a.type === 'component' || a.type === 'dynamiczone')) {
+      tables.push(componentJoinTable(model.table));
+    }
+    tables.push(...joinTables(schema, model));
+  }
+  if (schema.contentTypes.has('plugin::upload.file')) tables.push(mediaMorphTable());
+  tables.push(...CORE_TABLES);
+  return tables;
+}
+
+const SCALAR_COLUMN_TYPES: Readonly<Record<ScalarType, ColumnType>> = {
+  string: 'string', password: 'string', email: 'string', enumeration: 'string', uid: 'string',
+  text: 'text', richtext: 'text', blocks: 'jsonb', json: 'jsonb', integer: 'integer',
+  biginteger: 'bigInteger', float: 'double', decimal: 'decimal', date: 'date', time: 'time',
+  datetime: 'datetime', timestamp: 'timestamp', boolean: 'boolean',
+};
+
+const column = (name: string, type: ColumnType, unsigned = false): ColumnSpec => ({ name, type, unsigned });
+const index = (name: string, columns: string[], unique = false): IndexSpec => ({ name, columns, unique });
+
+function modelTable(schema: Schema, model: Model): TableSpec {
+  const columns: ColumnSpec[] = [column('id', 'increments')];
+  const indexes: IndexSpec[] = [];
+  const foreignKeys: ForeignKeySpec[] = [];
+  if (model.modelType === 'contentType') columns.push(column('document_id', 'string'));
+  for (const attribute of model.attributes.values()) {
+    if (isScalar(attribute)) {
+      columns.push(column(attribute.column, SCALAR_COLUMN_TYPES[attribute.type]));
+    } else if (attribute.type === 'relation') {
+      const link = relationLink(schema, model, attribute);
+      if (link?.kind !== 'joinColumn') continue;
+      columns.push(column(link.column, 'integer', true));
+      const name = identifier([model.table, link.column], { suffix: 'fk' });
+      indexes.push(index(name, [link.column]));
+      foreignKeys.push({ name, columns: [link.column], referencedTable: link.targetTable, referencedColumns: ['id'], onDelete: 'SET NULL' });
+    }
+  }
+  if (model.modelType === 'contentType') {
+    indexes.unshift(index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']));
+  }
+  return { name: model.table, columns, indexes, foreignKeys };
+}
+
+function joinTables(schema: Schema, model: Model): TableSpec[] {
+  const tables: TableSpec[] = [];
+  for (const attribute of model.attributes.values()) {
+    if (attribute.type !== 'relation' || attribute.target === undefined) continue;
+    const link = relationLink(schema, model, attribute);
+    const target = schema.contentTypes.get(attribute.target);
+    if (link?.kind !== 'joinTable' || !link.owner || !target) continue;
+    const fk = identifier(link.table, { suffix: 'fk' });
+    const ifk = identifier(link.table, { suffix: 'inv_fk' });
+    const columns = [column('id', 'increments'), column(link.sourceColumn, 'integer', true), column(link.targetColumn, 'integer', true)];
+    const indexes = [
+      index(fk, [link.sourceColumn]),
+      index(ifk, [link.targetColumn]),
+      index(identifier(link.table, { suffix: 'unique' }), [link.sourceColumn, link.targetColumn], true),
+    ];
+    if (link.orderColumn !== undefined) {
+      columns.push(column(link.orderColumn, 'double', true));
+      indexes.push(index(identifier(link.table, { suffix: 'order_fk' }), [link.orderColumn]));
+    }
+    if (link.inverseOrderColumn !== undefined) {
+      columns.push(column(link.inverseOrderColumn, 'double', true));
+      indexes.push(index(identifier(link.table, { suffix: 'order_inv_fk' }), [link.inverseOrderColumn]));
+    }
+    tables.push({
+      name: link.table,
+      columns,
+      indexes,
+      foreignKeys: [
+        { name: fk, columns: [link.sourceColumn], referencedTable: model.table, referencedColumns: ['id'], onDelete: 'CASCADE' },
+        { name: ifk, columns: [link.targetColumn], referencedTable: target.table, referencedColumns: ['id'], onDelete: 'CASCADE' },
+      ],
+    });
+  }
+  return tables;
+}
+
+/** `<table>_cmps(id, entity_id, cmp_id, component_type, field, order)`: components and dynamic zones. */
+function componentJoinTable(ownerTable: string): TableSpec {
+  const name = identifier(ownerTable, { suffix: 'components' });
+  const fk = identifier([ownerTable, 'entity'], { suffix: 'fk' });
+  return {
+    name,
+    columns: [
+      column('id', 'increments'),
+      column('entity_id', 'integer', true),
+      column('cmp_id', 'integer', true),
+      column('component_type', 'string'),
+      column('field', 'string'),
+      column('order', 'double', true),
+    ],
+    indexes: [
+      index(identifier([ownerTable, 'field'], { suffix: 'index' }), ['field']),
+      index(identifier([ownerTable, 'component_type'], { suffix: 'index' }), ['component_type']),
+      index(fk, ['entity_id']),
+      index(identifier([ownerTable], { suffix: 'unique' }), ['entity_id', 'cmp_id', 'field', 'component_type'], true),
+    ],
+    foreignKeys: [{ name: fk, columns: ['entity_id'], referencedTable: ownerTable, referencedColumns: ['id'], onDelete: 'CASCADE' }],
+  };
+}
+
+/** `files_related_mph`: which row (`related_type` uid + `related_id`) uses which file, in which field. */
+function mediaMorphTable(): TableSpec {
+  const name = identifier(['files', 'related'], { suffix: 'morphs' });
+  const fileColumn = identifier(snakeCase('file'), { suffix: 'id' });
+  const fk = identifier(name, { suffix: 'fk' });
+  return {
+    name,
+    columns: [
+      column('id', 'increments'),
+      column(fileColumn, 'integer', true),
+      column('related_id', 'integer', true),
+      column('related_type', 'string'),
+      column('field', 'string'),
+      column('order', 'double', true),
+    ],
+    indexes: [
+      index(fk, [fileColumn]),
+      index(identifier(name, { suffix: 'order_index' }), ['order']),
+      index(identifier(name, { suffix: 'id_column_index' }), ['related_id']),
+    ],
+    foreignKeys: [{ name: fk, columns: [fileColumn], referencedTable: 'files', referencedColumns: ['id'], onDelete: 'CASCADE' }],
+  };
+}
+
+/** Strapi's tables that are not content types. */
+const CORE_TABLES: readonly TableSpec[] = [
+  {
+    name: 'strapi_core_store_settings',
+    columns: [
+      column('id', 'increments'),
+      column('key', 'string'),
+      column('value', 'text'),
+      column('type', 'string'),
+      column('environment', 'string'),
+      column('tag', 'string'),
+    ],
+    indexes: [],
+    foreignKeys: [],
+  },
+  {
+    name: 'strapi_webhooks',
+    columns: [
+      column('id', 'increments'),
+      column('name', 'string'),
+      column('url', 'text'),
+      column('headers', 'jsonb'),
+      column('events', 'jsonb'),
+      column('enabled', 'boolean'),
+    ],
+    indexes: [],
+    foreignKeys: [],
+  },
+];

@@ -1,0 +1,82 @@
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import type { ValueKind } from '../../plan/plan-types.js';
+import type { ColumnType } from '../../schema/table-spec.js';
+import type { AnyDatabase, Dialect } from '../dialect.js';
+
+/** Column types as knex's SQLite compiler writes them (what a Strapi-created database has). */
+const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
+  increments: 'integer not null primary key autoincrement',
+  string: 'varchar(255)',
+  text: 'text',
+  jsonb: 'json',
+  integer: 'integer',
+  bigInteger: 'bigint',
+  double: 'float',
+  float: 'float',
+  decimal: 'float',
+  date: 'date',
+  time: 'time',
+  datetime: 'datetime',
+  timestamp: 'datetime',
+  boolean: 'boolean',
+};
+
+/**
+ * SQLite as Strapi stores it: booleans 0/1, datetimes as epoch milliseconds, JSON as text, big
+ * integers bound as BigInt and read back as text (exact beyond 2^53).
+ */
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  builder: new Kysely<AnyDatabase>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  }),
+  supportsReturning: true,
+  nullsFirstAscending: true,
+  inlineForeignKeys: true,
+  introspector: {
+    columnsQuery: {
+      sql: `select m.name as table_name, p.name as column_name, p.type as data_type
+            from sqlite_master m left join pragma_table_info(m.name) p
+            where m.type = 'table' and m.name not like 'sqlite_%'`,
+      params: [],
+    },
+    indexesQuery: { sql: `select name as index_name from sqlite_master where type = 'index'`, params: [] },
+  },
+  encode(kind: ValueKind, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    switch (kind) {
+      case 'boolean':
+        return value ? 1 : 0;
+      case 'datetime':
+        return value instanceof Date ? value.getTime() : value;
+      case 'json':
+        return JSON.stringify(value);
+      case 'biginteger':
+        return typeof value === 'bigint' ? value : BigInt(value as string | number);
+      default:
+        return value;
+    }
+  },
+  selectExpression(column, kind) {
+    return kind === 'biginteger' ? sql`cast(${column} as text)` : column;
+  },
+  like(column, pattern, insensitive) {
+    return insensitive
+      ? sql<boolean>`lower(${column}) like lower(${pattern}) escape '\\'`
+      : sql<boolean>`${column} like ${pattern} escape '\\'`;
+  },
+  lower(column) {
+    return sql`lower(${column})`;
+  },
+  search(column, pattern) {
+    return sql<boolean>`${column} like ${pattern} escape '\\'`;
+  },
+  columnType(column) {
+    return COLUMN_TYPES[column.type];
+  },
+};
