@@ -5,7 +5,7 @@
  * http-errors names Koa produces), so clients that switch on `error.name` keep working.
  *
  * `details` is `undefined` for the errors Strapi sends without a `details` key (body syntax errors,
- * 413 from the body parser, 500).
+ * 413 from the body parser, 500): pass `null` to the constructor for those.
  */
 export type ErrorDetails = Readonly<Record<string, unknown>>;
 
@@ -14,10 +14,10 @@ export class ApplicationError extends Error {
   readonly status: number = 400;
   readonly details: ErrorDetails | undefined;
 
-  constructor(message = 'An application error occurred', details: ErrorDetails | undefined = {}) {
+  constructor(message = 'An application error occurred', details: ErrorDetails | null = {}) {
     super(message);
     this.name = 'ApplicationError';
-    this.details = details;
+    this.details = details ?? undefined;
   }
 }
 
@@ -48,7 +48,7 @@ export class BadRequestError extends ApplicationError {
 /** 400 for a request body that is not valid JSON; Strapi sends no `details` key. */
 export class BodySyntaxError extends ApplicationError {
   constructor(message: string) {
-    super(message, undefined);
+    super(message, null);
     this.name = 'SyntaxError';
   }
 }
@@ -83,7 +83,7 @@ export class NotFoundError extends ApplicationError {
 /** 413: request body over the configured limit. */
 export class PayloadTooLargeError extends ApplicationError {
   override readonly status = 413;
-  constructor(message = 'Entity too large', details: ErrorDetails | undefined = {}) {
+  constructor(message = 'Entity too large', details: ErrorDetails | null = {}) {
     super(message, details);
     this.name = 'PayloadTooLargeError';
   }
@@ -95,6 +95,15 @@ export class RateLimitError extends ApplicationError {
   constructor(message = 'Too many requests, please try again later.', details: ErrorDetails = {}) {
     super(message, details);
     this.name = 'RateLimitError';
+  }
+}
+
+/** 501: a feature the server does not provide (yet). */
+export class NotImplementedError extends ApplicationError {
+  override readonly status = 501;
+  constructor(message = 'This feature is not implemented yet', details: ErrorDetails = {}) {
+    super(message, details);
+    this.name = 'NotImplementedError';
   }
 }
 

@@ -15,6 +15,8 @@ export type ValueKind =
   | 'date'
   | 'time'
   | 'datetime'
+  /** Stored like a datetime; read back as epoch milliseconds in a string, as Strapi outputs it. */
+  | 'timestamp'
   | 'json';
 
 /** A column of a table alias in the statement (`t0.title`). */
@@ -77,6 +79,17 @@ export type RowValues = ReadonlyMap<string, { readonly value: unknown; readonly 
 export interface InsertPlan {
   readonly table: string;
   readonly rows: readonly RowValues[];
+}
+
+/**
+ * INSERT INTO table (columns…) SELECT columns… FROM table WHERE … — copies rows in one statement,
+ * replacing the `overrides` columns with the given values (e.g. publishing a draft row).
+ */
+export interface CopyRowsPlan {
+  readonly table: string;
+  readonly columns: readonly string[];
+  readonly overrides: RowValues;
+  readonly where: Condition;
 }
 
 export interface UpdatePlan {

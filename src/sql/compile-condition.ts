@@ -44,7 +44,7 @@ export function compileCondition(dialect: Dialect, eb: Builder, condition: Condi
     case 'exists':
       return eb.exists(
         eb
-          .selectFrom(`${condition.from.table} as ${condition.from.alias}`)
+          .selectFrom(condition.from.alias ? `${condition.from.table} as ${condition.from.alias}` : condition.from.table)
           .select(sql.lit(1).as('one'))
           .where((inner) => compileCondition(dialect, inner, condition.where)),
       );

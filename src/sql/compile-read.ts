@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { CountPlan, SelectPlan } from '../plan/plan-types.js';
+import type { CountPlan, SelectPlan, TableRef } from '../plan/plan-types.js';
 import { columnRef, compileCondition } from './compile-condition.js';
 import type { CompiledQuery, Dialect } from './dialect.js';
 
@@ -13,7 +13,7 @@ import type { CompiledQuery, Dialect } from './dialect.js';
  */
 export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery {
   let query = dialect.builder
-    .selectFrom(`${plan.from.table} as ${plan.from.alias}`)
+    .selectFrom(tableName(plan.from))
     .select(plan.columns.map((c) => sql`${dialect.selectExpression(columnRef(c.column), c.kind)}`.as(c.as)));
   if (plan.where) {
     const where = plan.where;
@@ -36,7 +36,7 @@ export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery
 /** CountPlan → `select count(*) as "count" from … where …`. */
 export function compileCount(dialect: Dialect, plan: CountPlan): CompiledQuery {
   let query = dialect.builder
-    .selectFrom(`${plan.from.table} as ${plan.from.alias}`)
+    .selectFrom(tableName(plan.from))
     .select(sql<number>`count(*)`.as('count'));
   if (plan.where) {
     const where = plan.where;
@@ -44,4 +44,9 @@ export function compileCount(dialect: Dialect, plan: CountPlan): CompiledQuery {
   }
   const compiled = query.compile();
   return { sql: compiled.sql, params: compiled.parameters };
+}
+
+/** `"articles" as "t0"`, or just the table when the statement needs no alias. */
+export function tableName(ref: TableRef): string {
+  return ref.alias ? `${ref.table} as ${ref.alias}` : ref.table;
 }

@@ -1,4 +1,5 @@
-import type { DeletePlan, InsertPlan, RowValues, UpdatePlan } from '../plan/plan-types.js';
+import { sql } from 'kysely';
+import type { CopyRowsPlan, DeletePlan, InsertPlan, RowValues, UpdatePlan } from '../plan/plan-types.js';
 import { compileCondition } from './compile-condition.js';
 import type { CompiledQuery, Dialect } from './dialect.js';
 
@@ -36,5 +37,21 @@ export function compileDelete(dialect: Dialect, plan: DeletePlan): CompiledQuery
     .deleteFrom(plan.table)
     .where((eb) => compileCondition(dialect, eb, plan.where))
     .compile();
+  return { sql: compiled.sql, params: compiled.parameters };
+}
+
+/**
+ * CopyRowsPlan →
+ *   insert into "t" ("a", "b", "published_at") select "a", "b", ? as "published_at" from "t" where … [returning "id"]
+ */
+export function compileCopyRows(dialect: Dialect, plan: CopyRowsPlan): CompiledQuery {
+  const copied = plan.columns.filter((column) => !plan.overrides.has(column));
+  const overrides = [...plan.overrides].map(([column, { value, kind }]) => sql`${dialect.encode(kind, value)}`.as(column));
+  const source = dialect.builder
+    .selectFrom(plan.table)
+    .select([...copied.map((column) => sql.ref(column).as(column)), ...overrides])
+    .where((eb) => compileCondition(dialect, eb, plan.where));
+  const insert = dialect.builder.insertInto(plan.table).columns([...copied, ...plan.overrides.keys()]).expression(source);
+  const compiled = dialect.supportsReturning ? insert.returning('id').compile() : insert.compile();
   return { sql: compiled.sql, params: compiled.parameters };
 }

@@ -53,7 +53,8 @@ export const sqliteDialect: Dialect = {
       case 'boolean':
         return value ? 1 : 0;
       case 'datetime':
-        return value instanceof Date ? value.getTime() : value;
+      case 'timestamp':
+        return toEpochMs(value);
       case 'json':
         return JSON.stringify(value);
       case 'biginteger':
@@ -80,3 +81,13 @@ export const sqliteDialect: Dialect = {
     return COLUMN_TYPES[column.type];
   },
 };
+
+/** Dates, ISO strings and millisecond strings → epoch milliseconds (how Strapi stores datetimes in SQLite). */
+function toEpochMs(value: unknown): unknown {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'string') {
+    const ms = /^-?\d+$/.test(value) ? Number(value) : Date.parse(value);
+    return Number.isNaN(ms) ? value : ms;
+  }
+  return value;
+}

@@ -1,0 +1,42 @@
+import { ValidationError, fieldValidationError } from '../core/errors.js';
+import { printValue } from '../core/print-value.js';
+import { invalidBodyKey } from '../query/invalid-key.js';
+import type { ContentType } from '../schema/types.js';
+
+const MISSING_DATA = 'Missing "data" payload in the request body';
+
+/** Keys the server sets itself and silently drops from bodies, as Strapi does. */
+const IGNORED_KEYS = new Set(['publishedAt', 'locale']);
+
+/**
+ * Extracts `body.data` and checks its keys against the content type, in body order, like
+ * Strapi's input validation:
+ *
+ *   no body / no `data` / `data` not an object     → 400 Missing "data" payload in the request body
+ *   `data` is an array                             → 400 yup-style object type error
+ *   `id`, `documentId`                             → 400 Invalid key id            { key, source }
+ *   createdAt, updatedAt, createdBy, localizations → 400 Invalid key createdAt     { key, path, source }
+ *   unknown key                                    → 400 Invalid key nope          { key, path: null, source }
+ *
+ * `publishedAt` and `locale` are dropped; private attributes are writable.
+ */
+export function sanitizeDataPayload(type: ContentType, body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError(MISSING_DATA);
+  const data = (body as { data?: unknown }).data;
+  if (Array.isArray(data)) {
+    const message = `this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${printValue(data)}\`).`;
+    throw fieldValidationError([{ path: [], message, name: 'ValidationError', value: null }]);
+  }
+  if (!data || typeof data !== 'object') throw new ValidationError(MISSING_DATA);
+  const clean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'id' || key === 'documentId') throw invalidBodyKey(key, undefined);
+    if (IGNORED_KEYS.has(key)) continue;
+    if (key === 'localizations') throw invalidBodyKey(key, key);
+    const attribute = type.attributes.get(key);
+    if (!attribute) throw invalidBodyKey(key, null);
+    if (!attribute.writable) throw invalidBodyKey(key, key);
+    clean[key] = value;
+  }
+  return clean;
+}

@@ -1,0 +1,150 @@
+import type { AccessControl } from '../access/principal.js';
+import { sanitizeDataPayload } from '../access/sanitize-input.js';
+import type { Config } from '../config/config.js';
+import { NotFoundError, NotImplementedError } from '../core/errors.js';
+import type { DocumentContext } from '../documents/context.js';
+import { findSingleDocumentId } from '../documents/document-rows.js';
+import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
+import { createDocument, deleteDocument, updateDocument } from '../documents/write-documents.js';
+import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
+import { normalizeQuery } from '../query/normalize-query.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType, Schema } from '../schema/types.js';
+import { formatData } from '../shape/response-format.js';
+
+export interface ContentApiDeps {
+  readonly config: Config;
+  readonly documents: DocumentContext;
+  readonly access: AccessControl;
+}
+
+type Verb = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+
+/** One content-API route, without its handler (what `routes:list` prints). */
+export interface ContentRouteEntry {
+  readonly method: Route['method'];
+  readonly path: string;
+  readonly action: string;
+  readonly type: ContentType;
+  readonly verb: Verb;
+  /** `list` (`/api/articles`), `one` (`/api/articles/:documentId`) or `single` (`/api/global`). */
+  readonly target: 'list' | 'one' | 'single';
+}
+
+/** The content-API routes Strapi's core router declares for the project's types. */
+export function contentRouteTable(schema: Schema, prefix: string): ContentRouteEntry[] {
+  const entries: ContentRouteEntry[] = [];
+  for (const type of schema.contentTypes.values()) {
+    if (type.origin !== 'api') continue;
+    const entry = (method: Route['method'], path: string, verb: Verb, target: ContentRouteEntry['target']) =>
+      entries.push({ method, path, action: `${type.uid}.${verb}`, type, verb, target });
+    if (type.kind === 'collectionType') {
+      const list = `${prefix}/${type.pluralName}`;
+      entry('GET', list, 'find', 'list');
+      entry('POST', list, 'create', 'list');
+      entry('GET', `${list}/:documentId`, 'findOne', 'one');
+      entry('PUT', `${list}/:documentId`, 'update', 'one');
+      entry('DELETE', `${list}/:documentId`, 'delete', 'one');
+    } else {
+      const path = `${prefix}/${type.singularName}`;
+      entry('GET', path, 'find', 'single');
+      entry('PUT', path, 'update', 'single');
+      entry('DELETE', path, 'delete', 'single');
+    }
+  }
+  return entries;
+}
+
+/**
+ * The REST routes of every project content type with their handlers. Each handler authenticates,
+ * checks the route's action (401/403 before anything else), normalizes the query, and calls the
+ * document service.
+ */
+export function contentApiRoutes(deps: ContentApiDeps): Route[] {
+  return contentRouteTable(deps.documents.schema, deps.config.api.prefix).map((entry) => {
+    const run = handlerFor(deps, entry);
+    return {
+      method: entry.method,
+      path: entry.path,
+      action: entry.action,
+      handle: async (request) => {
+        const principal = await deps.access.authenticate(header(request, 'authorization'));
+        deps.access.authorize(principal, entry.action);
+        return run(request, parseQuery(deps, entry.type, request));
+      },
+    };
+  });
+}
+
+type Handler = (request: HttpRequest, query: Query) => Promise<HttpResponse>;
+
+function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
+  const { documents } = deps;
+  const { db } = documents;
+  const type = entry.type;
+  const single = entry.target === 'single';
+  switch (entry.verb) {
+    case 'find':
+      if (single) {
+        return async (request, query) => {
+          const document = await findFirstDocument(db, db.dialect, type, query);
+          if (!document) throw new NotFoundError();
+          return ok(200, formatData(document, isV4(request)));
+        };
+      }
+      return async (request, query) => {
+        const { documents: found, pagination } = await findManyDocuments(db, db.dialect, type, query);
+        return ok(200, formatData(found, isV4(request)), { pagination });
+      };
+    case 'findOne':
+      return async (request, query) => {
+        const document = await findOneDocument(db, db.dialect, type, documentIdOf(request), query);
+        if (!document) throw new NotFoundError();
+        return ok(200, formatData(document, isV4(request)));
+      };
+    case 'create':
+      return async (request, query) => {
+        const document = await createDocument(documents, type, sanitizeDataPayload(type, request.body), query);
+        return ok(201, formatData(document, isV4(request)));
+      };
+    case 'update':
+      return async (request, query) => {
+        const data = sanitizeDataPayload(type, request.body);
+        const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
+        const document =
+          documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);
+        if (!document) throw new NotFoundError();
+        return ok(200, formatData(document, isV4(request)));
+      };
+    case 'delete':
+      return async (request, query) => {
+        const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
+        if (documentId !== null) await deleteDocument(documents, type, documentId, query, request.query.status !== undefined);
+        return { status: 204 };
+      };
+  }
+}
+
+function parseQuery(deps: ContentApiDeps, type: ContentType, request: HttpRequest): Query {
+  const query = normalizeQuery(deps.documents.schema, type, request.query, {
+    api: deps.config.api,
+    defaultLocale: deps.config.i18n.defaultLocale,
+  });
+  const populate = request.query.populate;
+  if (populate !== undefined && populate !== null && populate !== '') {
+    throw new NotImplementedError('Populating relations, components and media is not supported yet');
+  }
+  return query;
+}
+
+function documentIdOf(request: HttpRequest): string {
+  return request.params.documentId ?? '';
+}
+
+function isV4(request: HttpRequest): boolean {
+  return header(request, 'strapi-response-format')?.toLowerCase() === 'v4';
+}
+
+function ok(status: number, data: unknown, meta: Record<string, unknown> = {}): HttpResponse {
+  return { status, body: { data, meta } };
+}

@@ -1,0 +1,29 @@
+import { contentRouteTable } from '../api/content-api.js';
+import { loadProject } from '../project/load-project.js';
+import type { CliArgs } from './cli-args.js';
+
+type Output = (line: string) => void;
+
+/** `content-types:list`: uid, kind, route and options of each project content type. */
+export async function listContentTypesCommand(args: CliArgs, out: Output): Promise<void> {
+  const project = await loadProject(args.dir, process.env);
+  const prefix = project.config.api.prefix;
+  for (const type of project.schema.contentTypes.values()) {
+    if (type.origin !== 'api') continue;
+    const path = type.kind === 'collectionType' ? `${prefix}/${type.pluralName}` : `${prefix}/${type.singularName}`;
+    const flags = [type.draftAndPublish ? 'draft&publish' : null, type.localized ? 'i18n' : null].filter(Boolean).join(', ');
+    out(`${type.uid}  ${type.kind}  ${path}  table ${type.table}${flags ? `  (${flags})` : ''}`);
+  }
+  for (const component of project.schema.components.values()) {
+    out(`${component.uid}  component  table ${component.table}`);
+  }
+}
+
+/** `routes:list`: method, path and permission action of every route. */
+export async function listRoutesCommand(args: CliArgs, out: Output): Promise<void> {
+  const project = await loadProject(args.dir, process.env);
+  out('GET     /_health');
+  for (const route of contentRouteTable(project.schema, project.config.api.prefix)) {
+    out(`${route.method.padEnd(7)} ${route.path}  ${route.action}`);
+  }
+}

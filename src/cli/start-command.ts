@@ -1,0 +1,71 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createApp, type App } from '../app.js';
+import { loadProject, type Project } from '../project/load-project.js';
+import type { CliArgs } from './cli-args.js';
+
+/**
+ * `start` / `develop`: loads the project, syncs the database, listens on HOST/PORT (or
+ * `config/server`), logs one line per request. `develop` also restarts when a file under
+ * `src/` or `config/` changes; a reload that fails keeps the running server.
+ */
+export async function startCommand(args: CliArgs, options: { develop: boolean }): Promise<void> {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  let project = await loadProject(args.dir, process.env);
+  exportEnv(project);
+  let app = await launch(project, logger);
+
+  let watchers: FSWatcher[] = [];
+  if (options.develop) {
+    let timer: NodeJS.Timeout | undefined;
+    const reload = async () => {
+      try {
+        const next = await loadProject(args.dir, process.env);
+        await app.close();
+        project = next;
+        app = await launch(project, logger);
+      } catch (error) {
+        logger.error(`reload failed, still serving the previous version: ${(error as Error).message}`);
+      }
+    };
+    watchers = ['src', 'config'].map((folder) =>
+      watch(join(project.dir, folder), { recursive: true }, (_event, file) => {
+        if (file && /\.(json|js|cjs|mjs|ts)$/.test(file)) {
+          clearTimeout(timer);
+          timer = setTimeout(() => void reload(), 200);
+        }
+      }),
+    );
+  }
+
+  const shutdown = async (signal: string) => {
+    logger.info(`${signal} received, shutting down`);
+    for (const watcher of watchers) watcher.close();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+async function launch(project: Project, logger: Logger): Promise<App> {
+  for (const warning of project.warnings) logger.warn(warning);
+  if (project.generatedSecrets.length > 0) logger.info(`generated ${project.generatedSecrets.join(', ')} into ${join(project.dir, '.env')}`);
+  if (project.ignoredFiles.length > 0) {
+    logger.info(`ignoring ${project.ignoredFiles.length} custom code file(s) Cairn does not execute: ${project.ignoredFiles.join(', ')}`);
+  }
+  const app = await createApp(project, { logger });
+  for (const notice of app.notices) logger.warn(notice);
+  const { host, port } = project.config.server;
+  const address = await app.server.listen({ host, port });
+  logger.info(`Cairn is serving ${project.dir} at ${address.replace('0.0.0.0', 'localhost')} (ready ${Math.round(performance.now())} ms after process start)`);
+  return app;
+}
+
+/** Makes `.env` values visible to code that reads process.env directly (the real environment wins). */
+function exportEnv(project: Project): void {
+  for (const [name, value] of Object.entries(project.env)) {
+    if (value !== undefined && process.env[name] === undefined) process.env[name] = value;
+  }
+}

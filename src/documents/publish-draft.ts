@@ -1,0 +1,51 @@
+import { fieldValidationError } from '../core/errors.js';
+import type { Executor } from '../db/database.js';
+import type { SelectColumn } from '../plan/plan-types.js';
+import { storedColumns } from '../plan/plan-write.js';
+import { valueKindOf } from '../plan/value-kind.js';
+import { isScalar, type ContentType, type ScalarAttribute } from '../schema/types.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileCopyRows, compileDelete } from '../sql/compile-write.js';
+import { shapeRows } from '../shape/shape-rows.js';
+import { requiredErrors } from '../validation/required-errors.js';
+import { checkUnique } from './check-unique.js';
+import type { DocumentContext } from './context.js';
+import { versionCondition } from './document-rows.js';
+
+/**
+ * Publishes the draft row `draftId` of a document: checks required attributes and uniqueness
+ * among published versions, replaces the published row of that locale with a copy of the draft
+ * (same createdAt/updatedAt, publishedAt = now). Four statements; the published id changes on
+ * every publish, as in Strapi.
+ */
+export async function publishDraft(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  draftId: number,
+  scope: { documentId: string; locale: string | null },
+): Promise<void> {
+  const dialect = ctx.db.dialect;
+  const attributes = [...type.attributes.values()].filter((a): a is ScalarAttribute => isScalar(a) && a.writable);
+  const columns: SelectColumn[] = attributes.map((a) => ({ column: { alias: '', column: a.column }, as: a.name, kind: valueKindOf(a.type) }));
+  const byId = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: draftId, valueKind: 'integer' } as const;
+  const rows = await tx.all(compileSelect(dialect, { from: { table: type.table, alias: '' }, columns, where: byId, orderBy: [], limit: 1, offset: 0 }));
+  const [draft] = shapeRows(rows, columns);
+  if (!draft) throw new Error(`Draft row ${draftId} of ${type.uid} vanished during publish`);
+
+  const errors = requiredErrors(type, draft);
+  if (errors.length > 0) throw fieldValidationError(errors);
+  const uniqueValues = new Map(attributes.filter((a) => a.unique).map((a) => [a.name, { attribute: a, value: draft[a.name] }]));
+  await checkUnique(tx, dialect, type, uniqueValues, { documentId: scope.documentId, status: 'published', locale: scope.locale });
+
+  await tx.run(compileDelete(dialect, { table: type.table, where: versionCondition(type, { ...scope, status: 'published' }) }));
+  await tx.insert(
+    compileCopyRows(dialect, {
+      table: type.table,
+      columns: storedColumns(type),
+      overrides: new Map([['published_at', { value: ctx.now(), kind: 'datetime' }]]),
+      where: byId,
+    }),
+    1,
+  );
+}

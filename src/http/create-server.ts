@@ -1,0 +1,102 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import qs from 'qs';
+import type { CorsConfig } from '../config/config.js';
+import { NotFoundError } from '../core/errors.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { toErrorEnvelope } from './error-envelope.js';
+import type { HttpRequest, HttpResponse, Route } from './http-types.js';
+
+export interface HttpServerOptions {
+  readonly bodyLimit: number;
+  readonly cors: CorsConfig;
+  /** One `info` line per request; internal errors at `error`. */
+  readonly logger: Logger;
+}
+
+/** qs options Strapi's query middleware uses. */
+const QS_OPTIONS = { strictNullHandling: true, arrayLimit: 100, depth: 20 } as const;
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/**
+ * Builds the Fastify server for a list of routes. Routes sharing a path are served by one Fastify
+ * route that dispatches on the method, so a wrong method on a known path answers 405 with `Allow`
+ * (text/plain, as Koa's router does) and an unknown path 404 in Strapi's envelope. Trailing
+ * slashes are ignored; HEAD is answered like GET without a body.
+ */
+export async function createHttpServer(routes: readonly Route[], options: HttpServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: (text) => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
+    },
+    exposeHeadRoutes: false,
+  });
+  registerBodyParsers(app);
+  await app.register(cors, {
+    origin: options.cors.origin === '*' ? true : [...options.cors.origin],
+    credentials: options.cors.credentials,
+    methods: [...options.cors.methods],
+    allowedHeaders: [...options.cors.headers],
+    ...(options.cors.expose.length > 0 ? { exposedHeaders: [...options.cors.expose] } : {}),
+    maxAge: options.cors.maxAge,
+    optionsSuccessStatus: 204,
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+  });
+  app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
+  app.setNotFoundHandler((request, reply) => sendError(reply, request, new NotFoundError(), options.logger));
+
+  const byPath = new Map<string, Map<string, Route>>();
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? new Map<string, Route>();
+    methods.set(route.method, route);
+    byPath.set(route.path, methods);
+  }
+  for (const [path, methods] of byPath) {
+    if (methods.has('GET')) methods.set('HEAD', methods.get('GET') as Route);
+    const allow = ALL_METHODS.filter((m) => methods.has(m)).join(', ');
+    app.route({
+      method: [...ALL_METHODS],
+      url: path,
+      handler: async (request, reply) => {
+        const route = methods.get(request.method);
+        if (!route) {
+          return reply.code(405).header('allow', allow).type('text/plain; charset=utf-8').send('Method Not Allowed');
+        }
+        const response = await route.handle(toHttpRequest(request));
+        return sendResponse(reply, response);
+      },
+    });
+  }
+  return app;
+}
+
+function toHttpRequest(request: FastifyRequest): HttpRequest {
+  return {
+    method: request.method,
+    path: request.url.split('?')[0] ?? request.url,
+    params: request.params as Record<string, string>,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    body: request.body,
+    headers: request.headers,
+  };
+}
+
+function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
+  reply.code(response.status);
+  if (response.headers) reply.headers(response.headers);
+  if (response.body === undefined) return reply.send();
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
+}
+
+function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): FastifyReply {
+  const envelope = toErrorEnvelope(error);
+  if (envelope.internal) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+  return reply.code(envelope.status).type('application/json; charset=utf-8').send(JSON.stringify(envelope.body));
+}

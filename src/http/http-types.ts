@@ -1,0 +1,40 @@
+/**
+ * The HTTP boundary in Cairn's own terms: route modules (api/) receive an HttpRequest and return
+ * an HttpResponse, and never see Fastify. http/ knows no content.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface HttpRequest {
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  /** Query string parsed with qs (Strapi's options). */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** Parsed body: JSON or urlencoded object; undefined when absent or not parsed. */
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  /** JSON body; absent for 204 and 304. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface Route {
+  readonly method: HttpMethod;
+  /** Path pattern with `:param` segments, e.g. `/api/articles/:documentId`. */
+  readonly path: string;
+  /** The permission action the route checks, for `routes:list`. */
+  readonly action?: string;
+  readonly handle: (request: HttpRequest) => Promise<HttpResponse>;
+}
+
+/** Reads a single header value. */
+export function header(request: HttpRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}

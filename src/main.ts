@@ -1,0 +1,52 @@
+import { ProjectError, ValidationError } from './core/errors.js';
+import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
+import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
+import { listContentTypesCommand, listRoutesCommand } from './cli/list-commands.js';
+import { startCommand } from './cli/start-command.js';
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * The `cairn` command line. Returns the exit code; a long-running `start` resolves once the
+ * server listens. Bad input exits 1 with a one-line reason on stderr.
+ */
+export async function main(argv: readonly string[]): Promise<number | undefined> {
+  try {
+    const args = parseCliArgs(argv);
+    if (args.help || args.command === undefined || args.command === 'help') {
+      print(USAGE);
+      return args.command === undefined && !args.help ? 1 : 0;
+    }
+    switch (args.command) {
+      case 'start':
+        await startCommand(args, { develop: false });
+        return undefined;
+      case 'develop':
+        await startCommand(args, { develop: true });
+        return undefined;
+      case 'api-token:create':
+        await createTokenCommand(args, print);
+        return 0;
+      case 'api-token:list':
+        await listTokensCommand(args, print);
+        return 0;
+      case 'api-token:revoke':
+        await revokeTokenCommand(args, print);
+        return 0;
+      case 'content-types:list':
+        await listContentTypesCommand(args, print);
+        return 0;
+      case 'routes:list':
+        await listRoutesCommand(args, print);
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${args.command}" (run \`cairn help\`)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ValidationError || error instanceof ProjectError) {
+      process.stderr.write(`cairn: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
