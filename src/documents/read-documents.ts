@@ -51,10 +51,10 @@ function paginationMeta(pagination: Pagination, returned: number, total: number 
     const meta = { page: pagination.page, pageSize: pagination.pageSize };
     return total === undefined ? meta : { ...meta, pageCount: Math.ceil(total / pagination.pageSize), total };
   }
-  if (pagination.limit === null) {
+  if (pagination.mode === 'all') {
     // rest.defaultLimit = -1 and no pagination asked: everything on one page.
     const pageSize = total ?? returned;
     return total === undefined ? { page: 1, pageSize } : { page: 1, pageSize, pageCount: total > 0 ? 1 : 0, total };
   }
-  return withTotal({ start: pagination.start, limit: pagination.limit });
+  return withTotal({ start: pagination.start, limit: pagination.limit ?? -1 });
 }

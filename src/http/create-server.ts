@@ -34,6 +34,8 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
       querystringParser: (text) => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
     },
     exposeHeadRoutes: false,
+    // Malformed URLs and similar framework-level failures get the same envelope as everything else.
+    frameworkErrors: (error, request, reply) => sendError(reply, request, error, options.logger),
   });
   registerBodyParsers(app);
   await app.register(cors, {

@@ -67,8 +67,8 @@ export function readCondition(type: ContentType, query: Query, documentId?: stri
 export function planSelect(type: ContentType, query: Query, documentId?: string): SelectPlan {
   const single = documentId !== undefined;
   const pagination = query.pagination;
-  const limit = single ? 1 : pagination.mode === 'page' ? pagination.pageSize : pagination.limit;
-  const offset = single ? 0 : pagination.mode === 'page' ? (pagination.page - 1) * pagination.pageSize : pagination.start;
+  const limit = single ? 1 : pagination.mode === 'page' ? pagination.pageSize : pagination.mode === 'offset' ? pagination.limit : null;
+  const offset = single || pagination.mode === 'all' ? 0 : pagination.mode === 'page' ? (pagination.page - 1) * pagination.pageSize : pagination.start;
   return {
     from: { table: type.table, alias: ROOT_ALIAS },
     columns: documentColumns(type, query.fields),

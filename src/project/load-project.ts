@@ -42,7 +42,9 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV);
   const config = normalizeConfig(rawConfig, root, { HOST: processEnv.HOST, PORT: processEnv.PORT });
   const files = readModelFiles(root);
-  const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components);
+  const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components, {
+    privateAttributes: config.api.privateAttributes,
+  });
   return {
     dir: root,
     env: projectEnv.vars,

@@ -38,7 +38,7 @@ export function normalizePagination(raw: unknown, defaults: PaginationDefaults):
     if (!Number.isInteger(limit)) throw invalidParameter('limit', '>= 1', limit);
     return { mode: 'offset', start, limit: cap(limit < 1 ? 1 : limit), withCount };
   }
-  if (!isPage && defaults.defaultLimit === -1) return { mode: 'offset', start: 0, limit: null, withCount };
+  if (!isPage && defaults.defaultLimit === -1) return { mode: 'all', withCount };
   const page = toNumber(params.page ?? 1);
   const pageSize = toNumber(params.pageSize ?? defaults.defaultLimit);
   if (!Number.isInteger(page) || !Number.isInteger(pageSize)) {

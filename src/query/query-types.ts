@@ -28,10 +28,14 @@ export interface SortTerm {
   readonly direction: 'asc' | 'desc';
 }
 
-/** `page`/`pageSize` or `start`/`limit`, already clamped; `limit: null` means no limit. */
+/**
+ * `page`/`pageSize` or `start`/`limit`, already clamped; `limit: null` means no limit. `all`:
+ * no pagination asked and `rest.defaultLimit` is -1.
+ */
 export type Pagination =
   | { readonly mode: 'page'; readonly page: number; readonly pageSize: number; readonly withCount: boolean }
-  | { readonly mode: 'offset'; readonly start: number; readonly limit: number | null; readonly withCount: boolean };
+  | { readonly mode: 'offset'; readonly start: number; readonly limit: number | null; readonly withCount: boolean }
+  | { readonly mode: 'all'; readonly withCount: boolean };
 
 export type PublicationFilter =
   | 'never-published'

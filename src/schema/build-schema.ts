@@ -15,9 +15,15 @@ const RESERVED = new Set([
  * Builds the immutable Schema from raw definitions. Every problem found is collected and reported
  * at once in a ProjectError whose message names the file, the attribute and the fix, e.g.
  * `src/api/article/content-types/article/schema.json: attribute "author": relation target
- * "api::writer.writer" does not exist; …`.
+ * "api::writer.writer" does not exist; …`. `privateAttributes` (config `api.responses`) makes
+ * those attribute names private on every content type.
  */
-export function buildSchema(rawTypes: readonly RawContentType[], rawComponents: readonly RawComponent[]): Schema {
+export function buildSchema(
+  rawTypes: readonly RawContentType[],
+  rawComponents: readonly RawComponent[],
+  options: { privateAttributes?: readonly string[] } = {},
+): Schema {
+  const globallyPrivate = new Set(options.privateAttributes ?? []);
   const problems: string[] = [];
   const contentTypes = new Map<string, ContentType>();
   const components = new Map<string, Component>();
@@ -27,7 +33,7 @@ export function buildSchema(rawTypes: readonly RawContentType[], rawComponents: 
     if (component) components.set(component.uid, component);
   }
   for (const raw of rawTypes) {
-    const contentType = buildContentType(raw, problems);
+    const contentType = buildContentType(raw, problems, globallyPrivate);
     if (contentType) contentTypes.set(contentType.uid, contentType);
   }
 
@@ -68,7 +74,7 @@ function readAttributes(def: RawModelFile, localized: boolean, report: ReturnTyp
   return attributes;
 }
 
-function buildContentType(raw: RawContentType, problems: string[]): ContentType | null {
+function buildContentType(raw: RawContentType, problems: string[], globallyPrivate: ReadonlySet<string>): ContentType | null {
   const report = reporter(raw.file, problems);
   const def = raw.definition;
   const kind = def.kind;
@@ -95,7 +101,7 @@ function buildContentType(raw: RawContentType, problems: string[]): ContentType 
   const i18n = (def.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n;
   const localized = i18n?.localized === true;
   const populateCreatorFields = options.populateCreatorFields === true;
-  const privateNames = Array.isArray(options.privateAttributes) ? options.privateAttributes.map(String) : [];
+  const privateNames = [...globallyPrivate, ...(Array.isArray(options.privateAttributes) ? options.privateAttributes.map(String) : [])];
   const declared = readAttributes(def, localized, report);
   for (const name of privateNames) {
     const attribute = declared.get(name);

@@ -1,5 +1,6 @@
 import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { isScalar, type Model, type ScalarAttribute } from '../schema/types.js';
+import { blocksErrors } from './blocks-rule.js';
 import { compileScalarRule, typeError, yupTypeName, type ScalarRule } from './scalar-rules.js';
 
 /** How a write is validated: creation requires required attributes; drafts skip required checks. */
@@ -50,6 +51,12 @@ export function compileValidator(model: Model): DataValidator {
         } else {
           values[name] = null;
         }
+        continue;
+      }
+      if (attribute.type === 'blocks') {
+        const problems = blocksErrors(name, value);
+        if (problems.length === 0) values[name] = value;
+        else errors.push(...problems);
         continue;
       }
       const result = rule(value, name);

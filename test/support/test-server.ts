@@ -1,0 +1,96 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createApiToken } from '../../src/api-tokens/api-token-store.js';
+import { createApp, type App } from '../../src/app.js';
+import type { CompiledQuery } from '../../src/sql/dialect.js';
+import { loadProject } from '../../src/project/load-project.js';
+
+export const EXAMPLE_PROJECT = resolve(import.meta.dirname, '../../examples/blog');
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | number | string[] | undefined>;
+  readonly text: string;
+  /** Parsed JSON body, or undefined when the body is not JSON. */
+  readonly json: any;
+}
+
+export interface RequestOptions {
+  readonly body?: unknown;
+  /** Sent as-is (with content-type application/json unless headers say otherwise). */
+  readonly raw?: string;
+  readonly headers?: Record<string, string>;
+  /** `full` / `readonly` tokens, `bad` token, or `public` (no header). */
+  readonly auth?: 'full' | 'readonly' | 'bad' | 'public';
+}
+
+export interface TestServer {
+  readonly app: App;
+  readonly dir: string;
+  readonly tokens: { readonly full: string; readonly readonly: string };
+  /** Every SQL statement executed since the last `resetQueries()`. */
+  readonly queries: CompiledQuery[];
+  resetQueries(): void;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Files to write into the project copy before loading it (relative path → content). */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Environment variables seen by the project's config files. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly now?: () => Date;
+}
+
+/**
+ * A real Cairn server (in-process, HTTP through Fastify's inject) on a fresh copy of
+ * examples/blog with its own SQLite database, plus a full-access and a read-only API token.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
+  cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+  for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(join(dir, file), content);
+  const project = await loadProject(dir, { ...options.env });
+  const queries: CompiledQuery[] = [];
+  const app = await createApp(project, { onQuery: (query) => queries.push(query), ...(options.now ? { now: options.now } : {}) });
+  const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
+  const full = await createApiToken(app.db, secrets, { name: 'full', type: 'full-access' }, new Date());
+  const readonly = await createApiToken(app.db, secrets, { name: 'readonly', type: 'read-only' }, new Date());
+  const tokens = { full, readonly };
+
+  return {
+    app,
+    dir,
+    tokens,
+    queries,
+    resetQueries: () => {
+      queries.length = 0;
+    },
+    async request(method, path, request = {}) {
+      const headers: Record<string, string> = { ...request.headers };
+      if (request.auth === 'full') headers.authorization = `Bearer ${tokens.full}`;
+      if (request.auth === 'readonly') headers.authorization = `Bearer ${tokens.readonly}`;
+      if (request.auth === 'bad') headers.authorization = 'Bearer not-a-valid-token-0123456789abcdef';
+      let payload: string | undefined;
+      if (request.raw !== undefined) payload = request.raw;
+      else if (request.body !== undefined) payload = JSON.stringify(request.body);
+      if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
+      const response = await app.server.inject({ method: method as 'GET', url: path, headers, ...(payload !== undefined ? { payload } : {}) });
+      let json: unknown;
+      try {
+        json = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, headers: response.headers, text: response.body, json };
+    },
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
