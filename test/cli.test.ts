@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -124,6 +124,41 @@ describe('the cairn command line', () => {
       const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    }
+  });
+
+  it('develop restarts on a schema change and keeps serving through a broken one', async () => {
+    const port = await freePort();
+    const project = mkdtempSync(join(tmpdir(), 'cairn-develop-'));
+    cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
+    const child = spawn(process.execPath, [BIN, 'develop', '--dir', project], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const base = `http://127.0.0.1:${port}`;
+    const waitFor = async (predicate: () => Promise<boolean>) => {
+      for (let i = 0; i < 100; i++) {
+        if (await predicate().catch(() => false)) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return false;
+    };
+    try {
+      expect(await waitFor(async () => (await fetch(`${base}/_health`)).status === 204)).toBe(true);
+      const schemaFile = join(project, 'src/api/tag/content-types/tag/schema.json');
+      const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+      schema.attributes.color = { type: 'string' };
+      writeFileSync(schemaFile, JSON.stringify(schema));
+      const created = async () => (await fetch(`${base}/api/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { name: 'n', color: 'red' } }) })).status === 201;
+      expect(await waitFor(created)).toBe(true);
+      writeFileSync(schemaFile, '{ broken');
+      expect(await waitFor(async () => output.includes('reload failed, still serving the previous version'))).toBe(true);
+      expect((await fetch(`${base}/api/tags`)).status).toBe(200);
+    } finally {
+      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      rmSync(project, { recursive: true, force: true });
     }
   });
 
