@@ -10,7 +10,7 @@ export type EnvVars = Readonly<Record<string, string | undefined>>;
  *   env.float('RATIO', 0.5)           → parseFloat
  *   env.bool('SSL', false)            → value === 'true'
  *   env.json('OPTS', {})              → JSON.parse (throws naming the variable)
- *   env.array('KEYS')                 → 'a, "b",[c]' → ['a', 'b', 'c'] (brackets and quotes stripped)
+ *   env.array('KEYS')                 → '[a, "b", c]' → ['a', 'b', 'c'] (surrounding brackets and quotes stripped)
  *   env.date('SINCE')                 → new Date(value)
  *   env.oneOf('MODE', ['a','b'], 'a') → the value if allowed, else the default
  */

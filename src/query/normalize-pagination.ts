@@ -40,7 +40,8 @@ export function normalizePagination(raw: unknown, defaults: PaginationDefaults):
   }
   if (!isPage && defaults.defaultLimit === -1) return { mode: 'all', withCount };
   const page = toNumber(params.page ?? 1);
-  const pageSize = toNumber(params.pageSize ?? defaults.defaultLimit);
+  // With an unlimited default, a page number alone still needs a page size: Strapi's code default.
+  const pageSize = toNumber(params.pageSize ?? (defaults.defaultLimit === -1 ? 25 : defaults.defaultLimit));
   if (!Number.isInteger(page) || !Number.isInteger(pageSize)) {
     throw invalidParameter('start', '>= 0', (Math.max(1, page) - 1) * pageSize);
   }
