@@ -1,20 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { ValidationError } from './errors.js';
 import { parseDateOnly, parseDateTime, parseTimeOfDay } from './temporal.js';
+import { validationError } from '../../test/support/unit.js';
 
 const DATE_MESSAGE = 'Invalid format, expected yyyy-MM-dd';
 const TIME_MESSAGE = 'Invalid time format, expected HH:mm:ss.SSS';
 const DATETIME_MESSAGE = 'Invalid format, expected a timestamp or an ISO date';
 
-function validationError(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected a ValidationError, nothing was thrown');
-}
 
 describe('parseDateOnly', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { ValidationError } from '../core/errors.js';
 import { buildSchema } from '../schema/build-schema.js';
 import type { Component, ContentType } from '../schema/types.js';
 import { normalizeFields } from './normalize-fields.js';
+import { validationError } from '../../test/support/unit.js';
 
 const schema = buildSchema(
   [
@@ -51,15 +51,6 @@ const schema = buildSchema(
 const article = schema.contentTypes.get('api::article.article') as ContentType;
 const seo = schema.components.get('shared.seo') as Component;
 
-function validationError(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected a ValidationError, nothing was thrown');
-}
 
 describe('normalizeFields', () => {
   it.each([

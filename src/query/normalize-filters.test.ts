@@ -1,24 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { ValidationError } from '../core/errors.js';
 import { buildSchema } from '../schema/build-schema.js';
-import type { RawAttribute } from '../schema/raw-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { normalizeFilters } from './normalize-filters.js';
 import type { FilterNode, Operator } from './query-types.js';
+import { validationError, rawCollectionType as collectionType } from '../../test/support/unit.js';
 
-function collectionType(uid: string, singular: string, plural: string, attributes: Record<string, RawAttribute>) {
-  return {
-    uid,
-    file: `${singular}.json`,
-    origin: 'api' as const,
-    definition: {
-      kind: 'collectionType',
-      collectionName: plural,
-      info: { singularName: singular, pluralName: plural },
-      attributes,
-    },
-  };
-}
 
 const schema: Schema = buildSchema(
   [
@@ -55,17 +41,6 @@ const article = schema.contentTypes.get('api::article.article') as ContentType;
 
 const normalize = (raw: unknown) => normalizeFilters(schema, article, raw);
 const cmp = (field: string, op: Operator, value: unknown): FilterNode => ({ kind: 'compare', field, op, value });
-
-/** Runs `fn`, expecting a ValidationError, and returns it. */
-function validationError(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected a ValidationError, nothing was thrown');
-}
 
 describe('normalizeFilters: top level', () => {
   it('returns null without filters', () => {

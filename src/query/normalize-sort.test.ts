@@ -1,24 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { ValidationError } from '../core/errors.js';
 import { buildSchema } from '../schema/build-schema.js';
-import type { RawAttribute } from '../schema/raw-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { normalizeSort } from './normalize-sort.js';
 import type { SortTerm } from './query-types.js';
+import { validationError, rawCollectionType as collectionType } from '../../test/support/unit.js';
 
-function collectionType(uid: string, singular: string, plural: string, attributes: Record<string, RawAttribute>) {
-  return {
-    uid,
-    file: `${singular}.json`,
-    origin: 'api' as const,
-    definition: {
-      kind: 'collectionType',
-      collectionName: plural,
-      info: { singularName: singular, pluralName: plural },
-      attributes,
-    },
-  };
-}
 
 const schema: Schema = buildSchema(
   [
@@ -53,15 +39,6 @@ const sort = (raw: unknown) => normalizeSort(schema, article, raw);
 const asc = (...path: string[]): SortTerm => ({ path, direction: 'asc' });
 const desc = (...path: string[]): SortTerm => ({ path, direction: 'desc' });
 
-function validationError(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected a ValidationError, nothing was thrown');
-}
 
 describe('normalizeSort: accepted forms', () => {
   it.each([

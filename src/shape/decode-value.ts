@@ -1,7 +1,7 @@
 import type { ValueKind } from '../plan/plan-types.js';
 
 /**
- * Turns a column value as any of the three drivers returns it into Strapi's JSON output:
+ * Turns a column value, in whatever form the driver returns it, into Strapi's JSON output:
  * booleans from 0/1, datetimes as ISO strings (`2024-05-17T13:45:00.000Z`), timestamps as epoch
  * milliseconds in a string (`"1715953500000"`), big integers as exact strings, JSON parsed.
  */
