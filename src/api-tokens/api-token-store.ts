@@ -1,7 +1,7 @@
 import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { createDocumentId } from '../core/document-id.js';
 import { ValidationError } from '../core/errors.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
@@ -162,7 +162,7 @@ export async function revokeApiToken(db: Database, name: string): Promise<boolea
 }
 
 /** The content-API token whose key is `accessKey`, or null. */
-export async function findApiToken(db: Executor & { dialect: Database['dialect'] }, salt: string, accessKey: string): Promise<ApiTokenGrant | null> {
+export async function findApiToken(db: Database, salt: string, accessKey: string): Promise<ApiTokenGrant | null> {
   const [row] = await db.all(
     compileSelect(
       db.dialect,
@@ -190,7 +190,7 @@ export async function touchApiToken(db: Database, id: number, now: Date): Promis
   await db.run(compileUpdate(db.dialect, { table: TOKENS, set: rowOf({ last_used_at: [now, 'datetime'] }), where: eq('id', id, 'integer') }));
 }
 
-async function permissionsOf(db: Executor & { dialect: Database['dialect'] }, tokenIds: readonly number[]): Promise<Map<number, Set<string>>> {
+async function permissionsOf(db: Database, tokenIds: readonly number[]): Promise<Map<number, Set<string>>> {
   const byToken = new Map<number, Set<string>>();
   if (tokenIds.length === 0) return byToken;
   const links = await db.all(

@@ -1,7 +1,7 @@
 import type { AccessControl } from '../access/principal.js';
 import { sanitizeDataPayload } from '../access/sanitize-input.js';
 import type { Config } from '../config/config.js';
-import { NotFoundError, NotImplementedError } from '../core/errors.js';
+import { NotFoundError, NotImplementedError, ValidationError } from '../core/errors.js';
 import type { DocumentContext } from '../documents/context.js';
 import { findSingleDocumentId } from '../documents/document-rows.js';
 import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
@@ -118,8 +118,12 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
       };
     case 'delete':
       return async (request, query) => {
+        // REST cannot delete only a draft: Strapi answers 500 here, Cairn a 400 (SPEC §4.1).
+        if (type.draftAndPublish && request.query.status === 'draft') {
+          throw new ValidationError('Cannot delete only the draft of a document: DELETE removes every version; remove ?status=draft');
+        }
         const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
-        if (documentId !== null) await deleteDocument(documents, type, documentId, query, request.query.status !== undefined);
+        if (documentId !== null) await deleteDocument(documents, type, documentId, query);
         return { status: 204 };
       };
   }

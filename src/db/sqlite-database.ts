@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { CompiledQuery } from '../sql/dialect.js';
 import { sqliteDialect } from '../sql/dialects/sqlite.js';
 import type { Database, Executor, QueryListener, Row } from './database.js';
 import { translateDriverError } from './translate-driver-error.js';
@@ -107,6 +106,3 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener): D
   };
   return database;
 }
-
-/** Exposed for statement text checks in tests. */
-export type { CompiledQuery };

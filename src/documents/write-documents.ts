@@ -72,15 +72,8 @@ export async function updateDocument(
   });
 }
 
-/**
- * Deletes every row of a document in the query's locale (`*`: all locales), draft and published.
- * Deleting only a draft is not possible through REST: `status=draft` on a draft & publish type is
- * a 400 (Strapi answers 500; SPEC §4.1).
- */
-export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, query: Query, explicitStatus: boolean): Promise<void> {
-  if (type.draftAndPublish && explicitStatus && query.status === 'draft') {
-    throw new ValidationError('Cannot delete only the draft of a document: DELETE removes every version; remove ?status=draft');
-  }
+/** Deletes every row of a document in the query's locale (`*`: all locales), draft and published. */
+export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: versionCondition(type, { documentId, locale: query.locale }) }));
   });
