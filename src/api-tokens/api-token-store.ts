@@ -129,7 +129,7 @@ export async function listApiTokens(db: Database): Promise<ApiTokenInfo[]> {
           kind: ['kind', 'string'], expiresAt: ['expires_at', 'datetime'], lastUsedAt: ['last_used_at', 'datetime'], createdAt: ['created_at', 'datetime'],
         },
         null,
-        { orderBy: 'id' },
+        { orderById: true },
       ),
     ),
   );

@@ -89,11 +89,11 @@ function orderTerms(type: ContentType, query: Query): OrderTerm[] {
     if (term.path.length !== 1) {
       throw new NotImplementedError(`Sorting on "${term.path.join('.')}" (through a relation or component) is not supported yet`);
     }
-    const { column } = fieldColumn(type, term.path[0] ?? 'id');
-    return { column: { alias: ROOT_ALIAS, column }, direction: term.direction };
+    const { column, kind } = fieldColumn(type, term.path[0] ?? 'id');
+    return { column: { alias: ROOT_ALIAS, column }, direction: term.direction, kind };
   });
   // A deterministic tie-break: rows that compare equal keep id order (SQLite's natural order).
-  if (!terms.some((t) => t.column.column === 'id')) terms.push({ column: { alias: ROOT_ALIAS, column: 'id' }, direction: 'asc' });
+  if (!terms.some((t) => t.column.column === 'id')) terms.push({ column: { alias: ROOT_ALIAS, column: 'id' }, direction: 'asc', kind: 'integer' });
   return terms;
 }
 

@@ -55,6 +55,7 @@ export interface SelectColumn {
 export interface OrderTerm {
   readonly column: ColumnRef;
   readonly direction: 'asc' | 'desc';
+  readonly kind: ValueKind;
 }
 
 /** SELECT … FROM table WHERE … ORDER BY … LIMIT … OFFSET … */

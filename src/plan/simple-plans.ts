@@ -18,13 +18,13 @@ export function simpleSelect(
   table: string,
   columns: Readonly<Record<string, readonly [column: string, kind: ValueKind]>>,
   where: Condition | null = null,
-  options: { limit?: number; orderBy?: string } = {},
+  options: { limit?: number; orderById?: boolean } = {},
 ): SelectPlan {
   return {
     from: { table, alias: '' },
     columns: Object.entries(columns).map(([as, [column, kind]]) => ({ column: { alias: '', column }, as, kind })),
     where,
-    orderBy: options.orderBy ? [{ column: { alias: '', column: options.orderBy }, direction: 'asc' }] : [],
+    orderBy: options.orderById ? [{ column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' }] : [],
     limit: options.limit ?? null,
     offset: 0,
   };

@@ -23,6 +23,8 @@ export function decodeValue(kind: ValueKind, value: unknown): unknown {
     }
     case 'date':
       return value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+    case 'time':
+      return normalizeTime(String(value));
     case 'json':
       if (typeof value !== 'string') return value;
       try {
@@ -38,4 +40,10 @@ export function decodeValue(kind: ValueKind, value: unknown): unknown {
 function toDate(value: unknown): Date | null {
   const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : (value as string | number));
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** `13:45:00` / `13:45:00.5` (PostgreSQL trims fractions) → `13:45:00.000` / `13:45:00.500`. */
+function normalizeTime(value: string): string {
+  const [clock = value, fraction = ''] = value.split('.');
+  return `${clock}.${fraction.padEnd(3, '0').slice(0, 3)}`;
 }

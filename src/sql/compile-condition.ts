@@ -67,9 +67,9 @@ function compileCompare(dialect: Dialect, condition: Extract<Condition, { kind: 
     case 'ne':
       return value === null ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} <> ${encode(value)}`;
     case 'eqi':
-      return sql<SqlBool>`${dialect.lower(column)} = lower(${String(value)})`;
+      return sql<SqlBool>`${dialect.lower(column, condition.valueKind)} = lower(${String(value)})`;
     case 'nei':
-      return sql<SqlBool>`${dialect.lower(column)} <> lower(${String(value)})`;
+      return sql<SqlBool>`${dialect.lower(column, condition.valueKind)} <> lower(${String(value)})`;
     case 'lt':
       return sql<SqlBool>`${column} < ${encode(value)}`;
     case 'lte':
@@ -95,15 +95,15 @@ function compileCompare(dialect: Dialect, condition: Extract<Condition, { kind: 
       return value ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} is null`;
     case 'contains':
     case 'containsi':
-      return dialect.like(column, `%${escapeLike(String(value))}%`, condition.op === 'containsi');
+      return dialect.like(column, `%${escapeLike(String(value))}%`, condition.op === 'containsi', condition.valueKind);
     case 'notContains':
     case 'notContainsi':
-      return sql<SqlBool>`not (${dialect.like(column, `%${escapeLike(String(value))}%`, condition.op === 'notContainsi')})`;
+      return sql<SqlBool>`not (${dialect.like(column, `%${escapeLike(String(value))}%`, condition.op === 'notContainsi', condition.valueKind)})`;
     case 'startsWith':
     case 'startsWithi':
-      return dialect.like(column, `${escapeLike(String(value))}%`, condition.op === 'startsWithi');
+      return dialect.like(column, `${escapeLike(String(value))}%`, condition.op === 'startsWithi', condition.valueKind);
     case 'endsWith':
     case 'endsWithi':
-      return dialect.like(column, `%${escapeLike(String(value))}`, condition.op === 'endsWithi');
+      return dialect.like(column, `%${escapeLike(String(value))}`, condition.op === 'endsWithi', condition.valueKind);
   }
 }

@@ -20,7 +20,7 @@ export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery
     query = query.where((eb) => compileCondition(dialect, eb, where));
   }
   for (const term of plan.orderBy) {
-    const column = columnRef(term.column);
+    const column = dialect.sortExpression(columnRef(term.column), term.kind);
     query = dialect.nullsFirstAscending
       ? query.orderBy(column, term.direction)
       : query.orderBy(column, (ob) => (term.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()));

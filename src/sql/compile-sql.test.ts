@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition, SelectPlan } from '../plan/plan-types.js';
+import type { Condition, SelectPlan, ValueKind } from '../plan/plan-types.js';
 import { compileCount, compileSelect } from './compile-read.js';
 import { compileCopyRows, compileDelete, compileInsert, compileUpdate } from './compile-write.js';
+import { mysqlDialect } from './dialects/mysql.js';
+import { postgresDialect } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 
 const t0 = (column: string) => ({ alias: 't0', column });
-const compare = (column: string, op: Extract<Condition, { kind: 'compare' }>['op'], value: unknown, valueKind: 'string' | 'integer' | 'boolean' | 'datetime' = 'string'): Condition => ({
+const compare = (column: string, op: Extract<Condition, { kind: 'compare' }>['op'], value: unknown, valueKind: ValueKind = 'string'): Condition => ({
   kind: 'compare',
   column: t0(column),
   op,
@@ -19,7 +21,7 @@ const select = (where: Condition | null, extra: Partial<SelectPlan> = {}): Selec
     { column: t0('bigcount'), as: 'bigcount', kind: 'biginteger' },
   ],
   where,
-  orderBy: [{ column: t0('id'), direction: 'asc' }],
+  orderBy: [{ column: t0('id'), direction: 'asc', kind: 'integer' }],
   limit: 25,
   offset: 0,
   ...extra,
@@ -102,5 +104,57 @@ describe('golden SQL (SQLite)', () => {
       sql: 'insert into "articles" ("document_id", "title", "published_at") select "document_id" as "document_id", "title" as "title", ? as "published_at" from "articles" where "id" = ? returning "id"',
       params: [1000, 7],
     });
+  });
+});
+
+describe('golden SQL: one read, three dialects', () => {
+  const plan: SelectPlan = {
+    from: { table: 'articles', alias: 't0' },
+    columns: [
+      { column: t0('id'), as: 'id', kind: 'integer' },
+      { column: t0('title'), as: 'title', kind: 'string' },
+      { column: t0('bigcount'), as: 'bigcount', kind: 'biginteger' },
+    ],
+    where: {
+      kind: 'and',
+      children: [
+        compare('published_at', 'notNull', true, 'datetime'),
+        compare('is_featured', 'eq', true, 'boolean'),
+        { kind: 'compare', column: t0('views'), op: 'containsi', value: '5%', valueKind: 'integer' },
+        compare('created_at', 'gte', new Date('2024-05-17T13:45:00.000Z'), 'datetime'),
+      ],
+    },
+    orderBy: [
+      { column: t0('title'), direction: 'asc', kind: 'string' },
+      { column: t0('id'), direction: 'desc', kind: 'integer' },
+    ],
+    limit: 10,
+    offset: 20,
+  };
+
+  it.each([
+    [
+      sqliteDialect,
+      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and lower("t0"."views") like lower(?) escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit ? offset ?`,
+      [1, '%5\\%%', 1715953500000, 10, 20],
+    ],
+    [
+      postgresDialect,
+      `select "t0"."id" as "id", "t0"."title" as "title", "t0"."bigcount" as "bigcount" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = $1 and lower(cast("t0"."views" as varchar)) like lower($2) escape '\\' and "t0"."created_at" >= $3) order by "t0"."title" collate "C" asc nulls first, "t0"."id" desc nulls last limit $4 offset $5`,
+      [true, '%5\\%%', '2024-05-17 13:45:00.000', 10, 20],
+    ],
+    [
+      mysqlDialect,
+      'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`bigcount` as `bigcount` from `articles` as `t0` where (`t0`.`published_at` is not null and `t0`.`is_featured` = ? and lower(`t0`.`views`) like lower(?) and `t0`.`created_at` >= ?) order by cast(`t0`.`title` as binary) asc, `t0`.`id` desc limit ? offset ?',
+      [1, '%5\\%%', new Date('2024-05-17T13:45:00.000Z'), 10, 20],
+    ],
+  ])('%s', (dialect, sql, params) => {
+    expect(compileSelect(dialect, plan)).toEqual({ sql, params });
+  });
+
+  it('inserts: RETURNING where the dialect has it', () => {
+    const rows = [new Map([['name', { value: 'x', kind: 'string' as const }]])];
+    expect(compileInsert(postgresDialect, { table: 'tags', rows }).sql).toBe('insert into "tags" ("name") values ($1) returning "id"');
+    expect(compileInsert(mysqlDialect, { table: 'tags', rows }).sql).toBe('insert into `tags` (`name`) values (?)');
   });
 });

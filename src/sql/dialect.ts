@@ -27,16 +27,26 @@ export interface Dialect {
   encode(kind: ValueKind, value: unknown): unknown;
   /** Wraps a column read so the driver returns it losslessly (e.g. big integers as text). */
   selectExpression(column: Expression<unknown>, kind: ValueKind): Expression<unknown>;
-  /** `LIKE` with the dialect's escape clause; `insensitive` lowers both sides. */
-  like(column: Expression<unknown>, pattern: string, insensitive: boolean): RawBuilder<SqlBool>;
+  /**
+   * `LIKE` with the dialect's escape clause; `insensitive` lowers both sides. `kind` is the
+   * column's kind (a database may need a cast to match non-text columns).
+   */
+  like(column: Expression<unknown>, pattern: string, insensitive: boolean, kind: ValueKind): RawBuilder<SqlBool>;
   /** `LOWER(column)` as the dialect needs it for `$eqi`/`$nei`. */
-  lower(column: Expression<unknown>): RawBuilder<unknown>;
+  lower(column: Expression<unknown>, kind: ValueKind): RawBuilder<unknown>;
   /** `_q` on one column (`LIKE` on SQLite/MySQL, `ILIKE` on text on PostgreSQL). */
   search(column: Expression<unknown>, pattern: string): RawBuilder<SqlBool>;
+  /**
+   * The expression to ORDER BY for a column: text compares byte-wise everywhere (SQLite's
+   * order), so a list sorts the same on every database.
+   */
+  sortExpression(column: Expression<unknown>, kind: ValueKind): Expression<unknown>;
   /** NULLS placement so that NULL sorts first ascending and last descending everywhere, as SQLite does. */
   readonly nullsFirstAscending: boolean;
   /** Column type text for DDL. */
   columnType(column: ColumnSpec): string;
+  /** Whether a type reported by the catalog (lower-cased) is what `columnType(column)` creates. */
+  sameColumnType(column: ColumnSpec, reported: string): boolean;
   /** Foreign keys are declared inside CREATE TABLE (SQLite cannot add them later). */
   readonly inlineForeignKeys: boolean;
   /** Queries that read the existing tables, columns and indexes. */

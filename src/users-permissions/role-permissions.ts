@@ -79,7 +79,7 @@ export async function loadRolePermissions(db: Database): Promise<RolePermissions
 }
 
 async function readRoles(exec: Executor, db: Database): Promise<Map<string, number>> {
-  const rows = await exec.all(compileSelect(db.dialect, simpleSelect(ROLES, { id: ['id', 'integer'], type: ['type', 'string'] }, null, { orderBy: 'id' })));
+  const rows = await exec.all(compileSelect(db.dialect, simpleSelect(ROLES, { id: ['id', 'integer'], type: ['type', 'string'] }, null, { orderById: true })));
   return new Map(rows.map((row) => [String(row.type), Number(row.id)]));
 }
 

@@ -9,9 +9,10 @@ const HELLO = 'Hello Strapi';
 const GAMMA = 'gamma notes';
 
 /** A list request sorted by title that must return exactly `expected`. */
-function filter(name: string, query: string, expected: string[]): Step {
+function filter(name: string, query: string, expected: string[], databases?: Step['databases']): Step {
   return {
     name,
+    ...(databases ? { databases } : {}),
     path: `/api/articles?${query}&fields[0]=title&sort=title`,
     status: 200,
     check: ({ json }) => {
@@ -25,7 +26,8 @@ scenario('filters: every operator, logic, casting and invalid keys', [
   ...seedArticles(),
   filter('$eq', 'filters[category][$eq]=tech', [HELLO, ZETA]),
   filter('implicit $eq', 'filters[category]=news', [ALPHA]),
-  filter('$eq is case-sensitive', 'filters[title][$eq]=hello%20strapi', []),
+  filter('$eq is case-sensitive', 'filters[title][$eq]=hello%20strapi', [], ['sqlite', 'postgres']),
+  filter('$eq follows the *_ci collation on MySQL, as in Strapi', 'filters[title][$eq]=hello%20strapi', [HELLO], ['mysql']),
   filter('$eqi', 'filters[title][$eqi]=HELLO%20STRAPI', [HELLO]),
   filter('$ne excludes nulls', 'filters[category][$ne]=tech', [ALPHA, BETA]),
   filter('$nei', 'filters[category][$nei]=TECH', [ALPHA, BETA]),
@@ -35,7 +37,8 @@ scenario('filters: every operator, logic, casting and invalid keys', [
   filter('$in with a scalar', 'filters[views][$in]=10', [HELLO, GAMMA]),
   filter('$notIn', 'filters[views][$notIn][0]=0&filters[views][$notIn][1]=10', [ALPHA, ZETA]),
   filter('implicit $in from an array', 'filters[views][0]=0&filters[views][1]=120', [ZETA, BETA]),
-  filter('$contains is case-insensitive on SQLite', 'filters[title][$contains]=BETA', [BETA]),
+  filter('$contains is case-insensitive on SQLite and MySQL', 'filters[title][$contains]=BETA', [BETA], ['sqlite', 'mysql']),
+  filter('$contains is case-sensitive on PostgreSQL, as in Strapi', 'filters[title][$contains]=BETA', [], ['postgres']),
   filter('$containsi', 'filters[summary][$containsi]=beta', [BETA]),
   filter('$notContains', 'filters[title][$notContains]=notes', [HELLO, ZETA, BETA]),
   filter('$notContainsi', 'filters[title][$notContainsi]=ZETA', [ALPHA, HELLO, BETA, GAMMA]),

@@ -88,7 +88,8 @@ scenario('every scalar attribute type is stored, cast and returned as Strapi doe
   { name: 'JSON keeps a bare string', method: 'POST', path: '/api/articles', body: { data: { title: 'Json string', meta: 'just a string' } }, status: 201, match: { data: { meta: 'just a string' } } },
   { name: 'JSON keeps a bare number', method: 'POST', path: '/api/articles', body: { data: { title: 'Json number', meta: 42.5 } }, status: 201, match: { data: { meta: 42.5 } } },
   { name: 'zeros and false are kept', method: 'POST', path: '/api/articles', body: { data: { title: 'Zeros', isFeatured: false, views: 0, rating: 0, price: 0 } }, status: 201, match: { data: { isFeatured: false, views: 0, rating: 0, price: 0 } } },
-  { name: 'negative floats and 4-decimal decimals', method: 'POST', path: '/api/articles', body: { data: { title: 'Negative', rating: -2.75, price: 1234.5678 } }, status: 201, match: { data: { rating: -2.75, price: 1234.5678 } } },
+  { name: 'negative floats; SQLite keeps every decimal digit', method: 'POST', path: '/api/articles', body: { data: { title: 'Negative', rating: -2.75, price: 1234.5678 } }, status: 201, match: { data: { rating: -2.75, price: 1234.5678 } }, databases: ['sqlite'] },
+  { name: 'decimal(10,2) rounds on PostgreSQL and MySQL, as in Strapi', method: 'POST', path: '/api/articles', body: { data: { title: 'Negative', rating: -2.75, price: 1234.5678 } }, status: 201, match: { data: { rating: -2.75, price: 1234.57 } }, databases: ['postgres', 'mysql'] },
   {
     name: 'update replaces values, including JSON and null',
     method: 'PUT',

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { DatabaseKind } from './databases.js';
 import { startTestServer, type RequestOptions, type TestResponse, type TestServer, type TestServerOptions } from './test-server.js';
 
 export type Vars = Record<string, unknown>;
@@ -19,6 +20,8 @@ export interface Step extends RequestOptions {
   readonly check?: (response: TestResponse, context: { vars: Vars; server: TestServer }) => void | Promise<void>;
   /** Values to remember for later steps: name → dotted path in the JSON body (`data.documentId`). */
   readonly save?: Readonly<Record<string, string>>;
+  /** Run the step only on these databases (for behaviour that differs by database, as in Strapi). */
+  readonly databases?: readonly DatabaseKind[];
 }
 
 /** Replaces `{{name}}` in strings (a whole-string placeholder keeps the saved value's type). */
@@ -40,28 +43,34 @@ export function readPath(value: unknown, path: string): unknown {
 }
 
 /**
- * Runs the steps in order against one fresh server (one database) and reports each step as a
- * test. A step that depends on an earlier failed step fails too, with its own message. The
+ * Runs the steps in order against one fresh server (one fresh database), once per database the
+ * run covers (SQLite, PostgreSQL, MySQL), and reports each step as a test. A step that depends on an earlier failed step fails too, with its own message. The
  * server's tokens are available as `{{__full}}` and `{{__readonly}}`.
  */
 export function scenario(title: string, steps: readonly Step[], options: TestServerOptions = {}): void {
-  describe(title, () => {
+  for (const database of inject('databases')) {
+    describe(`[${database}] ${title}`, () => scenarioOn(database, steps, options));
+  }
+}
+
+function scenarioOn(database: DatabaseKind, steps: readonly Step[], options: TestServerOptions): void {
+  {
     let server: TestServer;
     const vars: Vars = {};
     beforeAll(async () => {
-      server = await startTestServer(options);
+      server = await startTestServer({ ...options, database });
       vars.__full = server.tokens.full;
       vars.__readonly = server.tokens.readonly;
     });
     afterAll(async () => {
       await server?.close();
     });
-    for (const step of steps) {
+    for (const step of steps.filter((s) => !s.databases || s.databases.includes(database))) {
       it(step.name, async () => {
         await runStep(server, step, vars);
       });
     }
-  });
+  }
 }
 
 /** Sends one step's request and checks its response. */

@@ -5,6 +5,7 @@ import { createApiToken } from '../../src/api-tokens/api-token-store.js';
 import { createApp, type App } from '../../src/app.js';
 import type { CompiledQuery } from '../../src/sql/dialect.js';
 import { loadProject } from '../../src/project/load-project.js';
+import { createTestDatabase, type DatabaseKind } from './databases.js';
 
 export const EXAMPLE_PROJECT = resolve(import.meta.dirname, '../../examples/blog');
 
@@ -27,6 +28,7 @@ export interface RequestOptions {
 
 export interface TestServer {
   readonly app: App;
+  readonly database: DatabaseKind;
   readonly dir: string;
   readonly tokens: { readonly full: string; readonly readonly: string };
   /** Every SQL statement executed since the last `resetQueries()`. */
@@ -41,18 +43,21 @@ export interface TestServerOptions {
   readonly files?: Readonly<Record<string, string>>;
   /** Environment variables seen by the project's config files. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Which database to run on (a fresh one is created and dropped at close); SQLite by default. */
+  readonly database?: DatabaseKind;
   readonly now?: () => Date;
 }
 
 /**
  * A real Cairn server (in-process, HTTP through Fastify's inject) on a fresh copy of
- * examples/blog with its own SQLite database, plus a full-access and a read-only API token.
+ * examples/blog with its own fresh database, plus a full-access and a read-only API token.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
   cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
   for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(join(dir, file), content);
-  const project = await loadProject(dir, { ...options.env });
+  const database = await createTestDatabase(options.database ?? 'sqlite');
+  const project = await loadProject(dir, { ...database.env, ...options.env });
   const queries: CompiledQuery[] = [];
   const app = await createApp(project, { onQuery: (query) => queries.push(query), ...(options.now ? { now: options.now } : {}) });
   const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
@@ -62,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
   return {
     app,
+    database: database.kind,
     dir,
     tokens,
     queries,
@@ -90,6 +96,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await app.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ColumnSpec, ForeignKeySpec, TableSpec } from '../../schema/table-spec.js';
+import type { ForeignKeySpec, TableSpec } from '../../schema/table-spec.js';
 import type { CompiledQuery, Dialect } from '../dialect.js';
 import type { ExistingSchema } from './introspection.js';
 
@@ -46,7 +46,7 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
           continue;
         }
         statements.push(toCompiled(schema.alterTable(table.name).addColumn(column.name, sql.raw(dialect.columnType(column))).compile()));
-      } else if (!sameType(dialect, column, type)) {
+      } else if (!dialect.sameColumnType(column, type)) {
         notices.push(`column ${table.name}.${column.name} has type "${type}" but the schema expects "${dialect.columnType(column)}"; left unchanged (convert it yourself if needed)`);
       }
     }
@@ -81,12 +81,6 @@ function addForeignKey(dialect: Dialect, table: string, fk: ForeignKeySpec): Com
       )
       .compile(),
   );
-}
-
-function sameType(dialect: Dialect, column: ColumnSpec, actual: string): boolean {
-  if (column.type === 'increments') return true;
-  const expected = dialect.columnType(column).toLowerCase();
-  return actual === expected || actual.startsWith(expected) || expected.startsWith(actual);
 }
 
 function toCompiled(query: { sql: string; parameters: readonly unknown[] }): CompiledQuery {

@@ -66,19 +66,25 @@ export const sqliteDialect: Dialect = {
   selectExpression(column, kind) {
     return kind === 'biginteger' ? sql`cast(${column} as text)` : column;
   },
-  like(column, pattern, insensitive) {
+  like(column, pattern, insensitive, _kind) {
     return insensitive
       ? sql<boolean>`lower(${column}) like lower(${pattern}) escape '\\'`
       : sql<boolean>`${column} like ${pattern} escape '\\'`;
   },
-  lower(column) {
+  lower(column, _kind) {
     return sql`lower(${column})`;
+  },
+  sortExpression(column, _kind) {
+    return column;
   },
   search(column, pattern) {
     return sql<boolean>`${column} like ${pattern} escape '\\'`;
   },
   columnType(column) {
     return COLUMN_TYPES[column.type];
+  },
+  sameColumnType(column, reported) {
+    return column.type === 'increments' ? reported === 'integer' : reported === COLUMN_TYPES[column.type];
   },
 };
 

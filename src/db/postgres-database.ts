@@ -1,0 +1,93 @@
+import pg from 'pg';
+import type { DatabaseConfig } from '../config/config.js';
+import { ProjectError } from '../core/errors.js';
+import type { CompiledQuery } from '../sql/dialect.js';
+import { postgresDialect } from '../sql/dialects/postgres.js';
+import type { Database, Executor, QueryListener, Row } from './database.js';
+import { translateDriverError } from './translate-driver-error.js';
+
+const TIMESTAMP_OID = 1114;
+const DATE_OID = 1082;
+
+/** Reads `timestamp` as UTC and `date` as text, whatever the process time zone. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMP_OID) return (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
+    if (oid === DATE_OID) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * PostgreSQL through a `pg` pool configured as Strapi's `config/database` describes it
+ * (`connectionString` or host/port/database/user/password, `ssl`, `schema`, `pool.min/max`,
+ * `acquireConnectionTimeout`). Each transaction holds its own pooled client.
+ */
+export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: QueryListener): Promise<Database> {
+  const connection = config.connection;
+  const schema = typeof connection.schema === 'string' && connection.schema !== '' ? connection.schema : undefined;
+  const connectionString = typeof connection.connectionString === 'string' && connection.connectionString !== '' ? connection.connectionString : undefined;
+  const pool = new pg.Pool({
+    ...(connectionString ? { connectionString } : {}),
+    host: connection.host as string | undefined,
+    port: connection.port === undefined ? undefined : Number(connection.port),
+    database: connection.database as string | undefined,
+    user: connection.user as string | undefined,
+    password: connection.password as string | undefined,
+    ssl: connection.ssl as pg.PoolConfig['ssl'],
+    min: config.pool.min,
+    max: config.pool.max,
+    connectionTimeoutMillis: config.acquireConnectionTimeout,
+    ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '""')}"` } : {}),
+    types,
+  });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it on next use.
+  });
+  try {
+    if (schema) await pool.query(`create schema if not exists "${schema.replace(/"/g, '""')}"`);
+    else await pool.query('select 1');
+  } catch (error) {
+    await pool.end();
+    const where = connectionString ? 'the DATABASE_URL server' : `${String(connection.host ?? 'localhost')}:${String(connection.port ?? 5432)}/${String(connection.database ?? '')}`;
+    throw new ProjectError(`config/database: cannot connect to PostgreSQL at ${where}: ${(error as Error).message}`);
+  }
+
+  const executor = (client: pg.Pool | pg.PoolClient): Executor => {
+    const execute = async (query: CompiledQuery) => {
+      onQuery?.(query);
+      try {
+        return await client.query(query.sql, query.params as unknown[]);
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+    };
+    return {
+      all: async (query) => (await execute(query)).rows as Row[],
+      run: async (query) => (await execute(query)).rowCount ?? 0,
+      insert: async (query) => (await execute(query)).rows.map((row: Row) => Number(row.id)),
+    };
+  };
+
+  return {
+    dialect: postgresDialect,
+    ...executor(pool),
+    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(executor(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
