@@ -27,6 +27,8 @@ export interface AccessControl {
   authenticate(authorization: string | undefined): Promise<Principal>;
   /** Throws 403 `Forbidden` unless the principal may perform `action`. */
   authorize(principal: Principal, action: string): void;
+  /** Whether the principal may perform `action` (for what is filtered rather than refused). */
+  can(principal: Principal, action: string): boolean;
 }
 
 /** Token checks against the database; role permissions from memory (loaded at start). */
@@ -52,6 +54,9 @@ export function createAccessControl(options: {
     },
     authorize(principal, action) {
       if (!isAllowed(principal, action, options.roles())) throw new ForbiddenError();
+    },
+    can(principal, action) {
+      return isAllowed(principal, action, options.roles());
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { AccessControl } from '../access/principal.js';
+import { prunePopulate } from '../access/prune-populate.js';
 import { sanitizeDataPayload } from '../access/sanitize-input.js';
 import type { Config } from '../config/config.js';
-import { NotFoundError, NotImplementedError, ValidationError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { DocumentContext } from '../documents/context.js';
 import { findSingleDocumentId } from '../documents/document-rows.js';
 import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
@@ -11,6 +12,7 @@ import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { formatData } from '../shape/response-format.js';
+import type { Document } from '../shape/shape-rows.js';
 
 export interface ContentApiDeps {
   readonly config: Config;
@@ -70,7 +72,9 @@ export function contentApiRoutes(deps: ContentApiDeps): Route[] {
       handle: async (request) => {
         const principal = await deps.access.authenticate(header(request, 'authorization'));
         deps.access.authorize(principal, entry.action);
-        return run(request, parseQuery(deps, entry.type, request));
+        const query = parseQuery(deps, entry.type, request);
+        const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, (uid) => deps.access.can(principal, `${uid}.find`));
+        return run(request, { ...query, populate });
       },
     };
   });
@@ -80,32 +84,34 @@ type Handler = (request: HttpRequest, query: Query) => Promise<HttpResponse>;
 
 function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
   const { documents } = deps;
-  const { db } = documents;
+  const { db, schema } = documents;
+  const read = { schema, exec: db, dialect: db.dialect };
   const type = entry.type;
   const single = entry.target === 'single';
+  const format = (request: HttpRequest, data: Document | Document[] | null) => formatData(schema, type, data, isV4(request));
   switch (entry.verb) {
     case 'find':
       if (single) {
         return async (request, query) => {
-          const document = await findFirstDocument(db, db.dialect, type, query);
+          const document = await findFirstDocument(read, type, query);
           if (!document) throw new NotFoundError();
-          return ok(200, formatData(document, isV4(request)));
+          return ok(200, format(request, document));
         };
       }
       return async (request, query) => {
-        const { documents: found, pagination } = await findManyDocuments(db, db.dialect, type, query);
-        return ok(200, formatData(found, isV4(request)), { pagination });
+        const { documents: found, pagination } = await findManyDocuments(read, type, query);
+        return ok(200, format(request, found), { pagination });
       };
     case 'findOne':
       return async (request, query) => {
-        const document = await findOneDocument(db, db.dialect, type, documentIdOf(request), query);
+        const document = await findOneDocument(read, type, documentIdOf(request), query);
         if (!document) throw new NotFoundError();
-        return ok(200, formatData(document, isV4(request)));
+        return ok(200, format(request, document));
       };
     case 'create':
       return async (request, query) => {
         const document = await createDocument(documents, type, sanitizeDataPayload(type, request.body), query);
-        return ok(201, formatData(document, isV4(request)));
+        return ok(201, format(request, document));
       };
     case 'update':
       return async (request, query) => {
@@ -114,7 +120,7 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
         const document =
           documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);
         if (!document) throw new NotFoundError();
-        return ok(200, formatData(document, isV4(request)));
+        return ok(200, format(request, document));
       };
     case 'delete':
       return async (request, query) => {
@@ -130,15 +136,10 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
 }
 
 function parseQuery(deps: ContentApiDeps, type: ContentType, request: HttpRequest): Query {
-  const query = normalizeQuery(deps.documents.schema, type, request.query, {
+  return normalizeQuery(deps.documents.schema, type, request.query, {
     api: deps.config.api,
     defaultLocale: deps.config.i18n.defaultLocale,
   });
-  const populate = request.query.populate;
-  if (populate !== undefined && populate !== null && populate !== '') {
-    throw new NotImplementedError('Populating relations, components and media is not supported yet');
-  }
-  return query;
 }
 
 function documentIdOf(request: HttpRequest): string {

@@ -1,10 +1,18 @@
 import type { Executor } from '../db/database.js';
 import { planCount, planSelect } from '../plan/plan-read.js';
 import type { Pagination, Query } from '../query/query-types.js';
-import type { ContentType } from '../schema/types.js';
+import type { ContentType, Schema } from '../schema/types.js';
 import { compileCount, compileSelect } from '../sql/compile-read.js';
 import type { Dialect } from '../sql/dialect.js';
 import { shapeRows, type Document } from '../shape/shape-rows.js';
+import { populateDocuments } from './populate-documents.js';
+
+/** What reads need: the content model, where to run statements (a pool or a transaction), the dialect. */
+export interface ReadContext {
+  readonly schema: Schema;
+  readonly exec: Executor;
+  readonly dialect: Dialect;
+}
 
 /** `meta.pagination` of a list response, in Strapi's two shapes. */
 export type PaginationMeta =
@@ -12,37 +20,36 @@ export type PaginationMeta =
   | { start: number; limit: number; total?: number };
 
 /**
- * Lists documents: one SELECT for the page and, with `withCount`, one COUNT — whatever the number
- * of rows.
+ * Lists documents: one SELECT for the page, one COUNT with `withCount`, and one SELECT per
+ * populate node — whatever the number of rows.
  */
-export async function findManyDocuments(
-  exec: Executor,
-  dialect: Dialect,
-  type: ContentType,
-  query: Query,
-): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
-  const select = planSelect(type, query);
-  const documents = shapeRows(await exec.all(compileSelect(dialect, select)), select.columns);
-  let total: number | undefined;
-  if (query.pagination.withCount) {
-    const [row] = await exec.all(compileCount(dialect, planCount(type, query)));
-    total = Number(row?.count ?? 0);
-  }
+export async function findManyDocuments(read: ReadContext, type: ContentType, query: Query): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
+  const select = planSelect(read.schema, type, query);
+  const page = read.exec.all(compileSelect(read.dialect, select)).then(async (rows) => {
+    const documents = shapeRows(rows, select.columns);
+    await populateDocuments(read, type, documents, query.populate, query.status);
+    return documents;
+  });
+  const count = query.pagination.withCount ? read.exec.all(compileCount(read.dialect, planCount(read.schema, type, query))) : null;
+  const [documents, countRows] = await Promise.all([page, count]);
+  const total = countRows ? Number(countRows[0]?.count ?? 0) : undefined;
   return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
 }
 
 /** One document (the version the query's status and locale select), or null. */
-export async function findOneDocument(exec: Executor, dialect: Dialect, type: ContentType, documentId: string, query: Query): Promise<Document | null> {
-  const select = planSelect(type, query, documentId);
-  const [document] = shapeRows(await exec.all(compileSelect(dialect, select)), select.columns);
-  return document ?? null;
+export async function findOneDocument(read: ReadContext, type: ContentType, documentId: string, query: Query): Promise<Document | null> {
+  const select = planSelect(read.schema, type, query, documentId);
+  const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
+  await populateDocuments(read, type, documents, query.populate, query.status);
+  return documents[0] ?? null;
 }
 
 /** The first document of a type (single types have at most one). */
-export async function findFirstDocument(exec: Executor, dialect: Dialect, type: ContentType, query: Query): Promise<Document | null> {
-  const select = { ...planSelect(type, query), limit: 1, offset: 0 };
-  const [document] = shapeRows(await exec.all(compileSelect(dialect, select)), select.columns);
-  return document ?? null;
+export async function findFirstDocument(read: ReadContext, type: ContentType, query: Query): Promise<Document | null> {
+  const select = { ...planSelect(read.schema, type, query), limit: 1, offset: 0 };
+  const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
+  await populateDocuments(read, type, documents, query.populate, query.status);
+  return documents[0] ?? null;
 }
 
 function paginationMeta(pagination: Pagination, returned: number, total: number | undefined): PaginationMeta {

@@ -86,7 +86,7 @@ async function insertRow(tx: Executor, ctx: DocumentContext, type: ContentType, 
 /** The written version, shaped by the request's `fields` (its filters do not apply to writes). */
 async function readBack(tx: Executor, ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<Document> {
   const responseQuery: Query = { ...query, filters: null, search: null, publicationFilter: null };
-  const document = await findOneDocument(tx, ctx.db.dialect, type, documentId, responseQuery);
+  const document = await findOneDocument({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, documentId, responseQuery);
   if (!document) throw new Error(`${type.uid} ${documentId} was written but cannot be read back`);
   return document;
 }

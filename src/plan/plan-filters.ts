@@ -1,7 +1,7 @@
-import { NotImplementedError } from '../core/errors.js';
-import type { FilterNode } from '../query/query-types.js';
-import { isScalar, type Model } from '../schema/types.js';
-import type { Condition, ValueKind } from './plan-types.js';
+import type { FilterNode, Status } from '../query/query-types.js';
+import { isScalar, type Model, type Schema } from '../schema/types.js';
+import { hopOf, hopRows } from './hops.js';
+import { allOf, type Condition, type ValueKind } from './plan-types.js';
 import { valueKindOf } from './value-kind.js';
 
 /** Column and encoding of a filterable field of `model` (`id`, `documentId` or a scalar attribute). */
@@ -10,29 +10,94 @@ export function fieldColumn(model: Model, field: string): { column: string; kind
   if (field === 'documentId') return { column: 'document_id', kind: 'string' };
   const attribute = model.attributes.get(field);
   if (!attribute || !isScalar(attribute)) throw new Error(`${model.uid} has no scalar attribute "${field}"`);
-  // JSON columns are compared with the text as given, like Strapi (no JSON encoding of filter values).
   const kind = valueKindOf(attribute.type);
+  // JSON columns are compared with the text as given, like Strapi (no JSON encoding of filter values).
   return { column: attribute.column, kind: kind === 'json' ? 'string' : kind };
 }
 
+/** Where a filter is evaluated: the rows of `model` under `alias`, `depth` levels below the root. */
+export interface FilterScope {
+  readonly schema: Schema;
+  readonly model: Model;
+  readonly alias: string;
+  /** Subquery depth; aliases `t<depth>`/`l<depth>` are free below it. */
+  readonly depth: number;
+  /** Which version of draft & publish targets related rows are read in. */
+  readonly status: Status;
+}
+
 /**
- * FilterNode (normalized `filters`) → Condition on the rows of `model` under `alias`:
+ * FilterNode → Condition on the rows of the scope:
  *
- *   compare(views gt 5) → compare(t0.views gt 5, integer)
- *   not(or(a, b))       → not(or(a', b'))
+ *   compare(views gt 5)                 → t0.views > ?
+ *   nested(author, compare(name eq 'A')) → exists (select 1 from authors t1 join articles_author_lnk l1
+ *                                            on l1.author_id = t1.id where l1.article_id = t0.id and t1.name = ?)
+ *
+ * A nested condition that also holds for a missing related row (`filters[author][id][$null]=true`)
+ * additionally matches rows with no related row at all — the result Strapi's LEFT JOINs give.
  */
-export function planFilter(model: Model, alias: string, node: FilterNode): Condition {
+export function planFilter(scope: FilterScope, node: FilterNode): Condition {
   switch (node.kind) {
     case 'and':
     case 'or':
-      return { kind: node.kind, children: node.children.map((child) => planFilter(model, alias, child)) };
+      return { kind: node.kind, children: node.children.map((child) => planFilter(scope, child)) };
     case 'not':
-      return { kind: 'not', child: planFilter(model, alias, node.child) };
+      return { kind: 'not', child: planFilter(scope, node.child) };
     case 'compare': {
-      const { column, kind } = fieldColumn(model, node.field);
-      return { kind: 'compare', column: { alias, column }, op: node.op, value: node.value, valueKind: kind };
+      const { column, kind } = fieldColumn(scope.model, node.field);
+      return { kind: 'compare', column: { alias: scope.alias, column }, op: node.op, value: node.value, valueKind: kind };
+    }
+    case 'nested': {
+      const hop = hopOf(scope.schema, scope.model, node.attribute);
+      const depth = scope.depth + 1;
+      const rows = hopRows(hop, { alias: scope.alias, table: scope.model.table }, `t${depth}`, `l${depth}`, scope.status);
+      const inner = planFilter({ ...scope, model: hop.target, alias: `t${depth}`, depth }, node.child);
+      const matching: Condition = { kind: 'exists', from: rows.from, joins: rows.joins, where: allOf([rows.where, inner]) as Condition };
+      if (onMissingRow(node.child) !== true) return matching;
+      const none: Condition = { kind: 'not', child: { kind: 'exists', from: rows.from, joins: rows.joins, where: rows.where } };
+      return { kind: 'or', children: [matching, none] };
+    }
+  }
+}
+
+/**
+ * The SQL truth value of a condition on a row whose every column is NULL (three-valued: null is
+ * "unknown", which filters out like false).
+ */
+export function onMissingRow(node: FilterNode): boolean | null {
+  switch (node.kind) {
+    case 'and': {
+      const values = node.children.map(onMissingRow);
+      if (values.includes(false)) return false;
+      return values.every((v) => v === true) ? true : null;
+    }
+    case 'or': {
+      const values = node.children.map(onMissingRow);
+      if (values.includes(true)) return true;
+      return values.every((v) => v === false) ? false : null;
+    }
+    case 'not': {
+      const value = onMissingRow(node.child);
+      return value === null ? null : !value;
     }
     case 'nested':
-      throw new NotImplementedError(`Filtering on "${node.attribute}" (a relation, component or media attribute) is not supported yet`);
+      return onMissingRow(node.child) === true;
+    case 'compare':
+      switch (node.op) {
+        case 'eq':
+          return node.value === null ? true : null;
+        case 'ne':
+          return node.value === null ? false : null;
+        case 'null':
+          return node.value === true;
+        case 'notNull':
+          return node.value !== true;
+        case 'in':
+          return (node.value as unknown[]).length === 0 ? false : null;
+        case 'notIn':
+          return (node.value as unknown[]).length === 0 ? true : null;
+        default:
+          return null;
+      }
   }
 }

@@ -1,8 +1,8 @@
-import { NotImplementedError } from '../core/errors.js';
 import type { PublicationFilter, Query, Status } from '../query/query-types.js';
-import { isScalar, type ContentType } from '../schema/types.js';
-import { fieldColumn, planFilter } from './plan-filters.js';
-import { allOf, type Condition, type CountPlan, type OrderTerm, type SelectColumn, type SelectPlan } from './plan-types.js';
+import { isScalar, type ContentType, type Schema } from '../schema/types.js';
+import { planFilter } from './plan-filters.js';
+import { planSort } from './plan-sort.js';
+import { allOf, type Condition, type CountPlan, type SelectColumn, type SelectPlan } from './plan-types.js';
 import { valueKindOf } from './value-kind.js';
 
 /** Alias of the main table in read statements. */
@@ -54,17 +54,17 @@ export function scopeCondition(type: ContentType, scope: RowScope, alias = ROOT_
 }
 
 /** The full WHERE of a read: scope, filters, `_q` and publication filter. */
-export function readCondition(type: ContentType, query: Query, documentId?: string): Condition | null {
+export function readCondition(schema: Schema, type: ContentType, query: Query, documentId?: string): Condition | null {
   return allOf([
     scopeCondition(type, { status: query.status, locale: query.locale, ...(documentId !== undefined ? { documentId } : {}) }),
-    query.filters ? planFilter(type, ROOT_ALIAS, query.filters) : null,
+    query.filters ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.filters) : null,
     query.search !== null ? searchCondition(type, query.search) : null,
     query.publicationFilter !== null ? publicationCondition(type, query.publicationFilter, query.status) : null,
   ]);
 }
 
 /** SELECT of the documents a list (or, with `documentId`, a single-document) request returns. */
-export function planSelect(type: ContentType, query: Query, documentId?: string): SelectPlan {
+export function planSelect(schema: Schema, type: ContentType, query: Query, documentId?: string): SelectPlan {
   const single = documentId !== undefined;
   const pagination = query.pagination;
   const limit = single ? 1 : pagination.mode === 'page' ? pagination.pageSize : pagination.mode === 'offset' ? pagination.limit : null;
@@ -72,29 +72,16 @@ export function planSelect(type: ContentType, query: Query, documentId?: string)
   return {
     from: { table: type.table, alias: ROOT_ALIAS },
     columns: documentColumns(type, query.fields),
-    where: readCondition(type, query, documentId),
-    orderBy: single ? [] : orderTerms(type, query),
+    where: readCondition(schema, type, query, documentId),
+    orderBy: single ? [] : planSort(schema, type, ROOT_ALIAS, query.sort, query.status),
     limit,
     offset,
   };
 }
 
 /** COUNT of the rows a list request matches. */
-export function planCount(type: ContentType, query: Query): CountPlan {
-  return { from: { table: type.table, alias: ROOT_ALIAS }, where: readCondition(type, query) };
-}
-
-function orderTerms(type: ContentType, query: Query): OrderTerm[] {
-  const terms: OrderTerm[] = query.sort.map((term) => {
-    if (term.path.length !== 1) {
-      throw new NotImplementedError(`Sorting on "${term.path.join('.')}" (through a relation or component) is not supported yet`);
-    }
-    const { column, kind } = fieldColumn(type, term.path[0] ?? 'id');
-    return { column: { alias: ROOT_ALIAS, column }, direction: term.direction, kind };
-  });
-  // A deterministic tie-break: rows that compare equal keep id order (SQLite's natural order).
-  if (!terms.some((t) => t.column.column === 'id')) terms.push({ column: { alias: ROOT_ALIAS, column: 'id' }, direction: 'asc', kind: 'integer' });
-  return terms;
+export function planCount(schema: Schema, type: ContentType, query: Query): CountPlan {
+  return { from: { table: type.table, alias: ROOT_ALIAS }, where: readCondition(schema, type, query) };
 }
 
 /**

@@ -34,7 +34,8 @@ export type Condition =
   | { readonly kind: 'sameValue'; readonly left: ColumnRef; readonly right: ColumnRef }
   /** `left <op> right` between two columns. */
   | { readonly kind: 'compareColumns'; readonly left: ColumnRef; readonly op: 'eq' | 'gt' | 'lte'; readonly right: ColumnRef }
-  | { readonly kind: 'exists'; readonly from: TableRef; readonly where: Condition }
+  /** `EXISTS (SELECT 1 FROM from [JOIN …] WHERE where)`. */
+  | { readonly kind: 'exists'; readonly from: TableRef; readonly joins?: readonly JoinClause[]; readonly where: Condition }
   /** `_q`: the term matches any of the columns (LIKE %term%, case-insensitively where the dialect allows). */
   | { readonly kind: 'search'; readonly columns: readonly ColumnRef[]; readonly term: string }
   | { readonly kind: 'true' }
@@ -45,24 +46,48 @@ export interface TableRef {
   readonly alias: string;
 }
 
+/** `[LEFT] JOIN table AS alias ON on`. */
+export interface JoinClause extends TableRef {
+  readonly on: Condition;
+  readonly left?: boolean;
+}
+
 /** One selected column and the key it is read back under. */
 export interface SelectColumn {
   readonly column: ColumnRef;
   readonly as: string;
   readonly kind: ValueKind;
+  /** `COUNT(column)` instead of the column (with the plan's GROUP BY). */
+  readonly aggregate?: 'count';
+  /** Read for the server's own use (parent keys, link order), never output. */
+  readonly hidden?: boolean;
+}
+
+/**
+ * Where a sort value comes from when it lives in related rows (`sort=author.name`): the rows
+ * reachable from the outer row through `from`/`joins`/`where`. The term sorts by the smallest
+ * value ascending and the largest descending, so a to-many path never duplicates outer rows.
+ */
+export interface RelatedPath {
+  readonly from: TableRef;
+  readonly joins: readonly JoinClause[];
+  readonly where: Condition;
 }
 
 export interface OrderTerm {
   readonly column: ColumnRef;
   readonly direction: 'asc' | 'desc';
   readonly kind: ValueKind;
+  readonly through?: RelatedPath;
 }
 
-/** SELECT … FROM table WHERE … ORDER BY … LIMIT … OFFSET … */
+/** SELECT … FROM table [JOIN …] WHERE … [GROUP BY …] ORDER BY … LIMIT … OFFSET … */
 export interface SelectPlan {
   readonly from: TableRef;
+  readonly joins?: readonly JoinClause[];
   readonly columns: readonly SelectColumn[];
   readonly where: Condition | null;
+  readonly groupBy?: readonly ColumnRef[];
   readonly orderBy: readonly OrderTerm[];
   readonly limit: number | null;
   readonly offset: number;

@@ -16,30 +16,30 @@ const CAST_OPERATORS = new Set<Operator>(['eq', 'ne', 'in', 'notIn', 'lt', 'lte'
  * `$notNull` take a boolean. Pattern operators keep the text. Unlike Strapi (which answers 500),
  * a value that cannot be cast is a 400 naming the field and the expected form.
  */
-export function castFilterValue(field: string, type: FilterFieldType, op: Operator, value: unknown): unknown {
+export function castFilterValue(field: string, type: FilterFieldType, op: Operator, value: unknown, param = 'filters'): unknown {
   if (op === 'null' || op === 'notNull') return toFilterBoolean(value);
   if (value === null) return null;
   if (typeof value === 'object') {
     throw new ValidationError(`Invalid value for filter "${field}": $${op} expects a single value, not an object`, {
       key: field,
       source: 'query',
-      param: 'filters',
+      param,
     });
   }
   if (!CAST_OPERATORS.has(op)) return String(value);
-  return castScalar(field, type, value);
+  return castScalar(field, type, value, param);
 }
 
-function castScalar(field: string, type: FilterFieldType, value: unknown): unknown {
+function castScalar(field: string, type: FilterFieldType, value: unknown, param: string): unknown {
   switch (type) {
     case 'integer':
     case 'float':
     case 'decimal':
     case 'id':
-      return toNumber(field, value);
+      return toNumber(field, value, param);
     case 'biginteger': {
       const text = String(value).trim();
-      if (!/^-?\d+$/.test(text)) throw expected(field, value, 'an integer');
+      if (!/^-?\d+$/.test(text)) throw expected(field, value, 'an integer', param);
       return BigInt(text);
     }
     case 'boolean':
@@ -56,18 +56,18 @@ function castScalar(field: string, type: FilterFieldType, value: unknown): unkno
   }
 }
 
-function toNumber(field: string, value: unknown): number {
+function toNumber(field: string, value: unknown, param: string): number {
   const text = typeof value === 'number' ? value : String(value).trim();
   const number = text === '' ? NaN : Number(text);
-  if (!Number.isFinite(number)) throw expected(field, value, 'a number');
+  if (!Number.isFinite(number)) throw expected(field, value, 'a number', param);
   return number;
 }
 
-function expected(field: string, value: unknown, form: string): ValidationError {
+function expected(field: string, value: unknown, form: string, param: string): ValidationError {
   return new ValidationError(`Invalid value ${JSON.stringify(String(value))} for filter "${field}": expected ${form}`, {
     key: field,
     source: 'query',
-    param: 'filters',
+    param,
   });
 }
 

@@ -29,93 +29,99 @@ const isOperatorKey = (key: string) => key.startsWith('$') && OPERATORS.has(key.
  * 400 `Invalid key …` with Strapi's details. Non-array `$and`/`$or`, `$between` without two values
  * and uncastable values → 400 (Strapi answers 500 there; SPEC §4.1).
  */
-export function normalizeFilters(schema: Schema, model: Model, raw: unknown): FilterNode | null {
+export function normalizeFilters(schema: Schema, model: Model, raw: unknown, param = 'filters'): FilterNode | null {
   if (raw === undefined) return null;
   if (typeof raw !== 'object' || raw === null) {
     throw new ValidationError('The filters parameter must be an object or an array');
   }
-  return normalizeWhere(schema, model, raw, null);
+  return normalizeWhere({ schema, param }, model, raw, null);
 }
 
-function normalizeWhere(schema: Schema, model: Model, raw: unknown, path: string | null): FilterNode | null {
-  if (Array.isArray(raw)) return combine('and', raw.map((item) => normalizeWhere(schema, model, item, path)));
+/** What every level of the walk needs: the schema, and the query parameter errors are reported under. */
+interface Walk {
+  readonly schema: Schema;
+  readonly param: string;
+}
+
+function normalizeWhere(walk: Walk, model: Model, raw: unknown, path: string | null): FilterNode | null {
+  if (Array.isArray(raw)) return combine('and', raw.map((item) => normalizeWhere(walk, model, item, path)));
   if (!isObject(raw)) {
     throw new ValidationError(`Invalid filter${path ? ` at ${path}` : ''}: expected an object of conditions, got ${JSON.stringify(raw)}`, {
       path,
       source: 'query',
-      param: 'filters',
+      param: walk.param,
     });
   }
   const children: (FilterNode | null)[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (key === '$and' || key === '$or') {
-      const items = asList(value, key, path);
-      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeWhere(schema, model, item, path))));
+      const items = asList(walk, value, key, path);
+      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeWhere(walk, model, item, path))));
     } else if (key === '$not') {
-      const child = normalizeWhere(schema, model, value, path);
+      const child = normalizeWhere(walk, model, value, path);
       children.push(child ? { kind: 'not', child } : null);
     } else if (key.startsWith('$')) {
-      throw invalidQueryKey('filters', key, path);
+      throw invalidQueryKey(walk.param, key, path);
     } else {
-      children.push(normalizeKey(schema, model, key, value, path));
+      children.push(normalizeKey(walk, model, key, value, path));
     }
   }
   return combine('and', children);
 }
 
-function normalizeKey(schema: Schema, model: Model, key: string, value: unknown, path: string | null): FilterNode | null {
+function normalizeKey(walk: Walk, model: Model, key: string, value: unknown, path: string | null): FilterNode | null {
   const keyPath = path ? `${path}.${key}` : key;
-  if (key === 'id') return normalizeField('id', 'id', value, keyPath);
-  if (key === 'documentId' && model.modelType === 'contentType') return normalizeField('documentId', 'string', value, keyPath);
+  if (key === 'id') return normalizeField(walk, 'id', 'id', value, keyPath);
+  if (key === 'documentId' && model.modelType === 'contentType') return normalizeField(walk, 'documentId', 'string', value, keyPath);
   const attribute = model.attributes.get(key);
-  if (!attribute) throw invalidQueryKey('filters', key, path);
-  if (!isFilterable(attribute)) throw invalidQueryKey('filters', key, keyPath);
-  if (isScalar(attribute)) return normalizeField(key, attribute.type, value, keyPath);
-  const target = targetModel(schema, attribute);
-  if (!target) throw invalidQueryKey('filters', key, keyPath);
-  const child = normalizeNested(schema, target, value, keyPath);
+  if (!attribute) throw invalidQueryKey(walk.param, key, path);
+  if (!isFilterable(attribute)) throw invalidQueryKey(walk.param, key, keyPath);
+  if (isScalar(attribute)) return normalizeField(walk, key, attribute.type, value, keyPath);
+  const target = targetModel(walk.schema, attribute);
+  if (!target) throw invalidQueryKey(walk.param, key, keyPath);
+  const child = normalizeNested(walk, target, value, keyPath);
   return child ? { kind: 'nested', attribute: key, child } : null;
 }
 
 /** A relation/component/media level: operators apply to the target's id, other keys are its attributes. */
-function normalizeNested(schema: Schema, target: Model, value: unknown, path: string): FilterNode | null {
-  if (!isObject(value)) return normalizeField('id', 'id', value, path);
+function normalizeNested(walk: Walk, target: Model, value: unknown, path: string): FilterNode | null {
+  if (!isObject(value)) return normalizeField(walk, 'id', 'id', value, path);
   const keys = Object.keys(value);
   const operators = keys.filter(isOperatorKey);
-  if (operators.length === 0) return normalizeWhere(schema, target, value, path);
+  if (operators.length === 0) return normalizeWhere(walk, target, value, path);
   const others = keys.filter((k) => !isOperatorKey(k) && !GROUPS.has(k));
   if (others.length > 0) {
     throw new ValidationError(
       `Invalid filter at ${path}: operators (${operators.join(', ')}) and attribute keys (${others.join(', ')}) cannot be mixed on a relation; use { id: { ${operators[0]}: … } } for the operators`,
-      { key: others[0], path, source: 'query', param: 'filters' },
+      { key: others[0], path, source: 'query', param: walk.param },
     );
   }
-  return normalizeField('id', 'id', value, path);
+  return normalizeField(walk, 'id', 'id', value, path);
 }
 
-function normalizeField(field: string, type: FilterFieldType, value: unknown, path: string): FilterNode | null {
-  if (Array.isArray(value)) return compare(field, type, 'in', value, path);
-  if (!isObject(value)) return compare(field, type, 'eq', value, path);
+function normalizeField(walk: Walk, field: string, type: FilterFieldType, value: unknown, path: string): FilterNode | null {
+  if (Array.isArray(value)) return compare(walk, field, type, 'in', value, path);
+  if (!isObject(value)) return compare(walk, field, type, 'eq', value, path);
   const children: (FilterNode | null)[] = [];
   for (const [key, operand] of Object.entries(value)) {
     if (key === '$not') {
-      const child = normalizeField(field, type, operand, path);
+      const child = normalizeField(walk, field, type, operand, path);
       children.push(child ? { kind: 'not', child } : null);
     } else if (key === '$and' || key === '$or') {
-      const items = asList(operand, key, path);
-      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeField(field, type, item, path))));
+      const items = asList(walk, operand, key, path);
+      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeField(walk, field, type, item, path))));
     } else if (isOperatorKey(key)) {
-      children.push(compare(field, type, key.slice(1) as Operator, operand, path));
+      children.push(compare(walk, field, type, key.slice(1) as Operator, operand, path));
     } else {
-      throw invalidQueryKey('filters', key, path);
+      throw invalidQueryKey(walk.param, key, path);
     }
   }
   return combine('and', children);
 }
 
-function compare(field: string, type: FilterFieldType, op: Operator, raw: unknown, path: string): FilterNode | null {
+function compare(walk: Walk, field: string, type: FilterFieldType, op: Operator, raw: unknown, path: string): FilterNode | null {
   if (op === 'in' || op === 'notIn') {
-    const values = listValues(raw).map((v) => castFilterValue(field, type, op, v));
+    const values = listValues(raw).map((v) => castFilterValue(field, type, op, v, walk.param));
     return { kind: 'compare', field, op, value: values };
   }
   if (op === 'between') {
@@ -125,15 +131,15 @@ function compare(field: string, type: FilterFieldType, op: Operator, raw: unknow
         key: '$between',
         path,
         source: 'query',
-        param: 'filters',
+        param: walk.param,
       });
     }
-    return { kind: 'compare', field, op, value: values.map((v) => castFilterValue(field, type, op, v)) };
+    return { kind: 'compare', field, op, value: values.map((v) => castFilterValue(field, type, op, v, walk.param)) };
   }
   if (Array.isArray(raw) && op !== 'null' && op !== 'notNull') {
-    return combine('or', raw.map((item) => compare(field, type, op, item, path)));
+    return combine('or', raw.map((item) => compare(walk, field, type, op, item, path)));
   }
-  return { kind: 'compare', field, op, value: castFilterValue(field, type, op, raw) };
+  return { kind: 'compare', field, op, value: castFilterValue(field, type, op, raw, walk.param) };
 }
 
 /** qs turns arrays longer than its limit into objects with numeric keys; accept both. */
@@ -143,14 +149,14 @@ function listValues(raw: unknown): unknown[] {
   return [raw];
 }
 
-function asList(value: unknown, key: string, path: string | null): unknown[] {
+function asList(walk: Walk, value: unknown, key: string, path: string | null): unknown[] {
   if (Array.isArray(value)) return value;
   if (isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => /^\d+$/.test(k))) return Object.values(value);
   throw new ValidationError(`Invalid value for ${key}${path ? ` at ${path}` : ''}: expected an array of conditions (${key}[0][field]=…)`, {
     key,
     path,
     source: 'query',
-    param: 'filters',
+    param: walk.param,
   });
 }
 

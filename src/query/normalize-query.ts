@@ -5,6 +5,7 @@ import { invalidQueryKey } from './invalid-key.js';
 import { normalizeFields } from './normalize-fields.js';
 import { normalizeFilters } from './normalize-filters.js';
 import { normalizePagination } from './normalize-pagination.js';
+import { normalizePopulate } from './normalize-populate.js';
 import { normalizeLocale, normalizePublicationFilter, normalizeSearch, normalizeStatus } from './normalize-params.js';
 import { normalizeSort } from './normalize-sort.js';
 import type { Query } from './query-types.js';
@@ -22,8 +23,8 @@ export interface NormalizeQueryOptions {
 
 /**
  * The whole query string of a content-API request (as parsed by qs) → Query, checked in Strapi's
- * order: unknown top-level keys (with `rest.strictParams`), filters, sort, fields, then
- * pagination, status, locale and publication filters. The first problem is thrown as a 4xx.
+ * order: unknown top-level keys (with `rest.strictParams`), filters, sort, fields, populate,
+ * then pagination, status, locale and publication filters. The first problem is thrown as a 4xx.
  */
 export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<Record<string, unknown>>, options: NormalizeQueryOptions): Query {
   if (options.api.strictParams) {
@@ -34,6 +35,7 @@ export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<
   const filters = normalizeFilters(schema, type, raw.filters);
   const sort = normalizeSort(schema, type, raw.sort);
   const fields = normalizeFields(type, raw.fields);
+  const populate = normalizePopulate(schema, type, raw.populate);
   if (options.api.documentsStrictParams && (raw.page !== undefined || raw.pageSize !== undefined)) {
     throw new ValidationError(
       'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
@@ -48,6 +50,7 @@ export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<
     filters,
     sort,
     fields,
+    populate,
     pagination,
     status: normalizeStatus(raw.status),
     locale: normalizeLocale(type, raw.locale, options.defaultLocale),

@@ -27,10 +27,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * Keys are validated first (`Invalid key …` with Strapi's details), then orders
  * (`Invalid order. order can only be one of asc|desc|ASC|DESC`).
  */
-export function normalizeSort(schema: Schema, model: Model, raw: unknown): SortTerm[] {
+export function normalizeSort(schema: Schema, model: Model, raw: unknown, param = 'sort'): SortTerm[] {
   if (raw === undefined || raw === null || raw === '') return [];
   const terms = collect(raw);
-  for (const term of terms) validatePath(schema, model, term);
+  for (const term of terms) validatePath(schema, model, term, param);
   return terms.map((term) => {
     const order = term.order.toLowerCase();
     if (order !== 'asc' && order !== 'desc') {
@@ -65,35 +65,35 @@ function fromObject(raw: Record<string, unknown>, prefix: readonly string[]): Ra
   });
 }
 
-function validatePath(schema: Schema, root: Model, term: RawTerm): void {
+function validatePath(schema: Schema, root: Model, term: RawTerm, param: string): void {
   let model = root;
   let parent: string | null = null;
   term.path.forEach((key, index) => {
     const last = index === term.path.length - 1;
     const here = parent ? `${parent}.${key}` : key;
     if (key === 'id' || (key === 'documentId' && model.modelType === 'contentType')) {
-      if (!last) throw invalidQueryKey('sort', term.path[index + 1] ?? key, here);
+      if (!last) throw invalidQueryKey(param, term.path[index + 1] ?? key, here);
       return;
     }
     const attribute = model.attributes.get(key);
-    if (!attribute) throw invalidQueryKey('sort', key, parent);
+    if (!attribute) throw invalidQueryKey(param, key, parent);
     if (attribute.private || attribute.type === 'password' || attribute.type === 'dynamiczone') {
-      throw invalidQueryKey('sort', key, here);
+      throw invalidQueryKey(param, key, here);
     }
     if (isScalar(attribute)) {
-      if (!last) throw invalidQueryKey('sort', term.path[index + 1] ?? key, here);
+      if (!last) throw invalidQueryKey(param, term.path[index + 1] ?? key, here);
       return;
     }
     if (last) {
       // Strapi reads `seo:asc` on a component as a key "asc" inside it; a bare relation is itself invalid.
-      if (attribute.type === 'component' && term.explicit) throw invalidQueryKey('sort', term.order, here);
-      throw invalidQueryKey('sort', key, here);
+      if (attribute.type === 'component' && term.explicit) throw invalidQueryKey(param, term.order, here);
+      throw invalidQueryKey(param, key, here);
     }
     const next =
       attribute.type === 'relation' ? (attribute.target ? getModel(schema, attribute.target) : undefined)
       : attribute.type === 'component' ? schema.components.get(attribute.component)
       : schema.contentTypes.get('plugin::upload.file');
-    if (!next) throw invalidQueryKey('sort', key, here);
+    if (!next) throw invalidQueryKey(param, key, here);
     model = next;
     parent = here;
   });

@@ -1,3 +1,5 @@
+import type { PopulateNode } from './populate-types.js';
+
 /**
  * The normalized query: what a content-API request asks for once its query string has been parsed
  * with `qs` and checked against one content type. Produced by normalize-query.ts; consumed by
@@ -60,6 +62,8 @@ export interface Query {
   readonly sort: readonly SortTerm[];
   /** Scalar attributes to return (`id`/`documentId` are always returned); null = all. */
   readonly fields: readonly string[] | null;
+  /** Relations, media, components and dynamic zones to return with each document. */
+  readonly populate: readonly PopulateNode[];
   readonly pagination: Pagination;
   readonly status: Status;
   /** A locale code, `*` for all locales, or null when the type is not localized. */

@@ -1,8 +1,10 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { ColumnRef, Condition } from '../plan/plan-types.js';
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { ColumnRef, Condition, JoinClause, TableRef } from '../plan/plan-types.js';
 import { escapeLike, type AnyDatabase, type Dialect } from './dialect.js';
 
 type Builder = ExpressionBuilder<AnyDatabase, string>;
+/** A SELECT under construction over dynamic tables. */
+export type Select = SelectQueryBuilder<AnyDatabase, string, Record<string, unknown>>;
 
 /** `t0.title` (or `title` when the statement has no alias). */
 export function columnRef(ref: ColumnRef): Expression<unknown> {
@@ -41,13 +43,11 @@ export function compileCondition(dialect: Dialect, eb: Builder, condition: Condi
       const op = condition.op === 'eq' ? '=' : condition.op === 'gt' ? '>' : '<=';
       return sql<SqlBool>`${columnRef(condition.left)} ${sql.raw(op)} ${columnRef(condition.right)}`;
     }
-    case 'exists':
-      return eb.exists(
-        eb
-          .selectFrom(condition.from.alias ? `${condition.from.table} as ${condition.from.alias}` : condition.from.table)
-          .select(sql.lit(1).as('one'))
-          .where((inner) => compileCondition(dialect, inner, condition.where)),
-      );
+    case 'exists': {
+      const from = dialect.builder.selectFrom(condition.from.alias ? `${condition.from.table} as ${condition.from.alias}` : condition.from.table);
+      const joined = withJoins(dialect, from as unknown as Select, condition.joins ?? []);
+      return eb.exists(joined.select(sql.lit(1).as('one')).where((inner) => compileCondition(dialect, inner, condition.where)));
+    }
     case 'search': {
       const pattern = `%${escapeLike(condition.term)}%`;
       return eb.or(condition.columns.map((column) => dialect.search(columnRef(column), pattern)));
@@ -106,4 +106,21 @@ function compileCompare(dialect: Dialect, condition: Extract<Condition, { kind: 
     case 'endsWithi':
       return dialect.like(column, `%${escapeLike(String(value))}`, condition.op === 'endsWithi', condition.valueKind);
   }
+}
+
+/** Adds `[left] join "table" as "alias" on …` clauses. */
+export function withJoins(dialect: Dialect, query: Select, joins: readonly JoinClause[]): Select {
+  let joined = query;
+  for (const join of joins) {
+    const table = tableName(join);
+    joined = (join.left
+      ? joined.leftJoin(table, (builder) => builder.on((eb) => compileCondition(dialect, eb, join.on)))
+      : joined.innerJoin(table, (builder) => builder.on((eb) => compileCondition(dialect, eb, join.on)))) as unknown as Select;
+  }
+  return joined;
+}
+
+/** `"articles" as "t0"`, or just the table when the statement needs no alias. */
+export function tableName(ref: TableRef): string {
+  return ref.alias ? `${ref.table} as ${ref.alias}` : ref.table;
 }

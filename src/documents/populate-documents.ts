@@ -1,0 +1,104 @@
+import type { Row } from '../db/database.js';
+import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, planZoneCount, type PopulateRead } from '../plan/plan-populate.js';
+import type { DynamicZonePopulateNode, PopulateNode, TargetPopulateNode } from '../query/populate-types.js';
+import type { Status } from '../query/query-types.js';
+import type { Model } from '../schema/types.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { shapeRow, type Document } from '../shape/shape-rows.js';
+import type { ReadContext } from './read-documents.js';
+
+/**
+ * Adds the populated attributes to `documents` (rows of `model`, each with its `id`), in place.
+ * Each node is one SELECT over every document at once (a dynamic zone: one per component), then
+ * its own nested nodes over every entry it returned: the number of statements follows the
+ * populate tree, never the number of rows.
+ *
+ * Shapes as Strapi: to-many → array (`[]` when empty), to-one → entry or `null`, `count` →
+ * `{ count }`, dynamic-zone items carry `__component`.
+ */
+export async function populateDocuments(read: ReadContext, model: Model, documents: readonly Document[], nodes: readonly PopulateNode[], status: Status): Promise<void> {
+  if (documents.length === 0 || nodes.length === 0) return;
+  const ids = [...new Set(documents.map(rowId))];
+  await Promise.all(
+    nodes.map((node) => (node.kind === 'dynamiczone' ? populateZone(read, model, documents, ids, node, status) : populateTarget(read, model, documents, ids, node, status))),
+  );
+}
+
+async function populateTarget(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: TargetPopulateNode, status: Status): Promise<void> {
+  if (node.count) {
+    const counts = await countByParent(read, compileSelect(read.dialect, planPopulateCount(read.schema, model, node, ids, status)));
+    for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
+    return;
+  }
+  const { hop, select } = planPopulate(read.schema, model, node, ids, status);
+  const rows = await read.exec.all(compileSelect(read.dialect, select));
+  // One entry object per target row, shared by every parent that links to it.
+  const entries = new Map<number, Document>();
+  const byParent = new Map<number, Document[]>();
+  for (const row of rows) {
+    const id = Number(row.id);
+    let entry = entries.get(id);
+    if (!entry) {
+      entry = shapeRow(row, select.columns);
+      entries.set(id, entry);
+    }
+    push(byParent, Number(row[PARENT_KEY]), entry);
+  }
+  for (const document of documents) {
+    const related = byParent.get(rowId(document)) ?? [];
+    document[node.attribute] = hop.toMany ? related : (related[0] ?? null);
+  }
+  await populateDocuments(read, hop.target, [...entries.values()], node.populate, status);
+}
+
+interface ZoneItem {
+  readonly order: number;
+  readonly link: number;
+  readonly entry: Document;
+}
+
+/**
+ * A dynamic zone: one read per requested component, merged per parent in the stored order.
+ * Components the populate leaves out (`on` without them) are not returned.
+ */
+async function populateZone(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: DynamicZonePopulateNode, status: Status): Promise<void> {
+  if (node.count) {
+    const counts = await countByParent(read, compileSelect(read.dialect, planZoneCount(model, node.attribute, ids)));
+    for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
+    return;
+  }
+  const byParent = new Map<number, ZoneItem[]>();
+  await Promise.all(
+    [...node.fragments].map(async ([component, fragment]) => {
+      const zoneRead: PopulateRead = { attribute: node.attribute, component, fields: fragment.fields, sort: [], filters: null };
+      const { hop, select } = planPopulate(read.schema, model, zoneRead, ids, status);
+      const rows = await read.exec.all(compileSelect(read.dialect, select));
+      const entries = rows.map((row) => {
+        const entry = { ...shapeRow(row, select.columns), __component: component };
+        push(byParent, Number(row[PARENT_KEY]), { order: Number(row[LINK_ORDER_KEY] ?? 0), link: Number(row[LINK_ID_KEY]), entry });
+        return entry;
+      });
+      await populateDocuments(read, hop.target, entries, fragment.populate, status);
+    }),
+  );
+  for (const document of documents) {
+    const items = byParent.get(rowId(document)) ?? [];
+    items.sort((a, b) => a.order - b.order || a.link - b.link);
+    document[node.attribute] = items.map((item) => item.entry);
+  }
+}
+
+async function countByParent(read: ReadContext, query: ReturnType<typeof compileSelect>): Promise<Map<number, number>> {
+  const rows: Row[] = await read.exec.all(query);
+  return new Map(rows.map((row) => [Number(row[PARENT_KEY]), Number(row.count)]));
+}
+
+function rowId(document: Document): number {
+  return Number(document.id);
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,127 @@
+import type { FilterNode, SortTerm, Status } from '../query/query-types.js';
+import { isScalar, type Model, type Schema } from '../schema/types.js';
+import { componentJoinTable, hopOf, hopRowsForParents, type Hop } from './hops.js';
+import { planFilter } from './plan-filters.js';
+import { documentColumns } from './plan-read.js';
+import { planSort } from './plan-sort.js';
+import { allOf, type OrderTerm, type SelectColumn, type SelectPlan } from './plan-types.js';
+import { valueKindOf } from './value-kind.js';
+
+/** Hidden result columns of populate reads: the parent row id, and the link row's order and id. */
+export const PARENT_KEY = '__parent';
+export const LINK_ORDER_KEY = '__order';
+export const LINK_ID_KEY = '__link';
+
+const TARGET = 't0';
+const LINK = 'l0';
+const PARENT = 'p0';
+
+/** What one populate read returns: an attribute of the parent model, narrowed like a query. */
+export interface PopulateRead {
+  readonly attribute: string;
+  /** For a dynamic zone: the component this read returns. */
+  readonly component?: string;
+  readonly fields: readonly string[] | null;
+  readonly sort: readonly SortTerm[];
+  readonly filters: FilterNode | null;
+}
+
+/** A planned populate read and the hop it follows (its target model, to-many or not). */
+export interface PopulatePlan {
+  readonly hop: Hop;
+  readonly select: SelectPlan;
+}
+
+/**
+ * The related rows of many parents through one attribute, in one SELECT (never one per parent):
+ *
+ *   select t0.id, t0.document_id as documentId, t0.name, …, l0.article_id as __parent
+ *   from tags t0 join articles_tags_lnk l0 on l0.tag_id = t0.id
+ *   where l0.article_id in (?, ?, …) [and t0.published_at is not null] [and <filters>]
+ *   order by l0.tag_ord, l0.id          -- or the populate's own sort
+ *
+ * Link-table hops also return the link's order and id (`__order`, `__link`), which dynamic zones
+ * use to merge their per-component reads back into one ordered list.
+ */
+export function planPopulate(schema: Schema, parent: Model, read: PopulateRead, parentIds: readonly number[], status: Status): PopulatePlan {
+  const hop = hopOf(schema, parent, read.attribute, read.component);
+  const rows = hopRowsForParents(hop, parent.table, parentIds, { target: TARGET, link: LINK, parent: PARENT }, status);
+  const columns: SelectColumn[] = [
+    ...targetColumns(hop.target, read.fields),
+    { column: rows.parentKey, as: PARENT_KEY, kind: 'integer', hidden: true },
+  ];
+  let linkOrder: OrderTerm[] = [{ column: { alias: TARGET, column: 'id' }, direction: 'asc', kind: 'integer' }];
+  if (rows.linkOrder) {
+    const { alias, orderColumn } = rows.linkOrder;
+    const linkId = { column: { alias, column: 'id' }, direction: 'asc', kind: 'integer' } as const;
+    columns.push({ column: { alias, column: 'id' }, as: LINK_ID_KEY, kind: 'integer', hidden: true });
+    if (orderColumn !== null) {
+      columns.push({ column: { alias, column: orderColumn }, as: LINK_ORDER_KEY, kind: 'float', hidden: true });
+      linkOrder = [{ column: { alias, column: orderColumn }, direction: 'asc', kind: 'float' }, linkId];
+    } else {
+      linkOrder = [linkId];
+    }
+  }
+  const filters = read.filters ? planFilter({ schema, model: hop.target, alias: TARGET, depth: 0, status }, read.filters) : null;
+  return {
+    hop,
+    select: {
+      from: rows.from,
+      joins: rows.joins,
+      columns,
+      where: allOf([rows.where, filters]),
+      orderBy: read.sort.length > 0 ? planSort(schema, hop.target, TARGET, read.sort, status) : linkOrder,
+      limit: null,
+      offset: 0,
+    },
+  };
+}
+
+/** `populate[x][count]=true`: how many related rows each parent has, grouped by parent. */
+export function planPopulateCount(schema: Schema, parent: Model, read: PopulateRead, parentIds: readonly number[], status: Status): SelectPlan {
+  const { select } = planPopulate(schema, parent, read, parentIds, status);
+  const parentKey = select.columns.find((c) => c.as === PARENT_KEY);
+  if (!parentKey) throw new Error('a populate read always selects its parent key');
+  return {
+    ...select,
+    columns: [parentKey, { column: { alias: TARGET, column: 'id' }, as: 'count', kind: 'integer', aggregate: 'count' }],
+    groupBy: [parentKey.column],
+    orderBy: [],
+  };
+}
+
+/**
+ * The columns a populated entry is returned with: content types as documents (`id`,
+ * `documentId`, non-private scalars, or the requested `fields`); components `id` and scalars.
+ */
+export function targetColumns(model: Model, fields: readonly string[] | null, alias = TARGET): SelectColumn[] {
+  if (model.modelType === 'contentType') return documentColumns(model, fields, alias);
+  const columns: SelectColumn[] = [{ column: { alias, column: 'id' }, as: 'id', kind: 'integer' }];
+  for (const attribute of model.attributes.values()) {
+    if (!isScalar(attribute) || attribute.private || attribute.type === 'password') continue;
+    if (fields !== null && !fields.includes(attribute.name)) continue;
+    columns.push({ column: { alias, column: attribute.column }, as: attribute.name, kind: valueKindOf(attribute.type) });
+  }
+  return columns;
+}
+
+/** `populate[blocks][count]=true`: how many items each parent's dynamic zone holds. */
+export function planZoneCount(parent: Model, attribute: string, parentIds: readonly number[]): SelectPlan {
+  const table = componentJoinTable(parent.table);
+  const parentKey = { alias: LINK, column: 'entity_id' };
+  return {
+    from: { table, alias: LINK },
+    columns: [
+      { column: parentKey, as: PARENT_KEY, kind: 'integer', hidden: true },
+      { column: { alias: LINK, column: 'id' }, as: 'count', kind: 'integer', aggregate: 'count' },
+    ],
+    where: allOf([
+      { kind: 'compare', column: parentKey, op: 'in', value: parentIds, valueKind: 'integer' },
+      { kind: 'compare', column: { alias: LINK, column: 'field' }, op: 'eq', value: attribute, valueKind: 'string' },
+    ]),
+    groupBy: [parentKey],
+    orderBy: [],
+    limit: null,
+    offset: 0,
+  };
+}
