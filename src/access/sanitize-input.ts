@@ -1,7 +1,7 @@
 import { ValidationError, fieldValidationError } from '../core/errors.js';
 import { printValue } from '../core/print-value.js';
 import { invalidBodyKey } from '../query/invalid-key.js';
-import type { ContentType } from '../schema/types.js';
+import type { Attribute, ContentType, Model, Schema } from '../schema/types.js';
 
 const MISSING_DATA = 'Missing "data" payload in the request body';
 
@@ -18,9 +18,12 @@ const IGNORED_KEYS = new Set(['publishedAt', 'locale']);
  *   createdAt, updatedAt, createdBy, localizations → 400 Invalid key createdAt     { key, path, source }
  *   unknown key                                    → 400 Invalid key nope          { key, path: null, source }
  *
+ * Component and dynamic-zone items are checked the same way against their component (`id` and,
+ * in a dynamic zone, `__component` allowed): `Invalid key nope at seo.keywords`.
+ *
  * `publishedAt` and `locale` are dropped; private attributes are writable.
  */
-export function sanitizeDataPayload(type: ContentType, body: unknown): Record<string, unknown> {
+export function sanitizeDataPayload(schema: Schema, type: ContentType, body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError(MISSING_DATA);
   const data = (body as { data?: unknown }).data;
   if (Array.isArray(data)) {
@@ -36,7 +39,31 @@ export function sanitizeDataPayload(type: ContentType, body: unknown): Record<st
     const attribute = type.attributes.get(key);
     if (!attribute) throw invalidBodyKey(key, null);
     if (!attribute.writable) throw invalidBodyKey(key, key);
+    checkNestedKeys(schema, attribute, value, key);
     clean[key] = value;
   }
   return clean;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function checkNestedKeys(schema: Schema, attribute: Attribute, value: unknown, path: string): void {
+  if (attribute.type !== 'component' && attribute.type !== 'dynamiczone') return;
+  const items = Array.isArray(value) ? value : [value];
+  for (const item of items) {
+    if (!isObject(item)) continue;
+    const uid = attribute.type === 'component' ? attribute.component : item.__component;
+    const component = typeof uid === 'string' ? schema.components.get(uid) : undefined;
+    if (!component) continue;
+    checkItemKeys(schema, component, item, path, attribute.type === 'dynamiczone');
+  }
+}
+
+function checkItemKeys(schema: Schema, component: Model, item: Record<string, unknown>, path: string, inZone: boolean): void {
+  for (const [key, value] of Object.entries(item)) {
+    if (key === 'id' || (inZone && key === '__component')) continue;
+    const attribute = component.attributes.get(key);
+    if (!attribute || !attribute.writable) throw invalidBodyKey(key, path);
+    checkNestedKeys(schema, attribute, value, `${path}.${key}`);
+  }
 }

@@ -110,12 +110,12 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
       };
     case 'create':
       return async (request, query) => {
-        const document = await createDocument(documents, type, sanitizeDataPayload(type, request.body), query);
+        const document = await createDocument(documents, type, sanitizeDataPayload(schema, type, request.body), query);
         return ok(201, format(request, document));
       };
     case 'update':
       return async (request, query) => {
-        const data = sanitizeDataPayload(type, request.body);
+        const data = sanitizeDataPayload(schema, type, request.body);
         const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
         const document =
           documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);

@@ -27,3 +27,16 @@ export interface Database extends Executor {
 
 /** Called with every statement a Database executes (tests count statements with it). */
 export type QueryListener = (query: CompiledQuery) => void;
+
+/**
+ * Runs `task`s one after the other, in call order: a transaction's single connection must not be
+ * given a second statement while one is running (pg deprecates it; ordering must be kept).
+ */
+export function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>) => {
+    const run = tail.then(task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}

@@ -3,7 +3,7 @@ import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { mysqlDialect } from '../sql/dialects/mysql.js';
-import type { Database, Executor, QueryListener, Row } from './database.js';
+import { serialQueue, type Database, type Executor, type QueryListener, type Row } from './database.js';
 import { translateDriverError } from './translate-driver-error.js';
 
 type Queryable = mysql.Pool | mysql.PoolConnection;
@@ -42,7 +42,9 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
   }
 
   const executor = (client: Queryable): Executor => {
-    const execute = async (query: CompiledQuery) => {
+    // A pool spreads concurrent statements over connections; a transaction's connection runs them in turn.
+    const queue = client === pool ? null : serialQueue();
+    const send = async (query: CompiledQuery) => {
       onQuery?.(query);
       try {
         const [result] = await client.query(query.sql, query.params as unknown[]);
@@ -51,6 +53,7 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
         throw translateDriverError(error);
       }
     };
+    const execute = (query: CompiledQuery) => (queue ? queue(() => send(query)) : send(query));
     return {
       all: async (query) => {
         const result = await execute(query);

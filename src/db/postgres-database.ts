@@ -3,7 +3,7 @@ import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
-import type { Database, Executor, QueryListener, Row } from './database.js';
+import { serialQueue, type Database, type Executor, type QueryListener, type Row } from './database.js';
 import { translateDriverError } from './translate-driver-error.js';
 
 const TIMESTAMP_OID = 1114;
@@ -54,7 +54,9 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
   }
 
   const executor = (client: pg.Pool | pg.PoolClient): Executor => {
-    const execute = async (query: CompiledQuery) => {
+    // A pool spreads concurrent statements over connections; a transaction's client runs them in turn.
+    const queue = client instanceof pg.Pool ? null : serialQueue();
+    const send = async (query: CompiledQuery) => {
       onQuery?.(query);
       try {
         return await client.query(query.sql, query.params as unknown[]);
@@ -62,6 +64,7 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
         throw translateDriverError(error);
       }
     };
+    const execute = (query: CompiledQuery) => (queue ? queue(() => send(query)) : send(query));
     return {
       all: async (query) => (await execute(query)).rows as Row[],
       run: async (query) => (await execute(query)).rowCount ?? 0,

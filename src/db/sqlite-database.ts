@@ -47,7 +47,10 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener): D
     async run(query) {
       onQuery?.(query);
       try {
-        return prepare(query.sql).run(query.params as unknown[]).changes;
+        const statement = prepare(query.sql);
+        // An INSERT … RETURNING is a reader: run it as one and count what it returned.
+        if (statement.reader) return statement.all(query.params as unknown[]).length;
+        return statement.run(query.params as unknown[]).changes;
       } catch (error) {
         throw translateDriverError(error);
       }

@@ -1,35 +1,93 @@
 import bcrypt from 'bcryptjs';
-import { NotImplementedError } from '../core/errors.js';
+import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { parseDateOnly, parseDateTime, parseTimeOfDay } from '../core/temporal.js';
 import type { RowValues, ValueKind } from '../plan/plan-types.js';
 import { valueKindOf } from '../plan/value-kind.js';
-import { isScalar, type Model, type ScalarAttribute } from '../schema/types.js';
+import {
+  isScalar,
+  type Component,
+  type ComponentAttribute,
+  type DynamicZoneAttribute,
+  type MediaAttribute,
+  type Model,
+  type RelationAttribute,
+  type ScalarAttribute,
+} from '../schema/types.js';
 import type { ValidationMode } from '../validation/compile-validator.js';
+import { fieldLabel } from '../validation/field-label.js';
+import { componentValueErrors, itemComponent } from '../validation/component-rules.js';
 import type { DocumentContext } from './context.js';
+import { parseMediaInput } from './media-input.js';
+import { parseRelationInput, type RelationInput } from './relation-input.js';
 
-/** The stored form of a write's attributes: by column for the row, by attribute for uniqueness checks. */
+/** A relation attribute's requested change on one row. */
+export interface RelationWrite {
+  readonly attribute: RelationAttribute;
+  readonly label: string;
+  readonly input: RelationInput;
+}
+
+/** A media attribute's new files on one row, in order (empty: none). */
+export interface MediaWrite {
+  readonly attribute: MediaAttribute;
+  readonly label: string;
+  readonly fileIds: readonly number[];
+}
+
+/** A component or dynamic-zone attribute's new items (a single component: zero or one). */
+export interface ComponentWrite {
+  readonly attribute: ComponentAttribute | DynamicZoneAttribute;
+  readonly label: string;
+  readonly items: readonly PreparedComponent[];
+}
+
+/**
+ * The stored form of a write for one row: scalar columns (and, by attribute, the values unique
+ * checks need), plus the relations, media and components to write around the row.
+ */
 export interface PreparedValues {
   readonly columns: RowValues;
   readonly attributes: ReadonlyMap<string, { readonly attribute: ScalarAttribute; readonly value: unknown }>;
+  readonly relations: readonly RelationWrite[];
+  readonly media: readonly MediaWrite[];
+  readonly components: readonly ComponentWrite[];
+}
+
+/** A component item: an existing component row to update (`id`) or a new one (`id: null`). */
+export interface PreparedComponent extends PreparedValues {
+  readonly model: Component;
+  readonly id: number | null;
 }
 
 const PASSWORD_ROUNDS = 10;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Validates `data` (already key-checked) for `model`, applies defaults on creation, converts
- * dates and times (Strapi's format errors), hashes passwords with bcrypt.
+ * dates and times (Strapi's format errors), hashes passwords, and parses relation, media and
+ * component values — components recursively, each item validated as a creation (no `id`) or an
+ * update (`id`). Every problem of the whole tree is reported in one ValidationError, with paths
+ * like `["seo", "keywords", "0", "word"]`.
  */
 export async function prepareValues(ctx: DocumentContext, model: Model, data: Readonly<Record<string, unknown>>, mode: ValidationMode): Promise<PreparedValues> {
-  for (const [name] of Object.entries(data)) {
-    const attribute = model.attributes.get(name);
-    if (attribute && !isScalar(attribute)) {
-      throw new NotImplementedError(`Writing "${name}" (a ${attribute.type} attribute) is not supported yet`);
-    }
-  }
+  const errors: FieldError[] = [];
+  const prepared = await prepareEntity(ctx, model, data, mode, [], errors);
+  if (errors.length > 0) throw fieldValidationError(errors);
+  return prepared;
+}
+
+async function prepareEntity(
+  ctx: DocumentContext,
+  model: Model,
+  data: Readonly<Record<string, unknown>>,
+  mode: ValidationMode,
+  path: readonly string[],
+  errors: FieldError[],
+): Promise<PreparedValues> {
   const input = mode.creating ? withDefaults(model, data) : data;
   const validate = ctx.validators.get(model.uid);
   if (!validate) throw new Error(`No validator compiled for ${model.uid}`);
-  const valid = validate(input, mode);
+  const valid = validate(input, mode, { path, errors });
 
   const columns = new Map<string, { value: unknown; kind: ValueKind }>();
   const attributes = new Map<string, { attribute: ScalarAttribute; value: unknown }>();
@@ -40,7 +98,85 @@ export async function prepareValues(ctx: DocumentContext, model: Model, data: Re
     columns.set(attribute.column, { value, kind: valueKindOf(attribute.type) });
     attributes.set(name, { attribute, value });
   }
-  return { columns, attributes };
+
+  const relations: RelationWrite[] = [];
+  const media: MediaWrite[] = [];
+  const components: ComponentWrite[] = [];
+  for (const attribute of model.attributes.values()) {
+    if (isScalar(attribute) || !attribute.writable) continue;
+    const value = data[attribute.name];
+    const at = [...path, attribute.name];
+    const label = fieldLabel(at);
+    if (attribute.required && !mode.draft && (value === null || (value === undefined && mode.creating))) {
+      errors.push({ path: at, message: `${label} must be defined.`, name: 'ValidationError', ...(value === null ? { value } : {}) });
+      continue;
+    }
+    if (value === undefined) continue;
+    switch (attribute.type) {
+      case 'relation':
+        relations.push({ attribute, label, input: parseRelationInput(label, value) });
+        break;
+      case 'media':
+        media.push({ attribute, label, fileIds: parseMediaInput(label, attribute.multiple, value) });
+        break;
+      case 'component':
+      case 'dynamiczone': {
+        const items = await prepareItems(ctx, attribute, value, mode, at, errors);
+        if (items) components.push({ attribute, label, items });
+        break;
+      }
+    }
+  }
+  return { columns, attributes, relations, media, components };
+}
+
+/** The items of a component or dynamic-zone value, or null when the value itself is invalid. */
+async function prepareItems(
+  ctx: DocumentContext,
+  attribute: ComponentAttribute | DynamicZoneAttribute,
+  value: unknown,
+  mode: ValidationMode,
+  at: readonly string[],
+  errors: FieldError[],
+): Promise<PreparedComponent[] | null> {
+  if (value === null) return [];
+  const problems = componentValueErrors(attribute, value, at, mode.draft);
+  if (problems.length > 0) {
+    errors.push(...problems);
+    return null;
+  }
+  const single = attribute.type === 'component' && !attribute.repeatable;
+  const values: unknown[] = single ? [value] : (value as unknown[]);
+  const items: PreparedComponent[] = [];
+  for (const [index, item] of values.entries()) {
+    const itemPath = single ? at : [...at, String(index)];
+    const component = itemComponent(ctx.schema, attribute, item, itemPath, errors);
+    if (component && isObject(item)) items.push(await prepareItem(ctx, component, item, mode, itemPath, errors));
+  }
+  return items;
+}
+
+async function prepareItem(
+  ctx: DocumentContext,
+  component: Component,
+  item: Record<string, unknown>,
+  mode: ValidationMode,
+  path: readonly string[],
+  errors: FieldError[],
+): Promise<PreparedComponent> {
+  const { id: rawId, __component: _, ...fields } = item;
+  const id = componentId(rawId);
+  if (rawId !== undefined && rawId !== null && id === null) {
+    errors.push({ path: [...path, 'id'], message: `${fieldLabel([...path, 'id'])} must be a component id`, name: 'ValidationError', value: rawId });
+  }
+  const prepared = await prepareEntity(ctx, component, fields, { creating: id === null, draft: mode.draft }, path, errors);
+  return { ...prepared, model: component, id };
+}
+
+function componentId(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return null;
 }
 
 function withDefaults(model: Model, data: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -2,6 +2,7 @@ import { fieldValidationError } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
 import type { SelectColumn } from '../plan/plan-types.js';
 import { storedColumns } from '../plan/plan-write.js';
+import { isIn } from '../plan/simple-plans.js';
 import { valueKindOf } from '../plan/value-kind.js';
 import { isScalar, type ContentType, type ScalarAttribute } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
@@ -10,13 +11,18 @@ import { shapeRows } from '../shape/shape-rows.js';
 import { requiredErrors } from '../validation/required-errors.js';
 import { checkUnique } from './check-unique.js';
 import type { DocumentContext } from './context.js';
-import { versionCondition } from './document-rows.js';
+import { copyRowTree, deleteRowTrees } from './row-tree.js';
+import { repointIncomingLinks } from './copy-links.js';
+import { findVersionIds } from './document-rows.js';
+import { componentPublishErrors } from './publish-checks.js';
 
 /**
  * Publishes the draft row `draftId` of a document: checks required attributes and uniqueness
- * among published versions, replaces the published row of that locale with a copy of the draft
- * (same createdAt/updatedAt, publishedAt = now). Four statements; the published id changes on
- * every publish, as in Strapi.
+ * among published versions, then replaces the published row of that locale with a copy of the
+ * draft (same createdAt/updatedAt, publishedAt = now) carrying copies of its components, media
+ * and relation links (to the published versions of draft & publish targets). One-way links from
+ * other rows to the old published row move to the new one. The published id changes on every
+ * publish, as in Strapi.
  */
 export async function publishDraft(
   ctx: DocumentContext,
@@ -33,13 +39,14 @@ export async function publishDraft(
   const [draft] = shapeRows(rows, columns);
   if (!draft) throw new Error(`Draft row ${draftId} of ${type.uid} vanished during publish`);
 
-  const errors = requiredErrors(type, draft);
+  const writer = { schema: ctx.schema, exec: tx, dialect };
+  const errors = [...requiredErrors(type, draft), ...(await componentPublishErrors(writer, type, draftId))];
   if (errors.length > 0) throw fieldValidationError(errors);
   const uniqueValues = new Map(attributes.filter((a) => a.unique).map((a) => [a.name, { attribute: a, value: draft[a.name] }]));
   await checkUnique(tx, dialect, type, uniqueValues, { documentId: scope.documentId, status: 'published', locale: scope.locale });
 
-  await tx.run(compileDelete(dialect, { table: type.table, where: versionCondition(type, { ...scope, status: 'published' }) }));
-  await tx.insert(
+  const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' });
+  const [publishedId] = await tx.insert(
     compileCopyRows(dialect, {
       table: type.table,
       columns: storedColumns(type),
@@ -48,4 +55,10 @@ export async function publishDraft(
     }),
     1,
   );
+  if (publishedId === undefined) throw new Error(`Publishing ${type.uid} row ${draftId} returned no id`);
+  await copyRowTree(writer, type, draftId, publishedId);
+  if (previous.length === 0) return;
+  await repointIncomingLinks(writer, type, previous, publishedId);
+  await deleteRowTrees(writer, type, previous);
+  await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', previous) }));
 }

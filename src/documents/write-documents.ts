@@ -3,13 +3,16 @@ import { createDocumentId } from '../core/document-id.js';
 import type { Executor } from '../db/database.js';
 import type { RowValues } from '../plan/plan-types.js';
 import { mergeRows, newRowColumns } from '../plan/plan-write.js';
+import { isIn } from '../plan/simple-plans.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 import type { Document } from '../shape/shape-rows.js';
 import { checkUnique } from './check-unique.js';
 import type { DocumentContext } from './context.js';
-import { findVersionIds, versionCondition } from './document-rows.js';
+import { findVersionIds } from './document-rows.js';
+import type { RelationSource } from './resolve-relations.js';
+import { deleteRowTrees, resolveWrite, writeRowTree } from './row-tree.js';
 import { prepareValues } from './prepare-values.js';
 import { publishDraft } from './publish-draft.js';
 import { findOneDocument } from './read-documents.js';
@@ -32,11 +35,15 @@ export async function createDocument(ctx: DocumentContext, type: ContentType, da
     const documentId = createDocumentId();
     const now = ctx.now();
     const prepared = await prepareValues(ctx, type, data, { creating: true, draft: type.draftAndPublish });
+    const writer = { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect };
+    const resolved = await resolveWrite(writer, prepared, relationSource(type, locale));
     const status = type.draftAndPublish ? 'draft' : 'published';
     await checkUnique(tx, ctx.db.dialect, type, prepared.attributes, { status, locale });
     const system = newRowColumns({ documentId, now, publishedAt: type.draftAndPublish ? null : now, locale });
     const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system));
-    if (type.draftAndPublish && !draftOnly && rowId !== undefined) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
+    if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
+    await writeRowTree(writer, type, rowId, prepared, true, resolved);
+    if (type.draftAndPublish && !draftOnly) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
     return readBack(tx, ctx, type, documentId, query);
   });
 }
@@ -59,6 +66,8 @@ export async function updateDocument(
     const [rowId] = await findVersionIds(tx, dialect, type, scope);
     if (rowId === undefined) return null;
     const prepared = await prepareValues(ctx, type, data, { creating: false, draft: type.draftAndPublish });
+    const writer = { schema: ctx.schema, exec: tx, dialect };
+    const resolved = await resolveWrite(writer, prepared, relationSource(type, locale));
     await checkUnique(tx, dialect, type, prepared.attributes, { documentId, status: type.draftAndPublish ? 'draft' : 'published', locale });
     const now = ctx.now();
     const system = new Map([
@@ -67,16 +76,28 @@ export async function updateDocument(
     ]);
     const idCondition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: rowId, valueKind: 'integer' } as const;
     await tx.run(compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }));
+    await writeRowTree(writer, type, rowId, prepared, false, resolved);
     if (type.draftAndPublish && query.status !== 'draft') await publishDraft(ctx, tx, type, rowId, { documentId, locale });
     return readBack(tx, ctx, type, documentId, query);
   });
 }
 
-/** Deletes every row of a document in the query's locale (`*`: all locales), draft and published. */
+/**
+ * Deletes every row of a document in the query's locale (`*`: all locales), draft and published,
+ * with their components and media links (relation links go with the rows).
+ */
 export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: versionCondition(type, { documentId, locale: query.locale }) }));
+    const ids = await findVersionIds(tx, ctx.db.dialect, type, { documentId, locale: query.locale });
+    if (ids.length === 0) return;
+    await deleteRowTrees({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, ids);
+    await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: isIn('id', ids) }));
   });
+}
+
+/** How relation references in a write to `type` resolve (see resolve-relations.ts). */
+function relationSource(type: ContentType, locale: string | null): RelationSource {
+  return { draftAndPublish: type.draftAndPublish, localized: type.localized, locale };
 }
 
 async function insertRow(tx: Executor, ctx: DocumentContext, type: ContentType, row: RowValues): Promise<number[]> {

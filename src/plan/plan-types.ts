@@ -57,8 +57,8 @@ export interface SelectColumn {
   readonly column: ColumnRef;
   readonly as: string;
   readonly kind: ValueKind;
-  /** `COUNT(column)` instead of the column (with the plan's GROUP BY). */
-  readonly aggregate?: 'count';
+  /** `COUNT(column)` / `MAX(column)` instead of the column (with the plan's GROUP BY). */
+  readonly aggregate?: 'count' | 'max';
   /** Read for the server's own use (parent keys, link order), never output. */
   readonly hidden?: boolean;
 }

@@ -1,17 +1,17 @@
 import { identifier, snakeCase } from '../schema/naming.js';
-import { isScalar, type ContentType } from '../schema/types.js';
+import { isScalar, type Model } from '../schema/types.js';
 import type { RowValues, ValueKind } from './plan-types.js';
 
-const columnsCache = new WeakMap<ContentType, readonly string[]>();
+const columnsCache = new WeakMap<Model, readonly string[]>();
 
 /**
- * Every column of a content type's table except `id`: what a copy of a row (publishing a draft)
- * carries over. Computed once per type.
+ * Every column of a content type's or component's table except `id`: what a copy of a row
+ * (publishing a draft, with its components) carries over. Computed once per model.
  */
-export function storedColumns(type: ContentType): readonly string[] {
+export function storedColumns(type: Model): readonly string[] {
   const cached = columnsCache.get(type);
   if (cached) return cached;
-  const columns = ['document_id'];
+  const columns = type.modelType === 'contentType' ? ['document_id'] : [];
   for (const attribute of type.attributes.values()) {
     if (isScalar(attribute)) columns.push(attribute.column);
     else if (attribute.type === 'relation' && !attribute.useJoinTable) columns.push(identifier(snakeCase(attribute.name), { suffix: 'id' }));

@@ -73,6 +73,10 @@ function normalizeKey(walk: Walk, model: Model, key: string, value: unknown, pat
   const keyPath = path ? `${path}.${key}` : key;
   if (key === 'id') return normalizeField(walk, 'id', 'id', value, keyPath);
   if (key === 'documentId' && model.modelType === 'contentType') return normalizeField(walk, 'documentId', 'string', value, keyPath);
+  if (key === 'localizations' && model.modelType === 'contentType' && model.localized) {
+    const child = normalizeNested(walk, model, value, keyPath);
+    return child ? { kind: 'nested', attribute: key, child } : null;
+  }
   const attribute = model.attributes.get(key);
   if (!attribute) throw invalidQueryKey(walk.param, key, path);
   if (!isFilterable(attribute)) throw invalidQueryKey(walk.param, key, keyPath);

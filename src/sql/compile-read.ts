@@ -26,7 +26,9 @@ function buildSelect(dialect: Dialect, plan: SelectPlan): Select {
   let query = withJoins(dialect, dialect.builder.selectFrom(tableName(plan.from)) as unknown as Select, plan.joins ?? []).select(
     plan.columns.map((c) => {
       const column = columnRef(c.column);
-      return (c.aggregate === 'count' ? sql`count(${column})` : sql`${dialect.selectExpression(column, c.kind)}`).as(c.as);
+      if (c.aggregate === 'count') return sql`count(${column})`.as(c.as);
+      if (c.aggregate === 'max') return sql`max(${column})`.as(c.as);
+      return sql`${dialect.selectExpression(column, c.kind)}`.as(c.as);
     }),
   );
   if (plan.where) {

@@ -15,8 +15,20 @@ function encodeRow(dialect: Dialect, row: RowValues): Record<string, unknown> {
  * insert id (MySQL gives the first id of a multi-row insert).
  */
 export function compileInsert(dialect: Dialect, plan: InsertPlan): CompiledQuery {
+  if (plan.rows.length === 1 && plan.rows[0]?.size === 0) return compileDefaultRow(dialect, plan.table);
   const rows = plan.rows.map((row) => encodeRow(dialect, row));
   const insert = dialect.builder.insertInto(plan.table).values(rows);
+  const compiled = dialect.supportsReturning ? insert.returning('id').compile() : insert.compile();
+  return { sql: compiled.sql, params: compiled.parameters };
+}
+
+/** One row of defaults (a component whose table holds nothing but its id). */
+function compileDefaultRow(dialect: Dialect, table: string): CompiledQuery {
+  if (!dialect.supportsDefaultValues) {
+    const compiled = sql`insert into ${sql.table(table)} () values ()`.compile(dialect.builder);
+    return { sql: compiled.sql, params: compiled.parameters };
+  }
+  const insert = dialect.builder.insertInto(table).defaultValues();
   const compiled = dialect.supportsReturning ? insert.returning('id').compile() : insert.compile();
   return { sql: compiled.sql, params: compiled.parameters };
 }

@@ -23,6 +23,8 @@ export interface Dialect {
   readonly builder: Kysely<AnyDatabase>;
   /** INSERT … RETURNING is available (otherwise the driver reports the inserted id). */
   readonly supportsReturning: boolean;
+  /** `INSERT INTO t DEFAULT VALUES` is understood (MySQL wants `INSERT INTO t () VALUES ()`). */
+  readonly supportsDefaultValues: boolean;
   /** Encodes a logical value for binding (booleans, dates, JSON, big integers). */
   encode(kind: ValueKind, value: unknown): unknown;
   /** Wraps a column read so the driver returns it losslessly (e.g. big integers as text). */

@@ -1,4 +1,5 @@
 import type { FieldError } from '../core/errors.js';
+import { fieldLabel } from './field-label.js';
 import { typeErrorMessage } from './scalar-rules.js';
 
 /**
@@ -7,10 +8,11 @@ import { typeErrorMessage } from './scalar-rules.js';
  * children are text and link nodes. Returns every problem, with yup-style paths
  * (`content[0].children[1].text` → `['content', '0', 'children', '1', 'text']`).
  */
-export function blocksErrors(name: string, value: unknown): FieldError[] {
+export function blocksErrors(at: readonly string[], value: unknown): FieldError[] {
   const errors: FieldError[] = [];
+  const name = fieldLabel(at);
   const report = (path: string[], message: string, reported: unknown) => {
-    errors.push({ path: [name, ...path], message, name: 'ValidationError', value: reported });
+    errors.push({ path: [...at, ...path], message, name: 'ValidationError', value: reported });
   };
   if (!Array.isArray(value)) {
     report([], typeErrorMessage(name, 'array', value, value), value);

@@ -1,6 +1,7 @@
 import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { isScalar, type Model, type ScalarAttribute } from '../schema/types.js';
 import { blocksErrors } from './blocks-rule.js';
+import { fieldLabel } from './field-label.js';
 import { compileScalarRule, typeError, yupTypeName, type ScalarRule } from './scalar-rules.js';
 
 /** How a write is validated: creation requires required attributes; drafts skip required checks. */
@@ -10,11 +11,21 @@ export interface ValidationMode {
 }
 
 /**
- * Validates the scalar attributes present in `data` and returns them cast (`"42"` → 42,
- * `"true"` → true, biginteger → exact string). Throws Strapi's ValidationError listing every
- * problem (`details.errors[]` with `path`, `message`, `name`, `value`).
+ * Where a nested value is validated: its path from the document root (`['seo', 'keywords', '0']`)
+ * and the list its problems are added to, so one response reports every problem of the tree.
  */
-export type DataValidator = (data: Readonly<Record<string, unknown>>, mode: ValidationMode) => Record<string, unknown>;
+export interface ValidationSite {
+  readonly path: readonly string[];
+  readonly errors: FieldError[];
+}
+
+/**
+ * Validates the scalar attributes present in `data` and returns them cast (`"42"` → 42,
+ * `"true"` → true, biginteger → exact string). Without a `site`, throws Strapi's ValidationError
+ * listing every problem (`details.errors[]` with `path`, `message`, `name`, `value`); with one,
+ * adds the problems to `site.errors` (paths and messages prefixed with `site.path`).
+ */
+export type DataValidator = (data: Readonly<Record<string, unknown>>, mode: ValidationMode, site?: ValidationSite) => Record<string, unknown>;
 
 interface CompiledAttribute {
   readonly attribute: ScalarAttribute;
@@ -30,23 +41,27 @@ export function compileValidator(model: Model): DataValidator {
     compiled.push({ attribute, rule: compileScalarRule(attribute), typeName: yupTypeName(attribute) });
   }
 
-  return (data, mode) => {
+  return (data, mode, site) => {
     const values: Record<string, unknown> = {};
-    const errors: FieldError[] = [];
+    const errors: FieldError[] = site?.errors ?? [];
+    const before = errors.length;
+    const prefix = site?.path ?? [];
     for (const { attribute, rule, typeName } of compiled) {
       const name = attribute.name;
+      const path = [...prefix, name];
+      const label = fieldLabel(path);
       const value = data[name];
       const enforceRequired = attribute.required && !mode.draft;
       if (value === undefined) {
-        if (enforceRequired && mode.creating) errors.push({ path: [name], message: `${name} must be defined.`, name: 'ValidationError' });
+        if (enforceRequired && mode.creating) errors.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
         continue;
       }
       if (value === null) {
         if (enforceRequired) {
           errors.push(
             typeName === null
-              ? { path: [name], message: `${name} must be defined.`, name: 'ValidationError', value: null }
-              : toFieldError(name, typeError(name, typeName, null, null)),
+              ? { path, message: `${label} must be defined.`, name: 'ValidationError', value: null }
+              : toFieldError(path, typeError(label, typeName, null, null)),
           );
         } else {
           values[name] = null;
@@ -54,20 +69,20 @@ export function compileValidator(model: Model): DataValidator {
         continue;
       }
       if (attribute.type === 'blocks') {
-        const problems = blocksErrors(name, value);
+        const problems = blocksErrors(path, value);
         if (problems.length === 0) values[name] = value;
         else errors.push(...problems);
         continue;
       }
-      const result = rule(value, name);
+      const result = rule(value, label);
       if (result.ok) values[name] = result.value;
-      else errors.push(toFieldError(name, result));
+      else errors.push(toFieldError(path, result));
     }
-    if (errors.length > 0) throw fieldValidationError(errors);
+    if (!site && errors.length > before) throw fieldValidationError(errors);
     return values;
   };
 }
 
-function toFieldError(name: string, result: { readonly message?: string; readonly value: unknown }): FieldError {
-  return { path: [name], message: result.message ?? '', name: 'ValidationError', value: result.value };
+function toFieldError(path: readonly string[], result: { readonly message?: string; readonly value: unknown }): FieldError {
+  return { path: [...path], message: result.message ?? '', name: 'ValidationError', value: result.value };
 }

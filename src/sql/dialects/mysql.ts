@@ -61,6 +61,7 @@ export const mysqlDialect: Dialect = {
     },
   }),
   supportsReturning: false,
+  supportsDefaultValues: false,
   nullsFirstAscending: true,
   inlineForeignKeys: false,
   introspector: {

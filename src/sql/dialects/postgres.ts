@@ -58,6 +58,7 @@ export const postgresDialect: Dialect = {
     },
   }),
   supportsReturning: true,
+  supportsDefaultValues: true,
   nullsFirstAscending: false,
   inlineForeignKeys: false,
   introspector: {

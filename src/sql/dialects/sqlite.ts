@@ -36,6 +36,7 @@ export const sqliteDialect: Dialect = {
     },
   }),
   supportsReturning: true,
+  supportsDefaultValues: true,
   nullsFirstAscending: true,
   inlineForeignKeys: true,
   introspector: {

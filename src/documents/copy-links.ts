@@ -1,0 +1,117 @@
+import type { Condition, RowValues, SelectColumn, ValueKind } from '../plan/plan-types.js';
+import { eq, isIn } from '../plan/simple-plans.js';
+import { relationLink, type RelationLink } from '../schema/links.js';
+import { getModel, type ContentType, type Model } from '../schema/types.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileInsert, compileUpdate } from '../sql/compile-write.js';
+import type { LinkWriter } from './write-relations.js';
+
+type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
+
+/**
+ * Copies the relation links of row `fromId` (a draft, or a component of one) to row `toId`, on
+ * both sides of every relation the model has. Targets with draft & publish are mapped to their
+ * published version of the same document and locale; links to drafts never published are
+ * dropped. Order columns are carried over.
+ */
+export async function copyLinks(writer: LinkWriter, model: Model, fromId: number, toId: number): Promise<void> {
+  for (const attribute of model.attributes.values()) {
+    if (attribute.type !== 'relation' || attribute.target === undefined) continue;
+    const link = relationLink(writer.schema, model, attribute);
+    const target = getModel(writer.schema, attribute.target);
+    if (!link || link.kind !== 'joinTable' || !target) continue;
+    const links = await readLinks(writer, link, fromId);
+    if (links.length === 0) continue;
+    const published = target.modelType === 'contentType' && target.draftAndPublish ? await publishedVersions(writer, target, links.map((l) => l.target)) : null;
+    const rows: RowValues[] = [];
+    for (const stored of links) {
+      const mapped = published ? published.get(stored.target) : stored.target;
+      if (mapped === undefined) continue;
+      const row = new Map<string, { value: unknown; kind: ValueKind }>([
+        [link.sourceColumn, { value: toId, kind: 'integer' }],
+        [link.targetColumn, { value: mapped, kind: 'integer' }],
+      ]);
+      if (link.orderColumn) row.set(link.orderColumn, { value: stored.order, kind: 'float' });
+      if (link.inverseOrderColumn) row.set(link.inverseOrderColumn, { value: stored.inverseOrder, kind: 'float' });
+      rows.push(row);
+    }
+    if (rows.length > 0) await writer.exec.run(compileInsert(writer.dialect, { table: link.table, rows }));
+  }
+}
+
+/**
+ * Re-points the one-way relations of other rows from the replaced published rows `oldIds` of
+ * `type` to the new one, so republishing keeps what links to a document. (Two-way relations
+ * are rebuilt from the draft's side by `copyLinks`.)
+ */
+export async function repointIncomingLinks(writer: LinkWriter, type: ContentType, oldIds: readonly number[], newId: number): Promise<void> {
+  if (oldIds.length === 0) return;
+  for (const model of [...writer.schema.contentTypes.values(), ...writer.schema.components.values()]) {
+    for (const attribute of model.attributes.values()) {
+      if (attribute.type !== 'relation' || attribute.target !== type.uid || attribute.inversedBy !== undefined || attribute.mappedBy !== undefined) continue;
+      const link = relationLink(writer.schema, model, attribute);
+      if (!link || link.kind !== 'joinTable') continue;
+      const set = new Map([[link.targetColumn, { value: newId, kind: 'integer' as ValueKind }]]);
+      await writer.exec.run(compileUpdate(writer.dialect, { table: link.table, set, where: isIn(link.targetColumn, oldIds) }));
+    }
+  }
+}
+
+interface StoredLink {
+  readonly target: number;
+  readonly order: number | null;
+  readonly inverseOrder: number | null;
+}
+
+async function readLinks(writer: LinkWriter, link: JoinTableLink, sourceId: number): Promise<StoredLink[]> {
+  const column = (name: string, as: string): SelectColumn => ({ column: { alias: '', column: name }, as, kind: 'float' });
+  const columns: SelectColumn[] = [{ column: { alias: '', column: link.targetColumn }, as: 'target', kind: 'integer' }];
+  if (link.orderColumn) columns.push(column(link.orderColumn, 'order'));
+  if (link.inverseOrderColumn) columns.push(column(link.inverseOrderColumn, 'inverseOrder'));
+  const rows = await writer.exec.all(
+    compileSelect(writer.dialect, {
+      from: { table: link.table, alias: '' },
+      columns,
+      where: eq(link.sourceColumn, sourceId, 'integer'),
+      orderBy: [{ column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' }],
+      limit: null,
+      offset: 0,
+    }),
+  );
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return rows.map((row) => ({ target: Number(row.target), order: number(row.order), inverseOrder: number(row.inverseOrder) }));
+}
+
+/** Draft row id → the newest published row of the same document and locale. */
+async function publishedVersions(writer: LinkWriter, target: ContentType, draftIds: readonly number[]): Promise<Map<number, number>> {
+  const sameLocale: Condition = { kind: 'sameValue', left: { alias: 'p', column: 'locale' }, right: { alias: 'd', column: 'locale' } };
+  const rows = await writer.exec.all(
+    compileSelect(writer.dialect, {
+      from: { table: target.table, alias: 'd' },
+      joins: [
+        {
+          table: target.table,
+          alias: 'p',
+          on: {
+            kind: 'and',
+            children: [
+              { kind: 'compareColumns', left: { alias: 'p', column: 'document_id' }, op: 'eq', right: { alias: 'd', column: 'document_id' } },
+              sameLocale,
+              { kind: 'compare', column: { alias: 'p', column: 'published_at' }, op: 'notNull', value: true, valueKind: 'datetime' },
+            ],
+          },
+        },
+      ],
+      columns: [
+        { column: { alias: 'd', column: 'id' }, as: 'draft', kind: 'integer' },
+        { column: { alias: 'p', column: 'id' }, as: 'published', kind: 'integer' },
+      ],
+      where: { kind: 'compare', column: { alias: 'd', column: 'id' }, op: 'in', value: [...new Set(draftIds)], valueKind: 'integer' },
+      orderBy: [{ column: { alias: 'p', column: 'id' }, direction: 'asc', kind: 'integer' }],
+      limit: null,
+      offset: 0,
+    }),
+  );
+  // Ascending ids: the newest published row (the one being created) wins.
+  return new Map(rows.map((row) => [Number(row.draft), Number(row.published)]));
+}

@@ -1,0 +1,200 @@
+import { ValidationError } from '../core/errors.js';
+import type { Executor } from '../db/database.js';
+import { allOf, type Condition, type RowValues, type ValueKind } from '../plan/plan-types.js';
+import { eq, isIn } from '../plan/simple-plans.js';
+import { relationLink, type RelationLink } from '../schema/links.js';
+import { getModel, type Model, type RelationAttribute, type Schema } from '../schema/types.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileDelete, compileInsert } from '../sql/compile-write.js';
+import type { Dialect } from '../sql/dialect.js';
+import type { RelationInput, RelationRef } from './relation-input.js';
+import { refKey, type ResolvedTargets, type TargetDocument } from './resolve-relations.js';
+
+type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
+
+/** One link row of a source row, as read back for ordering. */
+interface CurrentLink {
+  readonly target: number;
+  readonly documentId: string;
+  readonly inverseOrder: number | null;
+}
+
+/** Where a relation write runs. */
+export interface LinkWriter {
+  readonly schema: Schema;
+  readonly exec: Executor;
+  readonly dialect: Dialect;
+}
+
+/**
+ * Applies one relation attribute's input to the links of row `rowId` of `model` (either side of
+ * the relation: the inverse side writes the owner's `_lnk` table with the columns swapped):
+ *
+ * - computes the new ordered list of related documents (`set` replaces; `disconnect` then
+ *   `connect`, each connected document moved to its `position`, default the end; x-to-one keeps
+ *   the first document);
+ * - if it differs from the stored one, replaces the row's links in two statements, `_ord` = list
+ *   position, the inverse `_ord` kept for documents already linked and appended for new ones;
+ * - when the other side holds one document (bidirectional oneToOne, or the inverse of a
+ *   manyToOne), first detaches the new targets from their previous source.
+ */
+export async function writeRelation(
+  writer: LinkWriter,
+  model: Model,
+  rowId: number,
+  attribute: RelationAttribute,
+  input: RelationInput,
+  resolved: ResolvedTargets,
+  isNewRow: boolean,
+): Promise<void> {
+  const link = relationLink(writer.schema, model, attribute);
+  const target = attribute.target ? getModel(writer.schema, attribute.target) : undefined;
+  if (!link || link.kind !== 'joinTable' || !target) return;
+  const toMany = attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany';
+  const current = isNewRow ? [] : await currentLinks(writer, link, target.table, rowId);
+  const lookup = (ref: RelationRef) => resolved.get(refKey(target.uid, ref));
+  let documents = input.kind === 'set' ? setList(input.items, lookup) : changeList(current, input, lookup);
+  if (!toMany) {
+    // x-to-one: a connect replaces the linked document (the first one connected, as Strapi).
+    const connected = input.kind === 'change' ? input.connect.map((item) => lookup(item.ref)).find((d) => d !== undefined) : undefined;
+    documents = connected ? [connected] : documents.slice(0, 1);
+  }
+
+  const targets = documents.flatMap((document) => [...document.rowIds]);
+  if (sameTargets(targets, current)) return;
+  if (current.length > 0) await writer.exec.run(compileDelete(writer.dialect, { table: link.table, where: eq(link.sourceColumn, rowId, 'integer') }));
+  if (targets.length === 0) return;
+  if (otherSideHoldsOne(writer.schema, attribute)) {
+    const others: Condition = allOf([isIn(link.targetColumn, targets), { kind: 'not', child: eq(link.sourceColumn, rowId, 'integer') }]) as Condition;
+    await writer.exec.run(compileDelete(writer.dialect, { table: link.table, where: others }));
+  }
+  const inverseOrders = await nextInverseOrders(writer, link, targets, current);
+  const rows: RowValues[] = targets.map((targetId, index) => {
+    const row = new Map<string, { value: unknown; kind: ValueKind }>([
+      [link.sourceColumn, { value: rowId, kind: 'integer' }],
+      [link.targetColumn, { value: targetId, kind: 'integer' }],
+    ]);
+    if (link.orderColumn) row.set(link.orderColumn, { value: index + 1, kind: 'float' });
+    if (link.inverseOrderColumn) row.set(link.inverseOrderColumn, { value: inverseOrders.get(targetId) ?? 1, kind: 'float' });
+    return row;
+  });
+  await writer.exec.run(compileInsert(writer.dialect, { table: link.table, rows }));
+}
+
+/** The documents of a `set`, in order, each once (unresolved ones were rejected before). */
+function setList(items: readonly RelationRef[], lookup: (ref: RelationRef) => TargetDocument | undefined): TargetDocument[] {
+  const list: TargetDocument[] = [];
+  for (const item of items) {
+    const document = lookup(item);
+    if (document && !list.some((d) => d.documentId === document.documentId)) list.push(document);
+  }
+  return list;
+}
+
+/** The stored list after `disconnect`, then each `connect` at its position. */
+function changeList(
+  current: readonly CurrentLink[],
+  input: Extract<RelationInput, { kind: 'change' }>,
+  lookup: (ref: RelationRef) => TargetDocument | undefined,
+): TargetDocument[] {
+  const list: TargetDocument[] = [];
+  for (const link of current) {
+    const existing = list.find((d) => d.documentId === link.documentId);
+    if (existing) (existing.rowIds as number[]).push(link.target);
+    else list.push({ documentId: link.documentId, rowIds: [link.target] });
+  }
+  const remove = (documentId: string) => {
+    const index = list.findIndex((d) => d.documentId === documentId);
+    if (index >= 0) list.splice(index, 1);
+  };
+  for (const ref of input.disconnect) {
+    const document = lookup(ref);
+    if (document) remove(document.documentId);
+  }
+  for (const item of input.connect) {
+    const document = lookup(item.ref);
+    if (!document) continue;
+    remove(document.documentId);
+    const position = item.position;
+    if (position.kind === 'start') list.unshift(document);
+    else if (position.kind === 'end') list.push(document);
+    else {
+      const anchor = lookup(position.ref);
+      const index = anchor ? list.findIndex((d) => d.documentId === anchor.documentId) : -1;
+      if (index < 0) {
+        const id = (ref: RelationRef) => (ref.by === 'id' ? String(ref.id) : ref.documentId);
+        throw new ValidationError(
+          `There was a problem connecting relation with id ${id(item.ref)} at position ${JSON.stringify({ [position.kind]: id(position.ref) })}. The relation with id ${id(position.ref)} needs to be connected first.`,
+        );
+      }
+      list.splice(position.kind === 'before' ? index : index + 1, 0, document);
+    }
+  }
+  return list;
+}
+
+async function currentLinks(writer: LinkWriter, link: JoinTableLink, targetTable: string, rowId: number): Promise<CurrentLink[]> {
+  const columns = [
+    { column: { alias: 'l', column: link.targetColumn }, as: 'target', kind: 'integer' as const },
+    { column: { alias: 't', column: 'document_id' }, as: 'documentId', kind: 'string' as const },
+    ...(link.inverseOrderColumn ? [{ column: { alias: 'l', column: link.inverseOrderColumn }, as: 'inverseOrder', kind: 'float' as const }] : []),
+  ];
+  const order = link.orderColumn ? [{ column: { alias: 'l', column: link.orderColumn }, direction: 'asc' as const, kind: 'float' as const }] : [];
+  const rows = await writer.exec.all(
+    compileSelect(writer.dialect, {
+      from: { table: link.table, alias: 'l' },
+      joins: [{ table: targetTable, alias: 't', on: { kind: 'compareColumns', left: { alias: 't', column: 'id' }, op: 'eq', right: { alias: 'l', column: link.targetColumn } } }],
+      columns,
+      where: { kind: 'compare', column: { alias: 'l', column: link.sourceColumn }, op: 'eq', value: rowId, valueKind: 'integer' },
+      orderBy: [...order, { column: { alias: 'l', column: 'id' }, direction: 'asc', kind: 'integer' }],
+      limit: null,
+      offset: 0,
+    }),
+  );
+  return rows.map((row) => ({
+    target: Number(row.target),
+    documentId: String(row.documentId),
+    inverseOrder: row.inverseOrder === null || row.inverseOrder === undefined ? null : Number(row.inverseOrder),
+  }));
+}
+
+function sameTargets(targets: readonly number[], current: readonly CurrentLink[]): boolean {
+  return targets.length === current.length && targets.every((target, index) => current[index]?.target === target);
+}
+
+/**
+ * The inverse `_ord` of each target: the stored one for targets already linked from this row,
+ * else one past the target's largest (the row joins the end of the target's list).
+ */
+async function nextInverseOrders(writer: LinkWriter, link: JoinTableLink, targets: readonly number[], current: readonly CurrentLink[]): Promise<Map<number, number>> {
+  const orders = new Map<number, number>();
+  if (!link.inverseOrderColumn) return orders;
+  for (const existing of current) if (existing.inverseOrder !== null) orders.set(existing.target, existing.inverseOrder);
+  const fresh = targets.filter((target) => !orders.has(target));
+  if (fresh.length === 0) return orders;
+  const rows = await writer.exec.all(
+    compileSelect(writer.dialect, {
+      from: { table: link.table, alias: '' },
+      columns: [
+        { column: { alias: '', column: link.targetColumn }, as: 'target', kind: 'integer' },
+        { column: { alias: '', column: link.inverseOrderColumn }, as: 'max', kind: 'float', aggregate: 'max' },
+      ],
+      where: isIn(link.targetColumn, fresh),
+      groupBy: [{ alias: '', column: link.targetColumn }],
+      orderBy: [],
+      limit: null,
+      offset: 0,
+    }),
+  );
+  const max = new Map(rows.map((row) => [Number(row.target), Number(row.max ?? 0)]));
+  for (const target of fresh) orders.set(target, (max.get(target) ?? 0) + 1);
+  return orders;
+}
+
+/** Whether a document on the other side of a bidirectional relation holds at most one link. */
+function otherSideHoldsOne(schema: Schema, attribute: RelationAttribute): boolean {
+  const otherName = attribute.inversedBy ?? attribute.mappedBy;
+  if (!otherName || !attribute.target) return false;
+  const other = getModel(schema, attribute.target)?.attributes.get(otherName);
+  return other?.type === 'relation' && (other.relation === 'oneToOne' || other.relation === 'manyToOne');
+}
