@@ -3,9 +3,13 @@ import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCoun
 import type { DynamicZonePopulateNode, PopulateNode, TargetPopulateNode } from '../query/populate-types.js';
 import type { Status } from '../query/query-types.js';
 import type { Model } from '../schema/types.js';
+import type { SelectPlan } from '../plan/plan-types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { shapeRow, type Document } from '../shape/shape-rows.js';
 import type { ReadContext } from './read-documents.js';
+
+/** The most parent ids one populate statement binds. */
+const PARENTS_PER_STATEMENT = 5000;
 
 /**
  * Adds the populated attributes to `documents` (rows of `model`, each with its `id`), in place.
@@ -26,12 +30,13 @@ export async function populateDocuments(read: ReadContext, model: Model, documen
 
 async function populateTarget(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: TargetPopulateNode, status: Status): Promise<void> {
   if (node.count) {
-    const counts = await countByParent(read, compileSelect(read.dialect, planPopulateCount(read.schema, model, node, ids, status)));
+    const counts = await countByParent(read, ids, (chunk) => planPopulateCount(read.schema, model, node, chunk, status));
     for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
     return;
   }
-  const { hop, select } = planPopulate(read.schema, model, node, ids, status);
-  const rows = await read.exec.all(compileSelect(read.dialect, select));
+  const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, node, chunk, status);
+  const { hop, select } = planFor(ids);
+  const rows = await selectByParents(read, ids, (chunk) => (chunk === ids ? select : planFor(chunk).select));
   // One entry object per target row, shared by every parent that links to it.
   const entries = new Map<number, Document>();
   const byParent = new Map<number, Document[]>();
@@ -63,7 +68,7 @@ interface ZoneItem {
  */
 async function populateZone(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: DynamicZonePopulateNode, status: Status): Promise<void> {
   if (node.count) {
-    const counts = await countByParent(read, compileSelect(read.dialect, planZoneCount(model, node.attribute, ids)));
+    const counts = await countByParent(read, ids, (chunk) => planZoneCount(model, node.attribute, chunk));
     for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
     return;
   }
@@ -71,8 +76,9 @@ async function populateZone(read: ReadContext, model: Model, documents: readonly
   await Promise.all(
     [...node.fragments].map(async ([component, fragment]) => {
       const zoneRead: PopulateRead = { attribute: node.attribute, component, fields: fragment.fields, sort: [], filters: null };
-      const { hop, select } = planPopulate(read.schema, model, zoneRead, ids, status);
-      const rows = await read.exec.all(compileSelect(read.dialect, select));
+      const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, zoneRead, chunk, status);
+      const { hop, select } = planFor(ids);
+      const rows = await selectByParents(read, ids, (chunk) => (chunk === ids ? select : planFor(chunk).select));
       const entries = rows.map((row) => {
         const entry = { ...shapeRow(row, select.columns), __component: component };
         push(byParent, Number(row[PARENT_KEY]), { order: Number(row[LINK_ORDER_KEY] ?? 0), link: Number(row[LINK_ID_KEY]), entry });
@@ -88,8 +94,20 @@ async function populateZone(read: ReadContext, model: Model, documents: readonly
   }
 }
 
-async function countByParent(read: ReadContext, query: ReturnType<typeof compileSelect>): Promise<Map<number, number>> {
-  const rows: Row[] = await read.exec.all(query);
+/**
+ * Runs a per-parents SELECT for every parent id: one statement, or one per PARENTS_PER_STATEMENT
+ * ids when there are more (drivers cap bound parameters at 32,766–65,535 per statement).
+ */
+async function selectByParents(read: ReadContext, ids: readonly number[], plan: (chunk: readonly number[]) => SelectPlan): Promise<Row[]> {
+  if (ids.length <= PARENTS_PER_STATEMENT) return read.exec.all(compileSelect(read.dialect, plan(ids)));
+  const chunks: (readonly number[])[] = [];
+  for (let start = 0; start < ids.length; start += PARENTS_PER_STATEMENT) chunks.push(ids.slice(start, start + PARENTS_PER_STATEMENT));
+  const results = await Promise.all(chunks.map((chunk) => read.exec.all(compileSelect(read.dialect, plan(chunk)))));
+  return results.flat();
+}
+
+async function countByParent(read: ReadContext, ids: readonly number[], plan: (chunk: readonly number[]) => SelectPlan): Promise<Map<number, number>> {
+  const rows = await selectByParents(read, ids, plan);
   return new Map(rows.map((row) => [Number(row[PARENT_KEY]), Number(row.count)]));
 }
 

@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createApiToken } from '../../src/api-tokens/api-token-store.js';
 import { createApp, type App } from '../../src/app.js';
 import type { CompiledQuery } from '../../src/sql/dialect.js';
@@ -39,7 +39,7 @@ export interface TestServer {
 }
 
 export interface TestServerOptions {
-  /** Files to write into the project copy before loading it (relative path → content). */
+  /** Files to write into the project copy before loading it (relative path → content; directories are created). */
   readonly files?: Readonly<Record<string, string>>;
   /** Environment variables seen by the project's config files. */
   readonly env?: Readonly<Record<string, string>>;
@@ -55,7 +55,10 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
   cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
-  for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(join(dir, file), content);
+  for (const [file, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), content);
+  }
   const database = await createTestDatabase(options.database ?? 'sqlite');
   const project = await loadProject(dir, { ...database.env, ...options.env });
   const queries: CompiledQuery[] = [];
