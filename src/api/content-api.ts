@@ -1,5 +1,6 @@
 import type { AccessControl } from '../access/principal.js';
 import { prunePopulate } from '../access/prune-populate.js';
+import { assertFindableRelations } from '../access/restricted-relations.js';
 import { sanitizeDataPayload } from '../access/sanitize-input.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
@@ -73,7 +74,9 @@ export function contentApiRoutes(deps: ContentApiDeps): Route[] {
         const principal = await deps.access.authenticate(header(request, 'authorization'));
         deps.access.authorize(principal, entry.action);
         const query = parseQuery(deps, entry.type, request);
-        const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, (uid) => deps.access.can(principal, `${uid}.find`));
+        const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
+        assertFindableRelations(deps.documents.schema, entry.type, query, mayFind);
+        const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, mayFind);
         return run(request, { ...query, populate });
       },
     };
