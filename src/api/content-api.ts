@@ -150,7 +150,8 @@ function documentIdOf(request: HttpRequest): string {
 }
 
 function isV4(request: HttpRequest): boolean {
-  return header(request, 'strapi-response-format')?.toLowerCase() === 'v4';
+  // Compared as Strapi does: the exact value `v4` (the header name is case-insensitive).
+  return header(request, 'strapi-response-format') === 'v4';
 }
 
 function ok(status: number, data: unknown, meta: Record<string, unknown> = {}): HttpResponse {

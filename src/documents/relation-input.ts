@@ -71,7 +71,8 @@ function list(label: string, key: string, value: unknown): unknown[] {
 
 function parseRef(label: string, item: unknown): RelationRef {
   if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) return { by: 'id', id: item };
-  if (typeof item === 'string' && item !== '') return DIGITS.test(item) ? { by: 'id', id: Number(item) } : { by: 'documentId', documentId: item };
+  if (typeof item === 'string' && item !== '' && !DIGITS.test(item)) return { by: 'documentId', documentId: item };
+  if (typeof item === 'string' && DIGITS.test(item) && Number.isSafeInteger(Number(item)) && Number(item) > 0) return { by: 'id', id: Number(item) };
   if (isObject(item)) {
     if (typeof item.documentId === 'string' && item.documentId !== '') {
       const status = item.status;

@@ -7,7 +7,8 @@ const MEDIA_UID = 'plugin::upload.file';
  * The Strapi v4 response shape, selected by the `Strapi-Response-Format: v4` request header:
  * each entry becomes `{ id, documentId, attributes: { …every other field } }`; populated
  * relations and media are wrapped in `{ data }` (recursively); components and dynamic-zone items
- * stay flat (their own relations wrapped); `{ count }` stays as is.
+ * stay flat (their own relations wrapped); a component's `{ count }` stays as is, a relation's is
+ * wrapped as Strapi does (`{ data: { attributes: { count } } }`).
  *
  *   { id: 1, documentId: 'a', title: 'x', author: { id: 2, documentId: 'b', name: 'A' }, cover: null }
  *   → { id: 1, documentId: 'a', attributes: { title: 'x',
@@ -30,9 +31,11 @@ function v4Fields(schema: Schema, model: Model, fields: Document): Document {
 }
 
 function v4Value(schema: Schema, model: Model, key: string, value: unknown): unknown {
-  if (isCount(value)) return value;
   const attribute = model.attributes.get(key);
   const related = key === 'localizations' && !attribute ? model : relatedModel(schema, attribute);
+  // Strapi wraps a relation's `{ count }` like an entry without id: `{ data: { attributes: { count } } }`.
+  if (related && isCount(value)) return { data: { attributes: value } };
+  if (isCount(value)) return value;
   if (related) return { data: mapEntries(value, (entry) => v4Entry(schema, related, entry)) };
   if (attribute?.type === 'component') {
     const component = schema.components.get(attribute.component);

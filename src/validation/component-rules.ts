@@ -9,7 +9,8 @@ const error = (path: readonly string[], message: string, value: unknown): FieldE
 /**
  * The shape problems of a (non-null) component or dynamic-zone value, with yup's messages: a
  * single component must be an object; repeatable components and dynamic zones arrays, within
- * `min` (not enforced on drafts) and `max`.
+ * `min` and `max` — bounds Strapi checks only when publishing, and `min` only on a non-empty list
+ * unless the attribute is required.
  *
  *   seo: []            → seo must be a `object` type, but the final value was: `[]`.
  *   blocks: {}         → blocks must be a `array` type, but the final value was: `{}`.
@@ -21,7 +22,8 @@ export function componentValueErrors(attribute: ComponentAttribute | DynamicZone
     return isObject(value) ? [] : [error(path, typeErrorMessage(label, 'object', value, null), value)];
   }
   if (!Array.isArray(value)) return [error(path, typeErrorMessage(label, 'array', value, null), value)];
-  if (!draft && attribute.min !== undefined && value.length < attribute.min) {
+  if (draft) return [];
+  if (attribute.min !== undefined && value.length < attribute.min && (value.length > 0 || attribute.required)) {
     return [error(path, `${label} field must have at least ${attribute.min} items`, value)];
   }
   if (attribute.max !== undefined && value.length > attribute.max) {
@@ -35,6 +37,7 @@ export function componentValueErrors(attribute: ComponentAttribute | DynamicZone
  * item's `__component`, which must be one the zone allows. Problems are added to `errors`.
  *
  *   blocks[0] without __component → blocks[0].__component is a required field
+ *   blocks[0].__component: null   → blocks[0].__component must be a `string` type, but the final value was: `null`.
  *   blocks[0].__component: 'x.y'  → blocks[0].__component must be one of the following values: shared.quote, …
  */
 export function itemComponent(
@@ -52,7 +55,11 @@ export function itemComponent(
   if (attribute.type === 'component') return schema.components.get(attribute.component) ?? null;
   const uid = item.__component;
   const at = [...path, '__component'];
-  if (uid === undefined || uid === null || uid === '') {
+  if (uid === null) {
+    errors.push(error(at, typeErrorMessage(fieldLabel(at), 'string', null, null), null));
+    return null;
+  }
+  if (uid === undefined || uid === '') {
     errors.push({ path: at, message: `${fieldLabel(at)} is a required field`, name: 'ValidationError', ...(uid === undefined ? {} : { value: uid }) });
     return null;
   }
