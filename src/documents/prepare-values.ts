@@ -65,8 +65,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Validates `data` (already key-checked) for `model`, applies defaults on creation, converts
  * dates and times (Strapi's format errors), hashes passwords, and parses relation, media and
- * component values — components recursively, each item validated as a creation (no `id`) or an
- * update (`id`). Every problem of the whole tree is reported in one ValidationError, with paths
+ * component values — components recursively, each item validated as a creation (no `id`, or any
+ * item under a row being created) or an update (`id`). Every problem of the whole tree is reported in one ValidationError, with paths
  * like `["seo", "keywords", "0", "word"]`.
  */
 export async function prepareValues(ctx: DocumentContext, model: Model, data: Readonly<Record<string, unknown>>, mode: ValidationMode): Promise<PreparedValues> {
@@ -165,8 +165,11 @@ async function prepareItem(
   errors: FieldError[],
 ): Promise<PreparedComponent> {
   const { id: rawId, __component: _, ...fields } = item;
-  const id = componentId(rawId);
-  if (rawId !== undefined && rawId !== null && id === null) {
+  // Under a row being created (the document, or a new component) there is nothing to update:
+  // Strapi ignores the ids sent and creates every item.
+  const ownerIsNew = mode.creating;
+  const id = ownerIsNew ? null : componentId(rawId);
+  if (!ownerIsNew && rawId !== undefined && rawId !== null && id === null) {
     errors.push({ path: [...path, 'id'], message: `${fieldLabel([...path, 'id'])} must be a component id`, name: 'ValidationError', value: rawId });
   }
   const prepared = await prepareEntity(ctx, component, fields, { creating: id === null, draft: mode.draft }, path, errors);

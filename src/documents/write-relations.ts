@@ -7,7 +7,7 @@ import { getModel, type Model, type RelationAttribute, type Schema } from '../sc
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';
 import type { Dialect } from '../sql/dialect.js';
-import type { RelationInput, RelationRef } from './relation-input.js';
+import type { ConnectItem, RelationInput, RelationRef } from './relation-input.js';
 import { refKey, type ResolvedTargets, type TargetDocument } from './resolve-relations.js';
 
 type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
@@ -83,54 +83,103 @@ export async function writeRelation(
 
 /** The documents of a `set`, in order, each once (unresolved ones were rejected before). */
 function setList(items: readonly RelationRef[], lookup: (ref: RelationRef) => TargetDocument | undefined): TargetDocument[] {
-  const list: TargetDocument[] = [];
+  const list: { documentId: string; rowIds: number[] }[] = [];
   for (const item of items) {
     const document = lookup(item);
-    if (document && !list.some((d) => d.documentId === document.documentId)) list.push(document);
+    if (!document) continue;
+    const existing = list.find((d) => d.documentId === document.documentId);
+    if (existing) existing.rowIds.push(...document.rowIds.filter((id) => !existing.rowIds.includes(id)));
+    else list.push({ documentId: document.documentId, rowIds: [...document.rowIds] });
   }
   return list;
 }
 
-/** The stored list after `disconnect`, then each `connect` at its position. */
+/**
+ * The stored list after `disconnect`, then each `connect` at its position. Both act on the rows a
+ * reference resolves to, so `{ documentId, status: 'published' }` leaves the draft's link alone.
+ * A connect placed relative to a document connected later in the same request waits for it, as
+ * Strapi orders its connect array.
+ */
 function changeList(
   current: readonly CurrentLink[],
   input: Extract<RelationInput, { kind: 'change' }>,
   lookup: (ref: RelationRef) => TargetDocument | undefined,
 ): TargetDocument[] {
-  const list: TargetDocument[] = [];
+  const list: { documentId: string; rowIds: number[] }[] = [];
   for (const link of current) {
-    const existing = list.find((d) => d.documentId === link.documentId);
-    if (existing) (existing.rowIds as number[]).push(link.target);
+    const last = list[list.length - 1];
+    if (last && last.documentId === link.documentId) last.rowIds.push(link.target);
     else list.push({ documentId: link.documentId, rowIds: [link.target] });
   }
-  const remove = (documentId: string) => {
-    const index = list.findIndex((d) => d.documentId === documentId);
-    if (index >= 0) list.splice(index, 1);
+  const detach = (rowIds: readonly number[]) => {
+    for (const entry of list) entry.rowIds = entry.rowIds.filter((id) => !rowIds.includes(id));
+    for (let index = list.length - 1; index >= 0; index--) if (list[index]?.rowIds.length === 0) list.splice(index, 1);
   };
   for (const ref of input.disconnect) {
     const document = lookup(ref);
-    if (document) remove(document.documentId);
+    if (document) detach(document.rowIds);
   }
-  for (const item of input.connect) {
+  for (const item of orderConnects(input.connect, lookup)) {
     const document = lookup(item.ref);
     if (!document) continue;
-    remove(document.documentId);
+    detach(document.rowIds);
+    const entry = { documentId: document.documentId, rowIds: [...document.rowIds] };
     const position = item.position;
-    if (position.kind === 'start') list.unshift(document);
-    else if (position.kind === 'end') list.push(document);
+    if (position.kind === 'start') list.unshift(entry);
+    else if (position.kind === 'end') list.push(entry);
     else {
       const anchor = lookup(position.ref);
       const index = anchor ? list.findIndex((d) => d.documentId === anchor.documentId) : -1;
       if (index < 0) {
-        const id = (ref: RelationRef) => (ref.by === 'id' ? String(ref.id) : ref.documentId);
         throw new ValidationError(
-          `There was a problem connecting relation with id ${id(item.ref)} at position ${JSON.stringify({ [position.kind]: id(position.ref) })}. The relation with id ${id(position.ref)} needs to be connected first.`,
+          `There was a problem connecting relation with id ${refLabel(item.ref)} at position ${JSON.stringify({ [position.kind]: refLabel(position.ref) })}. The relation with id ${refLabel(position.ref)} needs to be connected first.`,
         );
       }
-      list.splice(position.kind === 'before' ? index : index + 1, 0, document);
+      list.splice(position.kind === 'before' ? index : index + 1, 0, entry);
     }
   }
   return list;
+}
+
+/**
+ * The connect items in the order they can be applied: an item positioned before/after a
+ * document that this request also connects comes after it. The same document twice, or a cycle
+ * of positions, is a 400.
+ */
+function orderConnects(items: readonly ConnectItem[], lookup: (ref: RelationRef) => TargetDocument | undefined): ConnectItem[] {
+  const documentOf = (ref: RelationRef) => lookup(ref)?.documentId;
+  const byDocument = new Map<string, ConnectItem>();
+  for (const item of items) {
+    const documentId = documentOf(item.ref);
+    if (documentId === undefined) continue;
+    if (byDocument.has(documentId)) {
+      throw new ValidationError(`The relation with id ${refLabel(item.ref)} is already connected. You cannot connect the same relation twice.`);
+    }
+    byDocument.set(documentId, item);
+  }
+  const ordered: ConnectItem[] = [];
+  const state = new Map<ConnectItem, 'visiting' | 'done'>();
+  const visit = (item: ConnectItem) => {
+    if (state.get(item) === 'done') return;
+    if (state.get(item) === 'visiting') {
+      throw new ValidationError(`A circular reference was found in the connect positions of relation with id ${refLabel(item.ref)}`);
+    }
+    state.set(item, 'visiting');
+    const position = item.position;
+    if (position.kind === 'before' || position.kind === 'after') {
+      const anchorDocument = documentOf(position.ref);
+      const anchor = anchorDocument === undefined ? undefined : byDocument.get(anchorDocument);
+      if (anchor && anchor !== item) visit(anchor);
+    }
+    state.set(item, 'done');
+    ordered.push(item);
+  };
+  items.forEach(visit);
+  return ordered;
+}
+
+function refLabel(ref: RelationRef): string {
+  return ref.by === 'id' ? String(ref.id) : ref.documentId;
 }
 
 async function currentLinks(writer: LinkWriter, link: JoinTableLink, targetTable: string, rowId: number): Promise<CurrentLink[]> {

@@ -35,6 +35,9 @@ export interface FilterScope {
  *
  * A nested condition that also holds for a missing related row (`filters[author][id][$null]=true`)
  * additionally matches rows with no related row at all — the result Strapi's LEFT JOINs give.
+ * Strapi evaluates `$not` on each joined row too, so a `not` is pushed through nested
+ * conditions (`not(nested(tags, name = 'java'))` → `nested(tags, not(name = 'java'))`: a
+ * document matches when one of its tags is not `java`, and a document without tags does not).
  */
 export function planFilter(scope: FilterScope, node: FilterNode): Condition {
   switch (node.kind) {
@@ -42,7 +45,7 @@ export function planFilter(scope: FilterScope, node: FilterNode): Condition {
     case 'or':
       return { kind: node.kind, children: node.children.map((child) => planFilter(scope, child)) };
     case 'not':
-      return { kind: 'not', child: planFilter(scope, node.child) };
+      return hasNested(node.child) ? planFilter(scope, negate(node.child)) : { kind: 'not', child: planFilter(scope, node.child) };
     case 'compare': {
       const { column, kind } = fieldColumn(scope.model, node.field);
       return { kind: 'compare', column: { alias: scope.alias, column }, op: node.op, value: node.value, valueKind: kind };
@@ -57,6 +60,36 @@ export function planFilter(scope: FilterScope, node: FilterNode): Condition {
       const none: Condition = { kind: 'not', child: { kind: 'exists', from: rows.from, joins: rows.joins, where: rows.where } };
       return { kind: 'or', children: [matching, none] };
     }
+  }
+}
+
+function hasNested(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.some(hasNested);
+    case 'not':
+      return hasNested(node.child);
+    case 'nested':
+      return true;
+    case 'compare':
+      return false;
+  }
+}
+
+/** `not(node)` with the negation moved down to the comparisons (De Morgan), through nested levels. */
+function negate(node: FilterNode): FilterNode {
+  switch (node.kind) {
+    case 'and':
+      return { kind: 'or', children: node.children.map(negate) };
+    case 'or':
+      return { kind: 'and', children: node.children.map(negate) };
+    case 'not':
+      return node.child;
+    case 'nested':
+      return { kind: 'nested', attribute: node.attribute, child: negate(node.child) };
+    case 'compare':
+      return { kind: 'not', child: node };
   }
 }
 
