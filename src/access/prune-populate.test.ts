@@ -34,6 +34,13 @@ const schema: Schema = buildSchema(
       avatar: { type: 'media', multiple: false },
       articles: { type: 'relation', relation: 'oneToMany', target: ARTICLE, mappedBy: 'author' },
     }),
+    rawCollectionType(
+      'api::note.note',
+      'note',
+      'notes',
+      { text: { type: 'string' }, author: { type: 'relation', relation: 'manyToOne', target: AUTHOR } },
+      { options: { populateCreatorFields: true } },
+    ),
     rawCollectionType(TAG, 'tag', 'tags', {
       name: { type: 'string' },
       articles: { type: 'relation', relation: 'manyToMany', target: ARTICLE, mappedBy: 'tags' },
@@ -184,5 +191,11 @@ describe('prunePopulate: nested populate', () => {
     const copy = structuredClone(nodes);
     prunePopulate(schema, article, nodes, allowing(ARTICLE));
     expect(nodes).toEqual(copy);
+  });
+
+  it('keeps createdBy/updatedBy of a type with populateCreatorFields, as Strapi does', () => {
+    const note = schema.contentTypes.get('api::note.note') as ContentType;
+    const nodes = prunePopulate(schema, note, normalizePopulate(schema, note, 'createdBy,updatedBy,author'), allowing('api::note.note'));
+    expect(names(nodes)).toEqual(['createdBy', 'updatedBy']);
   });
 });

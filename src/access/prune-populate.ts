@@ -4,7 +4,8 @@ import { getModel, type Model, type Schema } from '../schema/types.js';
 /**
  * Drops, at any depth, the populate nodes of relations whose target content type the caller may
  * not `find` — silently, as Strapi's output sanitizer does. Media, components and dynamic zones
- * are kept (their own relations are checked inside them).
+ * are kept (their own relations are checked inside them), and so are `createdBy`/`updatedBy`,
+ * which a type only exposes with `populateCreatorFields`.
  *
  *   populate=author,tags with only `api::tag.tag.find` allowed → populate=tags
  */
@@ -23,7 +24,9 @@ export function prunePopulate(schema: Schema, model: Model, nodes: readonly Popu
     }
     const target = targetOf(schema, model, node.attribute);
     if (!target) continue;
-    if ((node.kind === 'relation' || node.kind === 'localizations') && !mayFind(target.uid)) continue;
+    // Creator fields are populatable only with `populateCreatorFields`, and then always shown.
+    const creator = node.kind === 'relation' && model.attributes.get(node.attribute)?.system === true;
+    if ((node.kind === 'relation' || node.kind === 'localizations') && !creator && !mayFind(target.uid)) continue;
     kept.push({ ...node, populate: prunePopulate(schema, target, node.populate, mayFind) });
   }
   return kept;
