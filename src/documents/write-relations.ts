@@ -162,7 +162,9 @@ function orderConnects(items: readonly ConnectItem[], lookup: (ref: RelationRef)
   const visit = (item: ConnectItem) => {
     if (state.get(item) === 'done') return;
     if (state.get(item) === 'visiting') {
-      throw new ValidationError(`A circular reference was found in the connect positions of relation with id ${refLabel(item.ref)}`);
+      throw new ValidationError(
+        'A circular reference was found in the connect array. One relation is trying to connect before/after another one that is trying to connect before/after it',
+      );
     }
     state.set(item, 'visiting');
     const position = item.position;
