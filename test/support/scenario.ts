@@ -96,6 +96,11 @@ export async function runStep(server: TestServer, step: Step, vars: Vars): Promi
   return response;
 }
 
+/** A step that only reads or seeds the database through `check` (its request, GET /_health, answers 204). */
+export function dbStep(name: string, check: (context: { vars: Vars; server: TestServer }) => void | Promise<void>): Step {
+  return { name, path: '/_health', status: 204, check: (_response, context) => check(context) };
+}
+
 /** Strapi's error envelope. */
 export function errorBody(status: number, name: string, message: string, details?: unknown): unknown {
   return { data: null, error: { status, name, message, ...(details === undefined ? {} : { details }) } };

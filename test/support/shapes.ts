@@ -22,3 +22,21 @@ export function expectDocument(document: unknown, keys: readonly string[]): void
 }
 
 export { ISO, DOCUMENT_ID };
+
+/** Matches any numeric row id. */
+export const ID = expect.any(Number);
+/** Matches any generated documentId. */
+export const DOC = expect.stringMatching(DOCUMENT_ID);
+/** Matches any ISO timestamp. */
+export const TS = expect.stringMatching(ISO);
+
+/** `{ data, meta: {} }`: the answer for one document. */
+export const single = <T>(data: T) => ({ data, meta: {} });
+
+/** `{ data, meta: { pagination } }`: a list answer on one page of 25, `total` the length of `data` unless `pagination` says otherwise. */
+export const list = (data: unknown[], pagination: Record<string, number> = {}) => ({ data, meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: data.length, ...pagination } } });
+
+/** A default-fields author entry (blog example) with documentId `{{documentVar}}`; `id` is any number unless given. */
+export function authorEntry(documentVar: string, name: string, { id = ID, email = null }: { id?: unknown; email?: string | null } = {}): Record<string, unknown> {
+  return { id, documentId: `{{${documentVar}}}`, name, email, bio: null, createdAt: TS, updatedAt: TS, publishedAt: TS };
+}
