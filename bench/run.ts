@@ -1,0 +1,169 @@
+/**
+ * `npm run bench`: seeds a fresh database from examples/blog through the REST API, drives each
+ * request kind with autocannon and prints one table (req/s, latency, errors, SQL statements per
+ * request), cold start and memory. On SQLite the limit server (bench/limit-server.mjs) runs on a
+ * copy of the seeded database and each of its request kinds is measured right after Cairn's.
+ *
+ *   npm run bench -- [--db sqlite|postgres|mysql] [--articles 2000] [--seconds 10] [--json out.json]
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { countStatements } from './count-statements.js';
+import { prepareDatabase, type BenchDatabase } from './database-target.js';
+import { buildDataset } from './dataset.js';
+import { describeFailure, measure, type LoadOptions } from './load.js';
+import { formatReport, formatTargets, type BenchFigures, type KindFigures } from './report.js';
+import { requestKinds } from './request-kinds.js';
+import { seedThroughApi } from './seed.js';
+import { spawnServer, type ServerProcess } from './server-process.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    articles: { type: 'string', default: '2000' },
+    authors: { type: 'string', default: '200' },
+    tags: { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    only: { type: 'string' },
+    json: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+async function main(): Promise<number> {
+  const database = args.db as BenchDatabase;
+  if (!['sqlite', 'postgres', 'mysql'].includes(database)) throw new Error(`--db must be sqlite, postgres or mysql (got ${database})`);
+  const size = { articles: Number(args.articles), authors: Number(args.authors), tags: Number(args.tags) };
+  const load: LoadOptions = { connections: Number(args.connections), seconds: Number(args.seconds), warmupSeconds: Number(args.warmup) };
+
+  const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+  const projectDir = join(workDir, 'project');
+  cpSync(join(root, 'examples/blog'), projectDir, { recursive: true, filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source) });
+  const target = await prepareDatabase(database);
+  const cairnSpec = (port: number) => ({ args: [join(root, 'bin/cairn.js'), 'start', '--dir', projectDir], cwd: projectDir, env: target.env, port, readyPath: '/api/articles' });
+  const servers: ServerProcess[] = [];
+  try {
+    log(`seeding ${size.articles} articles, ${size.authors} authors, ${size.tags} tags on ${database} (${workDir})`);
+    const first = await spawnServer(cairnSpec(await freePort()));
+    servers.push(first);
+    const seeded = await seedThroughApi(first.baseUrl, buildDataset(size));
+    log(`seeded in ${seeded.seconds.toFixed(1)} s`);
+    await first.stop();
+
+    const limitDb = join(workDir, 'limit.db');
+    if (database === 'sqlite') {
+      const dataDb = join(projectDir, '.tmp/data.db');
+      copyFileSync(dataDb, limitDb);
+      if (existsSync(`${dataDb}-wal`)) copyFileSync(`${dataDb}-wal`, `${limitDb}-wal`);
+    }
+
+    const cairn = await spawnServer(cairnSpec(await freePort()));
+    servers.push(cairn);
+    await sleep(1000);
+    const idle = cairn.memory();
+    const limit = database === 'sqlite' ? await startLimitServer(limitDb) : undefined;
+    if (limit) servers.push(limit);
+    await sleep(limit ? 1000 : 0);
+    const limitIdle = limit?.memory();
+
+    const dataset = buildDataset(size);
+    const kinds = requestKinds({ ...seeded, createTemplate: dataset.articles[0] as (typeof dataset.articles)[number] }).filter(
+      (kind) => !args.only || kind.name.includes(args.only),
+    );
+    const figures: KindFigures[] = [];
+    let failed = false;
+    for (const kind of kinds) {
+      log(`measuring ${kind.name}`);
+      const result = await measure(cairn.baseUrl, kind, load);
+      if (result.non2xx > 0 || result.errors > 0) {
+        failed = true;
+        log(`!!! INVALID RUN: ${kind.name} had ${result.non2xx} non-2xx responses and ${result.errors} errors; e.g. ${await describeFailure(cairn.baseUrl, kind)}`);
+      }
+      const limitResult = limit && kind.onLimitServer ? await measure(limit.baseUrl, kind, load) : undefined;
+      figures.push({ name: kind.name, cairn: result, limit: limitResult, statements: undefined });
+    }
+    const peak = cairn.memory();
+    const limitMemory = limit?.memory();
+    await cairn.stop();
+    await limit?.stop();
+
+    const statements = await countStatements(projectDir, target.env, kinds);
+    const report: BenchFigures = {
+      database,
+      commit: gitCommit(),
+      date: new Date().toISOString().slice(0, 10),
+      cores: availableParallelism(),
+      connections: load.connections,
+      seconds: load.seconds,
+      dataset: { ...size, seedSeconds: seeded.seconds },
+      kinds: figures.map((kind) => ({ ...kind, statements: statements.get(kind.name) })),
+      cairnStart: { firstSeconds: first.startSeconds, restartSeconds: cairn.startSeconds, idleMb: idle.rssMb, peakMb: peak.peakMb },
+      limitStart: limit && limitIdle && limitMemory ? { seconds: limit.startSeconds, idleMb: limitIdle.rssMb, peakMb: limitMemory.peakMb } : undefined,
+    };
+    process.stdout.write(`\n${formatReport(report)}\n`);
+    if (database === 'sqlite') process.stdout.write(`\nTargets (issue 5):\n${formatTargets(report)}\n`);
+    if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2));
+    if (failed) {
+      process.stdout.write('\n!!! This run is INVALID: some requests did not answer 2xx (see above).\n');
+      return 1;
+    }
+    return 0;
+  } finally {
+    for (const server of servers) await server.stop();
+    await target.cleanup();
+    if (!args.keep) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The hand-written ceiling server (bench/limit-server.mjs) on a copy of the seeded SQLite file. */
+async function startLimitServer(dbFile: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const args = [join(root, 'bench/limit-server.mjs'), '--db', dbFile, '--port', String(port)];
+  return spawnServer({ args, cwd: root, env: {}, port, readyPath: '/api/articles' });
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
