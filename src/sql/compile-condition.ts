@@ -1,126 +1,115 @@
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { ColumnRef, Condition, JoinClause, TableRef } from '../plan/plan-types.js';
-import { escapeLike, type AnyDatabase, type Dialect } from './dialect.js';
+import type { Condition, JoinClause } from '../plan/plan-types.js';
+import { escapeLike } from './dialect.js';
+import type { SqlWriter } from './sql-writer.js';
 
-type Builder = ExpressionBuilder<AnyDatabase, string>;
-/** A SELECT under construction over dynamic tables. */
-export type Select = SelectQueryBuilder<AnyDatabase, string, Record<string, unknown>>;
-
-/** `t0.title` (or `title` when the statement has no alias). */
-export function columnRef(ref: ColumnRef): Expression<unknown> {
-  return ref.alias ? sql.ref(`${ref.alias}.${ref.column}`) : sql.ref(ref.column);
-}
-
-const TRUE = sql<SqlBool>`1 = 1`;
-const FALSE = sql<SqlBool>`1 = 0`;
+const TRUE = '1 = 1';
+const FALSE = '1 = 0';
 
 /**
- * Compiles a Condition tree to a Kysely boolean expression. Sketches:
+ * Writes a Condition tree as SQL. Sketches:
  *
  *   compare(t0.views gt 5)          → "t0"."views" > ?
  *   compare(t0.title containsi 'a') → lower("t0"."title") like lower(?) escape '\'   ('%a%')
  *   compare(t0.category eq null)    → "t0"."category" is null
- *   exists(articles p, …)           → exists (select 1 from "articles" as "p" where …)
+ *   and(a, b)                       → (a and b)        (a single child is written bare)
+ *   exists(articles p, …)           → exists (select 1 as "one" from "articles" as "p" where …)
  */
-export function compileCondition(dialect: Dialect, eb: Builder, condition: Condition): Expression<SqlBool> {
+export function compileCondition(w: SqlWriter, condition: Condition): string {
   switch (condition.kind) {
     case 'and':
-      return eb.and(condition.children.map((child) => compileCondition(dialect, eb, child)));
     case 'or':
-      return eb.or(condition.children.map((child) => compileCondition(dialect, eb, child)));
+      return combine(w, condition.children, condition.kind);
     case 'not':
-      return eb.not(compileCondition(dialect, eb, condition.child));
+      return `not ${compileCondition(w, condition.child)}`;
     case 'true':
       return TRUE;
     case 'false':
       return FALSE;
     case 'sameValue': {
-      const left = columnRef(condition.left);
-      const right = columnRef(condition.right);
-      return sql<SqlBool>`(${left} = ${right} or (${left} is null and ${right} is null))`;
+      const left = w.ref(condition.left);
+      const right = w.ref(condition.right);
+      return `(${left} = ${right} or (${left} is null and ${right} is null))`;
     }
     case 'compareColumns': {
       const op = condition.op === 'eq' ? '=' : condition.op === 'gt' ? '>' : '<=';
-      return sql<SqlBool>`${columnRef(condition.left)} ${sql.raw(op)} ${columnRef(condition.right)}`;
+      return `${w.ref(condition.left)} ${op} ${w.ref(condition.right)}`;
     }
     case 'exists': {
-      const from = dialect.builder.selectFrom(condition.from.alias ? `${condition.from.table} as ${condition.from.alias}` : condition.from.table);
-      const joined = withJoins(dialect, from as unknown as Select, condition.joins ?? []);
-      return eb.exists(joined.select(sql.lit(1).as('one')).where((inner) => compileCondition(dialect, inner, condition.where)));
+      const from = `select 1 as ${w.id('one')} from ${w.table(condition.from)}${compileJoins(w, condition.joins ?? [])}`;
+      return `exists (${from} where ${compileCondition(w, condition.where)})`;
     }
     case 'search': {
       const pattern = `%${escapeLike(condition.term)}%`;
-      return eb.or(condition.columns.map((column) => dialect.search(columnRef(column), pattern)));
+      return combine(w, condition.columns, 'or', (column) => w.dialect.search(w.ref(column), w.param(pattern)));
     }
     case 'compare':
-      return compileCompare(dialect, condition);
+      return compileCompare(w, condition);
   }
 }
 
-function compileCompare(dialect: Dialect, condition: Extract<Condition, { kind: 'compare' }>): Expression<SqlBool> {
-  const column = columnRef(condition.column);
-  const encode = (value: unknown) => dialect.encode(condition.valueKind, value);
+/** `(a and b and c)`; one term bare; none → `1 = 1` (and) / `1 = 0` (or). */
+function combine<T>(w: SqlWriter, items: readonly T[], op: 'and' | 'or', write?: (item: T) => string): string {
+  if (items.length === 0) return op === 'and' ? TRUE : FALSE;
+  const parts = items.map((item) => (write ? write(item) : compileCondition(w, item as Condition)));
+  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(` ${op} `)})`;
+}
+
+function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'compare' }>): string {
+  const { dialect } = w;
+  const column = w.ref(condition.column);
+  const bind = (value: unknown) => w.param(dialect.encode(condition.valueKind, value));
   const value = condition.value;
+  const like = (pattern: string, insensitive: boolean) => dialect.like(column, w.param(pattern), insensitive, condition.valueKind);
   switch (condition.op) {
     case 'eq':
-      return value === null ? sql<SqlBool>`${column} is null` : sql<SqlBool>`${column} = ${encode(value)}`;
+      return value === null ? `${column} is null` : `${column} = ${bind(value)}`;
     case 'ne':
-      return value === null ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} <> ${encode(value)}`;
+      return value === null ? `${column} is not null` : `${column} <> ${bind(value)}`;
     case 'eqi':
-      return sql<SqlBool>`${dialect.lower(column, condition.valueKind)} = lower(${String(value)})`;
+      return `${dialect.lower(column, condition.valueKind)} = lower(${w.param(String(value))})`;
     case 'nei':
-      return sql<SqlBool>`${dialect.lower(column, condition.valueKind)} <> lower(${String(value)})`;
+      return `${dialect.lower(column, condition.valueKind)} <> lower(${w.param(String(value))})`;
     case 'lt':
-      return sql<SqlBool>`${column} < ${encode(value)}`;
+      return `${column} < ${bind(value)}`;
     case 'lte':
-      return sql<SqlBool>`${column} <= ${encode(value)}`;
+      return `${column} <= ${bind(value)}`;
     case 'gt':
-      return sql<SqlBool>`${column} > ${encode(value)}`;
+      return `${column} > ${bind(value)}`;
     case 'gte':
-      return sql<SqlBool>`${column} >= ${encode(value)}`;
+      return `${column} >= ${bind(value)}`;
     case 'in':
     case 'notIn': {
-      const values = (value as unknown[]).map(encode);
+      const values = value as readonly unknown[];
       if (values.length === 0) return condition.op === 'in' ? FALSE : TRUE;
-      const list = sql.join(values);
-      return condition.op === 'in' ? sql<SqlBool>`${column} in (${list})` : sql<SqlBool>`${column} not in (${list})`;
+      const list = values.map(bind).join(', ');
+      return condition.op === 'in' ? `${column} in (${list})` : `${column} not in (${list})`;
     }
     case 'between': {
       const [low, high] = value as [unknown, unknown];
-      return sql<SqlBool>`${column} between ${encode(low)} and ${encode(high)}`;
+      return `${column} between ${bind(low)} and ${bind(high)}`;
     }
     case 'null':
-      return value ? sql<SqlBool>`${column} is null` : sql<SqlBool>`${column} is not null`;
+      return value ? `${column} is null` : `${column} is not null`;
     case 'notNull':
-      return value ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} is null`;
+      return value ? `${column} is not null` : `${column} is null`;
     case 'contains':
     case 'containsi':
-      return dialect.like(column, `%${escapeLike(String(value))}%`, condition.op === 'containsi', condition.valueKind);
+      return like(`%${escapeLike(String(value))}%`, condition.op === 'containsi');
     case 'notContains':
     case 'notContainsi':
-      return sql<SqlBool>`not (${dialect.like(column, `%${escapeLike(String(value))}%`, condition.op === 'notContainsi', condition.valueKind)})`;
+      return `not (${like(`%${escapeLike(String(value))}%`, condition.op === 'notContainsi')})`;
     case 'startsWith':
     case 'startsWithi':
-      return dialect.like(column, `${escapeLike(String(value))}%`, condition.op === 'startsWithi', condition.valueKind);
+      return like(`${escapeLike(String(value))}%`, condition.op === 'startsWithi');
     case 'endsWith':
     case 'endsWithi':
-      return dialect.like(column, `%${escapeLike(String(value))}`, condition.op === 'endsWithi', condition.valueKind);
+      return like(`%${escapeLike(String(value))}`, condition.op === 'endsWithi');
   }
 }
 
-/** Adds `[left] join "table" as "alias" on …` clauses. */
-export function withJoins(dialect: Dialect, query: Select, joins: readonly JoinClause[]): Select {
-  let joined = query;
-  for (const join of joins) {
-    const table = tableName(join);
-    joined = (join.left
-      ? joined.leftJoin(table, (builder) => builder.on((eb) => compileCondition(dialect, eb, join.on)))
-      : joined.innerJoin(table, (builder) => builder.on((eb) => compileCondition(dialect, eb, join.on)))) as unknown as Select;
-  }
-  return joined;
-}
-
-/** `"articles" as "t0"`, or just the table when the statement needs no alias. */
-export function tableName(ref: TableRef): string {
-  return ref.alias ? `${ref.table} as ${ref.alias}` : ref.table;
+/** ` inner join "table" as "alias" on …` / ` left join …` for each join, in order. */
+export function compileJoins(w: SqlWriter, joins: readonly JoinClause[]): string {
+  let text = '';
+  for (const join of joins) text += ` ${join.left ? 'left' : 'inner'} join ${w.table(join)} on ${compileCondition(w, join.on)}`;
+  return text;
 }

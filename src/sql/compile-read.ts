@@ -1,7 +1,7 @@
-import { sql, type Expression } from 'kysely';
 import type { CountPlan, OrderTerm, SelectPlan } from '../plan/plan-types.js';
-import { columnRef, compileCondition, tableName, withJoins, type Select } from './compile-condition.js';
+import { compileCondition, compileJoins } from './compile-condition.js';
 import type { CompiledQuery, Dialect } from './dialect.js';
+import { SqlWriter } from './sql-writer.js';
 
 /**
  * SelectPlan → one SELECT:
@@ -18,57 +18,43 @@ import type { CompiledQuery, Dialect } from './dialect.js';
  *   where "l1"."article_id" in (?, ?, ?) order by "l1"."tag_ord" asc, "l1"."id" asc
  */
 export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery {
-  const compiled = buildSelect(dialect, plan).compile();
-  return { sql: compiled.sql, params: compiled.parameters };
-}
-
-function buildSelect(dialect: Dialect, plan: SelectPlan): Select {
-  let query = withJoins(dialect, dialect.builder.selectFrom(tableName(plan.from)) as unknown as Select, plan.joins ?? []).select(
-    plan.columns.map((c) => {
-      const column = columnRef(c.column);
-      if (c.aggregate === 'count') return sql`count(${column})`.as(c.as);
-      if (c.aggregate === 'max') return sql`max(${column})`.as(c.as);
-      return sql`${dialect.selectExpression(column, c.kind)}`.as(c.as);
-    }),
-  );
-  if (plan.where) {
-    const where = plan.where;
-    query = query.where((eb) => compileCondition(dialect, eb, where));
-  }
-  if (plan.groupBy && plan.groupBy.length > 0) query = query.groupBy(plan.groupBy.map((ref) => columnRef(ref) as Expression<never>));
-  for (const term of plan.orderBy) {
-    const value = dialect.sortExpression(orderValue(dialect, term), term.kind);
-    query = dialect.nullsFirstAscending
-      ? query.orderBy(value, term.direction)
-      : query.orderBy(value, (ob) => (term.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()));
-  }
+  const w = new SqlWriter(dialect);
+  const columns = plan.columns.map((c) => {
+    const column = w.ref(c.column);
+    const value = c.aggregate === 'count' ? `count(${column})` : c.aggregate === 'max' ? `max(${column})` : dialect.selectExpression(column, c.kind);
+    return `${value} as ${w.id(c.as)}`;
+  });
+  let sql = `select ${columns.join(', ')} from ${w.table(plan.from)}${compileJoins(w, plan.joins ?? [])}`;
+  if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
+  if (plan.groupBy && plan.groupBy.length > 0) sql += ` group by ${plan.groupBy.map((ref) => w.ref(ref)).join(', ')}`;
+  if (plan.orderBy.length > 0) sql += ` order by ${plan.orderBy.map((term) => orderTerm(w, term)).join(', ')}`;
   // OFFSET needs a LIMIT on SQLite and MySQL: "no limit" is the largest safe integer.
-  if (plan.limit !== null) query = query.limit(plan.limit);
-  else if (plan.offset > 0) query = query.limit(Number.MAX_SAFE_INTEGER);
-  if (plan.offset > 0) query = query.offset(plan.offset);
-  return query;
+  if (plan.limit !== null) sql += ` limit ${w.param(plan.limit)}`;
+  else if (plan.offset > 0) sql += ` limit ${w.param(Number.MAX_SAFE_INTEGER)}`;
+  if (plan.offset > 0) sql += ` offset ${w.param(plan.offset)}`;
+  return w.done(sql);
 }
 
-/** A plain column, or `(select min|max(col) from … where …)` for a value in related rows. */
-function orderValue(dialect: Dialect, term: OrderTerm): Expression<unknown> {
-  if (!term.through) return columnRef(term.column);
+/** `<value> asc|desc`, with NULLS placement where the dialect needs it spelled out. */
+function orderTerm(w: SqlWriter, term: OrderTerm): string {
+  const value = w.dialect.sortExpression(orderValue(w, term), term.kind);
+  if (w.dialect.nullsFirstAscending) return `${value} ${term.direction}`;
+  return term.direction === 'asc' ? `${value} asc nulls first` : `${value} desc nulls last`;
+}
+
+/** A plain column, or `(select min|max(col) as "v" from … where …)` for a value in related rows. */
+function orderValue(w: SqlWriter, term: OrderTerm): string {
+  if (!term.through) return w.ref(term.column);
   const through = term.through;
-  const aggregate = term.direction === 'asc' ? sql`min` : sql`max`;
-  const subquery = withJoins(dialect, dialect.builder.selectFrom(tableName(through.from)) as unknown as Select, through.joins)
-    .select(sql`${aggregate}(${columnRef(term.column)})`.as('v'))
-    .where((eb) => compileCondition(dialect, eb, through.where));
-  return sql`(${subquery})`;
+  const aggregate = term.direction === 'asc' ? 'min' : 'max';
+  const from = `select ${aggregate}(${w.ref(term.column)}) as ${w.id('v')} from ${w.table(through.from)}${compileJoins(w, through.joins)}`;
+  return `(${from} where ${compileCondition(w, through.where)})`;
 }
 
 /** CountPlan → `select count(*) as "count" from … where …`. */
 export function compileCount(dialect: Dialect, plan: CountPlan): CompiledQuery {
-  let query = dialect.builder
-    .selectFrom(tableName(plan.from))
-    .select(sql<number>`count(*)`.as('count'));
-  if (plan.where) {
-    const where = plan.where;
-    query = query.where((eb) => compileCondition(dialect, eb, where));
-  }
-  const compiled = query.compile();
-  return { sql: compiled.sql, params: compiled.parameters };
+  const w = new SqlWriter(dialect);
+  let sql = `select count(*) as ${w.id('count')} from ${w.table(plan.from)}`;
+  if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
+  return w.done(sql);
 }

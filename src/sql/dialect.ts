@@ -1,11 +1,6 @@
-import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { ValueKind } from '../plan/plan-types.js';
 import type { ColumnSpec } from '../schema/table-spec.js';
 import type { Introspector } from './ddl/introspection.js';
-
-/** Kysely over dynamic tables: every table is a record of unknown columns. */
-export type AnyTable = Record<string, unknown>;
-export type AnyDatabase = Record<string, AnyTable>;
 
 /** SQL text and its bound parameters, ready for a driver. */
 export interface CompiledQuery {
@@ -15,34 +10,38 @@ export interface CompiledQuery {
 
 /**
  * Everything that differs between SQLite, PostgreSQL and MySQL, as small overrides and capability
- * flags (never `if (client === …)` elsewhere). `builder` is a compile-only Kysely instance (no
- * connection) with the dialect's query compiler: quoting and placeholders come from it.
+ * flags (never `if (client === …)` elsewhere). Statements are written by sql/compile-*.ts and
+ * sql/ddl/ with the dialect's quoting and placeholders.
  */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres' | 'mysql';
-  readonly builder: Kysely<AnyDatabase>;
   /** INSERT … RETURNING is available (otherwise the driver reports the inserted id). */
   readonly supportsReturning: boolean;
   /** `INSERT INTO t DEFAULT VALUES` is understood (MySQL wants `INSERT INTO t () VALUES ()`). */
   readonly supportsDefaultValues: boolean;
   /** Encodes a logical value for binding (booleans, dates, JSON, big integers). */
   encode(kind: ValueKind, value: unknown): unknown;
+  /** Quotes an identifier (`"title"`, or `` `title` `` on MySQL). */
+  quoteIdentifier(name: string): string;
+  /** The placeholder of the `index`-th bound value (1-based): `?` or `$1`. */
+  placeholder(index: number): string;
   /** Wraps a column read so the driver returns it losslessly (e.g. big integers as text). */
-  selectExpression(column: Expression<unknown>, kind: ValueKind): Expression<unknown>;
+  selectExpression(column: string, kind: ValueKind): string;
   /**
-   * `LIKE` with the dialect's escape clause; `insensitive` lowers both sides. `kind` is the
-   * column's kind (a database may need a cast to match non-text columns).
+   * `LIKE` with the dialect's escape clause; `insensitive` lowers both sides. `pattern` is the
+   * pattern's placeholder; `kind` is the column's kind (a database may need a cast to match
+   * non-text columns).
    */
-  like(column: Expression<unknown>, pattern: string, insensitive: boolean, kind: ValueKind): RawBuilder<SqlBool>;
+  like(column: string, pattern: string, insensitive: boolean, kind: ValueKind): string;
   /** `LOWER(column)` as the dialect needs it for `$eqi`/`$nei`. */
-  lower(column: Expression<unknown>, kind: ValueKind): RawBuilder<unknown>;
-  /** `_q` on one column (`LIKE` on SQLite/MySQL, `ILIKE` on text on PostgreSQL). */
-  search(column: Expression<unknown>, pattern: string): RawBuilder<SqlBool>;
+  lower(column: string, kind: ValueKind): string;
+  /** `_q` on one column (`LIKE` on SQLite/MySQL, `ILIKE` on text on PostgreSQL); `pattern` is a placeholder. */
+  search(column: string, pattern: string): string;
   /**
    * The expression to ORDER BY for a column: text compares byte-wise everywhere (SQLite's
    * order), so a list sorts the same on every database.
    */
-  sortExpression(column: Expression<unknown>, kind: ValueKind): Expression<unknown>;
+  sortExpression(column: string, kind: ValueKind): string;
   /** NULLS placement so that NULL sorts first ascending and last descending everywhere, as SQLite does. */
   readonly nullsFirstAscending: boolean;
   /** Column type text for DDL. */

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { ForeignKeySpec, TableSpec } from '../../schema/table-spec.js';
+import type { ForeignKeySpec, IndexSpec, TableSpec } from '../../schema/table-spec.js';
 import type { CompiledQuery, Dialect } from '../dialect.js';
 import type { ExistingSchema } from './introspection.js';
 
@@ -19,23 +18,15 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
   const statements: CompiledQuery[] = [];
   const notices: string[] = [];
   const createdTables: TableSpec[] = [];
-  const schema = dialect.builder.schema;
+  const q = (name: string) => dialect.quoteIdentifier(name);
 
   for (const table of wanted) {
     const columns = existing.tables.get(table.name);
     if (!columns) {
       createdTables.push(table);
-      let create = schema.createTable(table.name);
-      for (const column of table.columns) create = create.addColumn(column.name, sql.raw(dialect.columnType(column)));
-      if (dialect.inlineForeignKeys) {
-        for (const fk of table.foreignKeys) {
-          // Kysely types constraint columns against columns it saw added; ours are dynamic.
-          create = create.addForeignKeyConstraint(fk.name, [...fk.columns] as never[], fk.referencedTable, [...fk.referencedColumns], (cb) =>
-            cb.onDelete(fk.onDelete === 'CASCADE' ? 'cascade' : 'set null'),
-          );
-        }
-      }
-      statements.push(toCompiled(create.compile()));
+      const parts = table.columns.map((column) => `${q(column.name)} ${dialect.columnType(column)}`);
+      if (dialect.inlineForeignKeys) parts.push(...table.foreignKeys.map((fk) => foreignKeyClause(dialect, fk)));
+      statements.push(ddl(`create table ${q(table.name)} (${parts.join(', ')})`));
       continue;
     }
     for (const column of table.columns) {
@@ -45,7 +36,7 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
           notices.push(`table ${table.name} has no "${column.name}" primary key column; it cannot be added to an existing table`);
           continue;
         }
-        statements.push(toCompiled(schema.alterTable(table.name).addColumn(column.name, sql.raw(dialect.columnType(column))).compile()));
+        statements.push(ddl(`alter table ${q(table.name)} add column ${q(column.name)} ${dialect.columnType(column)}`));
       } else if (!dialect.sameColumnType(column, type)) {
         notices.push(`column ${table.name}.${column.name} has type "${type}" but the schema expects "${dialect.columnType(column)}"; left unchanged (convert it yourself if needed)`);
       }
@@ -59,9 +50,7 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
   for (const table of wanted) {
     for (const index of table.indexes) {
       if (existing.indexes.has(index.name)) continue;
-      let create = schema.createIndex(index.name).on(table.name).columns([...index.columns]);
-      if (index.unique) create = create.unique();
-      statements.push(toCompiled(create.compile()));
+      statements.push(createIndex(dialect, table.name, index));
     }
   }
   if (!dialect.inlineForeignKeys) {
@@ -72,17 +61,23 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
   return { statements, notices };
 }
 
-function addForeignKey(dialect: Dialect, table: string, fk: ForeignKeySpec): CompiledQuery {
-  return toCompiled(
-    dialect.builder.schema
-      .alterTable(table)
-      .addForeignKeyConstraint(fk.name, [...fk.columns], fk.referencedTable, [...fk.referencedColumns], (cb) =>
-        cb.onDelete(fk.onDelete === 'CASCADE' ? 'cascade' : 'set null'),
-      )
-      .compile(),
-  );
+/** `create [unique] index "name" on "table" ("a", "b")`. */
+function createIndex(dialect: Dialect, table: string, index: IndexSpec): CompiledQuery {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  return ddl(`create ${index.unique ? 'unique ' : ''}index ${q(index.name)} on ${q(table)} (${index.columns.map(q).join(', ')})`);
 }
 
-function toCompiled(query: { sql: string; parameters: readonly unknown[] }): CompiledQuery {
-  return { sql: query.sql, params: query.parameters };
+/** `constraint "fk" foreign key ("a") references "table" ("id") on delete cascade|set null`. */
+function foreignKeyClause(dialect: Dialect, fk: ForeignKeySpec): string {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  const onDelete = fk.onDelete === 'CASCADE' ? 'cascade' : 'set null';
+  return `constraint ${q(fk.name)} foreign key (${fk.columns.map(q).join(', ')}) references ${q(fk.referencedTable)} (${fk.referencedColumns.map(q).join(', ')}) on delete ${onDelete}`;
+}
+
+function addForeignKey(dialect: Dialect, table: string, fk: ForeignKeySpec): CompiledQuery {
+  return ddl(`alter table ${dialect.quoteIdentifier(table)} add ${foreignKeyClause(dialect, fk)}`);
+}
+
+function ddl(sql: string): CompiledQuery {
+  return { sql, params: [] };
 }

@@ -1,7 +1,7 @@
-import { DummyDriver, Kysely, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, sql } from 'kysely';
 import type { ValueKind } from '../../plan/plan-types.js';
 import type { ColumnType } from '../../schema/table-spec.js';
-import type { AnyDatabase, Dialect } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
+import { quoteWith } from '../sql-writer.js';
 
 /** Column types as knex's MySQL compiler writes them for Strapi's schema. */
 const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
@@ -52,14 +52,6 @@ const TEXT_KINDS = new Set<ValueKind>(['string']);
  */
 export const mysqlDialect: Dialect = {
   name: 'mysql',
-  builder: new Kysely<AnyDatabase>({
-    dialect: {
-      createAdapter: () => new MysqlAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new MysqlIntrospector(db),
-      createQueryCompiler: () => new MysqlQueryCompiler(),
-    },
-  }),
   supportsReturning: false,
   supportsDefaultValues: false,
   nullsFirstAscending: true,
@@ -91,20 +83,22 @@ export const mysqlDialect: Dialect = {
         return value;
     }
   },
+  quoteIdentifier: quoteWith('`'),
+  placeholder: () => '?',
   selectExpression(column) {
     return column;
   },
   like(column, pattern, insensitive) {
-    return insensitive ? sql<boolean>`lower(${column}) like lower(${pattern})` : sql<boolean>`${column} like ${pattern}`;
+    return insensitive ? `lower(${column}) like lower(${pattern})` : `${column} like ${pattern}`;
   },
   lower(column) {
-    return sql`lower(${column})`;
+    return `lower(${column})`;
   },
   search(column, pattern) {
-    return sql<boolean>`${column} like ${pattern}`;
+    return `${column} like ${pattern}`;
   },
   sortExpression(column, kind) {
-    return TEXT_KINDS.has(kind) ? sql`cast(${column} as binary)` : column;
+    return TEXT_KINDS.has(kind) ? `cast(${column} as binary)` : column;
   },
   columnType(column) {
     const type = COLUMN_TYPES[column.type];

@@ -1,7 +1,7 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import type { ValueKind } from '../../plan/plan-types.js';
 import type { ColumnType } from '../../schema/table-spec.js';
-import type { AnyDatabase, Dialect } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
+import { quoteWith } from '../sql-writer.js';
 
 /** Column types as knex's PostgreSQL compiler writes them for Strapi's schema. */
 const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
@@ -40,7 +40,7 @@ const REPORTED_TYPES: Readonly<Record<ColumnType, string>> = {
 };
 
 const TEXT_KINDS = new Set<ValueKind>(['string']);
-const asText = (column: unknown, kind: ValueKind) => (TEXT_KINDS.has(kind) ? sql`${column}` : sql`cast(${column} as varchar)`);
+const asText = (column: string, kind: ValueKind) => (TEXT_KINDS.has(kind) ? column : `cast(${column} as varchar)`);
 
 /**
  * PostgreSQL: `$n` placeholders, RETURNING, native booleans, `timestamp(6)` in UTC, `jsonb`.
@@ -49,14 +49,6 @@ const asText = (column: unknown, kind: ValueKind) => (TEXT_KINDS.has(kind) ? sql
  */
 export const postgresDialect: Dialect = {
   name: 'postgres',
-  builder: new Kysely<AnyDatabase>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  }),
   supportsReturning: true,
   supportsDefaultValues: true,
   nullsFirstAscending: false,
@@ -89,21 +81,23 @@ export const postgresDialect: Dialect = {
         return value;
     }
   },
+  quoteIdentifier: quoteWith('"'),
+  placeholder: (index) => `$${index}`,
   selectExpression(column) {
     return column;
   },
   like(column, pattern, insensitive, kind) {
     const target = asText(column, kind);
-    return insensitive ? sql<boolean>`lower(${target}) like lower(${pattern}) escape '\\'` : sql<boolean>`${target} like ${pattern} escape '\\'`;
+    return insensitive ? `lower(${target}) like lower(${pattern}) escape '\\'` : `${target} like ${pattern} escape '\\'`;
   },
   lower(column, kind) {
-    return sql`lower(${asText(column, kind)})`;
+    return `lower(${asText(column, kind)})`;
   },
   search(column, pattern) {
-    return sql<boolean>`cast(${column} as varchar) ilike ${pattern} escape '\\'`;
+    return `cast(${column} as varchar) ilike ${pattern} escape '\\'`;
   },
   sortExpression(column, kind) {
-    return TEXT_KINDS.has(kind) ? sql`${column} collate "C"` : column;
+    return TEXT_KINDS.has(kind) ? `${column} collate "C"` : column;
   },
   columnType(column) {
     return COLUMN_TYPES[column.type];

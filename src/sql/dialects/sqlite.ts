@@ -1,7 +1,7 @@
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
 import type { ValueKind } from '../../plan/plan-types.js';
 import type { ColumnType } from '../../schema/table-spec.js';
-import type { AnyDatabase, Dialect } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
+import { quoteWith } from '../sql-writer.js';
 
 /** Column types as knex's SQLite compiler writes them (what a Strapi-created database has). */
 const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
@@ -27,14 +27,6 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
  */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
-  builder: new Kysely<AnyDatabase>({
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
-  }),
   supportsReturning: true,
   supportsDefaultValues: true,
   nullsFirstAscending: true,
@@ -64,22 +56,22 @@ export const sqliteDialect: Dialect = {
         return value;
     }
   },
+  quoteIdentifier: quoteWith('"'),
+  placeholder: () => '?',
   selectExpression(column, kind) {
-    return kind === 'biginteger' ? sql`cast(${column} as text)` : column;
+    return kind === 'biginteger' ? `cast(${column} as text)` : column;
   },
   like(column, pattern, insensitive, _kind) {
-    return insensitive
-      ? sql<boolean>`lower(${column}) like lower(${pattern}) escape '\\'`
-      : sql<boolean>`${column} like ${pattern} escape '\\'`;
+    return insensitive ? `lower(${column}) like lower(${pattern}) escape '\\'` : `${column} like ${pattern} escape '\\'`;
   },
   lower(column, _kind) {
-    return sql`lower(${column})`;
+    return `lower(${column})`;
   },
   sortExpression(column, _kind) {
     return column;
   },
   search(column, pattern) {
-    return sql<boolean>`${column} like ${pattern} escape '\\'`;
+    return `${column} like ${pattern} escape '\\'`;
   },
   columnType(column) {
     return COLUMN_TYPES[column.type];
