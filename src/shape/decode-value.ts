@@ -44,6 +44,7 @@ function toDate(value: unknown): Date | null {
 
 /** `13:45:00` / `13:45:00.5` (PostgreSQL trims fractions) → `13:45:00.000` / `13:45:00.500`. */
 function normalizeTime(value: string): string {
+  if (value.length === 12 && value[8] === '.') return value; // already HH:MM:SS.mmm (SQLite, MySQL)
   const [clock = value, fraction = ''] = value.split('.');
   return `${clock}.${fraction.padEnd(3, '0').slice(0, 3)}`;
 }
