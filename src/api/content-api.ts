@@ -75,9 +75,10 @@ export function contentApiRoutes(deps: ContentApiDeps): Route[] {
         deps.access.authorize(principal, entry.action);
         const query = parseQuery(deps, entry.type, request);
         const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
-        assertFindableRelations(deps.documents.schema, entry.type, query, mayFind);
         const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, mayFind);
-        return run(request, { ...query, populate });
+        const allowed = { ...query, populate };
+        assertFindableRelations(deps.documents.schema, entry.type, allowed, mayFind);
+        return run(request, allowed);
       },
     };
   });
