@@ -1,7 +1,7 @@
-import { invalidQueryKey, type QueryParam } from '../query/invalid-key.js';
+import { invalidBodyKey, invalidQueryKey, type QueryParam } from '../query/invalid-key.js';
 import type { PopulateNode } from '../query/populate-types.js';
 import type { FilterNode, Query, SortTerm } from '../query/query-types.js';
-import type { Model, Schema } from '../schema/types.js';
+import type { Attribute, Model, Schema } from '../schema/types.js';
 import { populateTarget } from './prune-populate.js';
 
 type MayFind = (uid: string) => boolean;
@@ -19,6 +19,37 @@ export function assertFindableRelations(schema: Schema, model: Model, query: Que
   if (query.filters) checkFilter(schema, model, query.filters, null, 'filters', mayFind);
   checkSort(schema, model, query.sort, 'sort', mayFind);
   checkPopulate(schema, model, query.populate, mayFind);
+}
+
+/**
+ * Rejects a write that names a relation whose target the caller may not `find` — 400 `Invalid key
+ * author` (`details: { key, path, source: 'body' }`, `Invalid key author at blocks.author` inside a
+ * component or dynamic-zone item), whatever the value, `null` included — as Strapi's content-API
+ * input validation does before its sanitizer would drop the key. `data` is the key-checked payload
+ * (sanitize-input.ts).
+ */
+export function assertFindableRelationInput(schema: Schema, model: Model, data: Readonly<Record<string, unknown>>, mayFind: MayFind, at: string | null = null): void {
+  for (const [key, value] of Object.entries(data)) {
+    const attribute = model.attributes.get(key);
+    if (!attribute) continue;
+    const path = at ? `${at}.${key}` : key;
+    if (attribute.type === 'relation' && attribute.target !== undefined && !mayFind(attribute.target)) throw invalidBodyKey(key, path);
+    for (const [component, item] of componentItems(schema, attribute, value)) assertFindableRelationInput(schema, component, item, mayFind, path);
+  }
+}
+
+/** The component items of a component or dynamic-zone value, each with its component. */
+function componentItems(schema: Schema, attribute: Attribute, value: unknown): [Model, Record<string, unknown>][] {
+  if (attribute.type !== 'component' && attribute.type !== 'dynamiczone') return [];
+  const items: [Model, Record<string, unknown>][] = [];
+  for (const item of Array.isArray(value) ? value : [value]) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const record = item as Record<string, unknown>;
+    const uid = attribute.type === 'component' ? attribute.component : record.__component;
+    const component = typeof uid === 'string' ? schema.components.get(uid) : undefined;
+    if (component) items.push([component, record]);
+  }
+  return items;
 }
 
 function checkPopulate(schema: Schema, model: Model, nodes: readonly PopulateNode[], mayFind: MayFind): void {
