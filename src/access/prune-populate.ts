@@ -22,7 +22,7 @@ export function prunePopulate(schema: Schema, model: Model, nodes: readonly Popu
       kept.push({ ...node, fragments });
       continue;
     }
-    const target = targetOf(schema, model, node.attribute);
+    const target = populateTarget(schema, model, node.attribute);
     if (!target) continue;
     // Creator fields are populatable only with `populateCreatorFields`, and then always shown.
     const creator = node.kind === 'relation' && model.attributes.get(node.attribute)?.system === true;
@@ -32,7 +32,8 @@ export function prunePopulate(schema: Schema, model: Model, nodes: readonly Popu
   return kept;
 }
 
-function targetOf(schema: Schema, model: Model, name: string): Model | undefined {
+/** The model a populate node of attribute `name` of `model` returns rows of (`localizations`: the model itself). */
+export function populateTarget(schema: Schema, model: Model, name: string): Model | undefined {
   if (name === 'localizations') return model;
   const attribute = model.attributes.get(name);
   if (attribute?.type === 'relation') return attribute.target ? getModel(schema, attribute.target) : undefined;

@@ -1,6 +1,6 @@
 import type { AccessControl } from '../access/principal.js';
 import { prunePopulate } from '../access/prune-populate.js';
-import { assertFindableRelations } from '../access/restricted-relations.js';
+import { assertFindableRelationInput, assertFindableRelations } from '../access/restricted-relations.js';
 import { sanitizeDataPayload } from '../access/sanitize-input.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
@@ -75,15 +75,17 @@ export function contentApiRoutes(deps: ContentApiDeps): Route[] {
         deps.access.authorize(principal, entry.action);
         const query = parseQuery(deps, entry.type, request);
         const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
-        assertFindableRelations(deps.documents.schema, entry.type, query, mayFind);
         const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, mayFind);
-        return run(request, { ...query, populate });
+        const allowed = { ...query, populate };
+        assertFindableRelations(deps.documents.schema, entry.type, allowed, mayFind);
+        return run(request, allowed, mayFind);
       },
     };
   });
 }
 
-type Handler = (request: HttpRequest, query: Query) => Promise<HttpResponse>;
+/** A route's work once the caller is authorized: `mayFind` says which content types it may read. */
+type Handler = (request: HttpRequest, query: Query, mayFind: (uid: string) => boolean) => Promise<HttpResponse>;
 
 function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
   const { documents } = deps;
@@ -92,6 +94,11 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
   const type = entry.type;
   const single = entry.target === 'single';
   const format = (request: HttpRequest, data: Document | Document[] | null) => formatData(schema, type, data, isV4(request));
+  const input = (request: HttpRequest, mayFind: (uid: string) => boolean) => {
+    const data = sanitizeDataPayload(schema, type, request.body);
+    assertFindableRelationInput(schema, type, data, mayFind);
+    return data;
+  };
   switch (entry.verb) {
     case 'find':
       if (single) {
@@ -112,13 +119,13 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
         return ok(200, format(request, document));
       };
     case 'create':
-      return async (request, query) => {
-        const document = await createDocument(documents, type, sanitizeDataPayload(schema, type, request.body), query);
+      return async (request, query, mayFind) => {
+        const document = await createDocument(documents, type, input(request, mayFind), query);
         return ok(201, format(request, document));
       };
     case 'update':
-      return async (request, query) => {
-        const data = sanitizeDataPayload(schema, type, request.body);
+      return async (request, query, mayFind) => {
+        const data = input(request, mayFind);
         const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
         const document =
           documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);

@@ -148,12 +148,35 @@ async function prepareItems(
   const single = attribute.type === 'component' && !attribute.repeatable;
   const values: unknown[] = single ? [value] : (value as unknown[]);
   const items: PreparedComponent[] = [];
+  const listed = new Map<string, readonly string[]>();
   for (const [index, item] of values.entries()) {
     const itemPath = single ? at : [...at, String(index)];
     const component = itemComponent(ctx.schema, attribute, item, itemPath, errors);
-    if (component && isObject(item)) items.push(await prepareItem(ctx, component, item, mode, itemPath, errors));
+    if (!component || !isObject(item)) continue;
+    const prepared = await prepareItem(ctx, component, item, mode, itemPath, errors);
+    if (prepared.id !== null) {
+      const key = `${component.uid}#${prepared.id}`;
+      const first = listed.get(key);
+      if (first) errors.push(repeatedComponentError(itemPath, first, component.uid, prepared.id));
+      else listed.set(key, itemPath);
+    }
+    items.push(prepared);
   }
   return items;
+}
+
+/**
+ * An existing component listed twice in one value (`[{ id: 5 }, { id: 5 }]`): one row cannot be
+ * two items, so the second occurrence is refused before anything is written.
+ */
+function repeatedComponentError(path: readonly string[], first: readonly string[], uid: string, id: number): FieldError {
+  const at = [...path, 'id'];
+  return {
+    path: at,
+    message: `${fieldLabel(at)} repeats the component ${uid} ${id} already listed at ${fieldLabel(first)}: list each existing component once, or omit the id to create a new one`,
+    name: 'ValidationError',
+    value: id,
+  };
 }
 
 async function prepareItem(

@@ -1,12 +1,14 @@
 import { expect } from 'vitest';
-import { notRelated } from '../support/components.js';
+import { notRelated, oneError } from '../support/components.js';
 import { expectCounts, saveCounts } from '../support/row-counts.js';
-import { scenario, type Step } from '../support/scenario.js';
+import { dbStep, scenario, type Step } from '../support/scenario.js';
 import { ID, single } from '../support/shapes.js';
 
 // A component id that does not belong to this document / attribute / version is refused (400)
 // and changes nothing (behaviour reference §5, §7, §16); ids sent on create, or inside a replaced
-// component, are ignored.
+// component, are ignored. One existing component listed twice in a value is refused too, before
+// anything is written: Strapi's document service does not check it (components.ts updates the
+// row twice); Cairn names the second occurrence rather than let the `_cmps` unique index answer.
 
 /** A PUT of `data` on article a (`query`: '' or '?status=draft') refused because an id is not one of its `attribute` components. */
 const refusedPut = (name: string, query: string, data: Record<string, unknown>, attribute: string): Step => ({ name, method: 'PUT', path: `/api/articles/{{a}}${query}`, body: { data }, status: 400, match: notRelated(attribute) });
@@ -25,6 +27,9 @@ const B_DRAFT = single({
   seo: { id: '{{bSeoD}}', metaTitle: 'B seo', metaDescription: null, keywords: [{ id: '{{bKwD}}', word: 'b1' }] },
   blocks: [{ __component: 'shared.rich-text', id: '{{bRichD}}', body: 'RB' }],
 });
+/** The 400 for an existing component listed twice: `label` repeats the `uid` component `{{idVar}}` first listed at `first`. */
+const repeated = (path: string[], label: string, uid: string, idVar: string, first: string) =>
+  oneError(path, `${label} repeats the component ${uid} {{${idVar}}} already listed at ${first}: list each existing component once, or omit the id to create a new one`, `{{${idVar}}}`);
 const POP_AB = 'fields[0]=title&populate[seo][populate][0]=keywords&populate[blocks]=true';
 
 scenario('a component id that is not this document\'s is refused and changes nothing', [
@@ -40,6 +45,27 @@ scenario('a component id that is not this document\'s is refused and changes not
   refusedPut('another document\'s keyword id inside this document\'s seo', '?status=draft', { seo: { id: '{{aSeoD}}', metaTitle: 'A seo', keywords: [{ id: '{{bKwD}}', word: 'stolen' }] } }, 'keywords'),
   refusedPut('another document\'s dynamic-zone item id', '?status=draft', { blocks: [{ __component: 'shared.rich-text', id: '{{bRichD}}', body: 'stolen' }] }, 'blocks'),
   refusedPut('this document\'s dynamic-zone item id under another component type', '?status=draft', { blocks: [{ __component: 'shared.quote', id: '{{aRichD}}', title: 'retyped' }] }, 'blocks'),
+  dbStep('forget the statements so far', ({ server }) => server.resetQueries()),
+  {
+    name: 'the same dynamic-zone item id twice (publishing PUT): 400 at the second occurrence',
+    method: 'PUT',
+    path: '/api/articles/{{a}}',
+    body: { data: { blocks: [{ __component: 'shared.rich-text', id: '{{aRichD}}', body: 'one' }, { __component: 'shared.rich-text', id: '{{aRichD}}', body: 'two' }] } },
+    status: 400,
+    equal: repeated(['blocks', '1', 'id'], 'blocks[1].id', 'shared.rich-text', 'aRichD', 'blocks[0]'),
+  },
+  {
+    name: 'the same repeatable component id twice, nested in the seo (draft PUT): 400 at the second occurrence',
+    method: 'PUT',
+    path: '/api/articles/{{a}}?status=draft',
+    body: { data: { seo: { id: '{{aSeoD}}', metaTitle: 'A seo', keywords: [{ word: 'new' }, { id: '{{aKwD}}', word: 'one' }, { id: '{{aKwD}}', word: 'two' }] } } },
+    status: 400,
+    equal: repeated(['seo', 'keywords', '2', 'id'], 'seo.keywords[2].id', 'shared.keyword', 'aKwD', 'seo.keywords[1]'),
+  },
+  dbStep('the repeated ids were refused before any write statement', ({ server }) => {
+    const writes = server.queries.filter((query) => /^\s*(insert|update|delete)\b/i.test(query.sql));
+    expect(writes.map((query) => query.sql)).toEqual([]);
+  }),
   { name: 'A\'s draft is unchanged', path: `/api/articles/{{a}}?status=draft&${POP_AB}`, status: 200, equal: A_DRAFT },
   { name: 'A\'s published version is unchanged', path: `/api/articles/{{a}}?${POP_AB}`, status: 200, equal: A_PUBLISHED },
   { name: 'B is unchanged', path: `/api/articles/{{b}}?status=draft&${POP_AB}`, status: 200, equal: B_DRAFT },
