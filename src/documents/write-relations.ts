@@ -1,6 +1,6 @@
 import { ValidationError } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
-import { allOf, type Condition, type RowValues, type ValueKind } from '../plan/plan-types.js';
+import { allOf, type Condition, type RelatedPath, type RowValues, type ValueKind } from '../plan/plan-types.js';
 import { eq, isIn } from '../plan/simple-plans.js';
 import { relationLink, type RelationLink } from '../schema/links.js';
 import { getModel, type Model, type RelationAttribute, type Schema } from '../schema/types.js';
@@ -68,7 +68,7 @@ export async function writeRelation(
     const others: Condition = allOf([isIn(link.targetColumn, targets), { kind: 'not', child: eq(link.sourceColumn, rowId, 'integer') }]) as Condition;
     await writer.exec.run(compileDelete(writer.dialect, { table: link.table, where: others }));
   }
-  const inverseOrders = await nextInverseOrders(writer, link, targets, current);
+  const inverseOrders = await nextInverseOrders(writer, link, target.table, targets, current);
   const rows: RowValues[] = targets.map((targetId, index) => {
     const row = new Map<string, { value: unknown; kind: ValueKind }>([
       [link.sourceColumn, { value: rowId, kind: 'integer' }],
@@ -215,23 +215,36 @@ function sameTargets(targets: readonly number[], current: readonly CurrentLink[]
 
 /**
  * The inverse `_ord` of each target: the stored one for targets already linked from this row,
- * else one past the target's largest (the row joins the end of the target's list).
+ * else one past the target's largest (the row joins the end of the target's list). The largest is
+ * one scalar subquery per target, answered from the (target, inverse order) index: its cost does
+ * not grow with the number of rows already linked to a popular target.
  */
-async function nextInverseOrders(writer: LinkWriter, link: JoinTableLink, targets: readonly number[], current: readonly CurrentLink[]): Promise<Map<number, number>> {
+async function nextInverseOrders(
+  writer: LinkWriter,
+  link: JoinTableLink,
+  targetTable: string,
+  targets: readonly number[],
+  current: readonly CurrentLink[],
+): Promise<Map<number, number>> {
   const orders = new Map<number, number>();
-  if (!link.inverseOrderColumn) return orders;
+  const inverseOrderColumn = link.inverseOrderColumn;
+  if (!inverseOrderColumn) return orders;
   for (const existing of current) if (existing.inverseOrder !== null) orders.set(existing.target, existing.inverseOrder);
   const fresh = targets.filter((target) => !orders.has(target));
   if (fresh.length === 0) return orders;
+  const linkedFromTarget: RelatedPath = {
+    from: { table: link.table, alias: 'l' },
+    joins: [],
+    where: { kind: 'compareColumns', left: { alias: 'l', column: link.targetColumn }, op: 'eq', right: { alias: 't', column: 'id' } },
+  };
   const rows = await writer.exec.all(
     compileSelect(writer.dialect, {
-      from: { table: link.table, alias: '' },
+      from: { table: targetTable, alias: 't' },
       columns: [
-        { column: { alias: '', column: link.targetColumn }, as: 'target', kind: 'integer' },
-        { column: { alias: '', column: link.inverseOrderColumn }, as: 'max', kind: 'float', aggregate: 'max' },
+        { column: { alias: 't', column: 'id' }, as: 'target', kind: 'integer' },
+        { column: { alias: 'l', column: inverseOrderColumn }, as: 'max', kind: 'float', aggregate: 'max', through: linkedFromTarget },
       ],
-      where: isIn(link.targetColumn, fresh),
-      groupBy: [{ alias: '', column: link.targetColumn }],
+      where: { kind: 'compare', column: { alias: 't', column: 'id' }, op: 'in', value: fresh, valueKind: 'integer' },
       orderBy: [],
       limit: null,
       offset: 0,

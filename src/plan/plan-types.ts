@@ -59,6 +59,12 @@ export interface SelectColumn {
   readonly kind: ValueKind;
   /** `COUNT(column)` / `MAX(column)` instead of the column (with the plan's GROUP BY). */
   readonly aggregate?: 'count' | 'max';
+  /**
+   * With `aggregate: 'max'`: the largest `column` among rows reached from the outer row, as a
+   * scalar subquery `(select max(column) from … where …)` (an index on the path's key and the
+   * column answers it without reading the rows).
+   */
+  readonly through?: RelatedPath;
   /** Read for the server's own use (parent keys, link order), never output. */
   readonly hidden?: boolean;
 }

@@ -77,6 +77,9 @@ function joinTables(schema: Schema, model: Model): TableSpec[] {
     if (link.inverseOrderColumn !== undefined) {
       columns.push(column(link.inverseOrderColumn, 'double', true));
       indexes.push(index(identifier(link.table, { suffix: 'order_inv_fk' }), [link.inverseOrderColumn]));
+      // Not in Strapi's layout: appending a link to a target's list reads the target's largest
+      // inverse order, which this answers without scanning every link of a popular target.
+      indexes.push(index(identifier(link.table, { suffix: 'inv_ord_idx' }), [link.targetColumn, link.inverseOrderColumn]));
     }
     tables.push({
       name: link.table,

@@ -1,4 +1,4 @@
-import type { CountPlan, OrderTerm, SelectPlan } from '../plan/plan-types.js';
+import type { CountPlan, OrderTerm, RelatedPath, SelectPlan } from '../plan/plan-types.js';
 import { compileCondition, compileJoins } from './compile-condition.js';
 import type { CompiledQuery, Dialect } from './dialect.js';
 import { SqlWriter } from './sql-writer.js';
@@ -21,6 +21,7 @@ export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery
   const w = new SqlWriter(dialect);
   const columns = plan.columns.map((c) => {
     const column = w.ref(c.column);
+    if (c.through) return `${aggregateOver(w, 'max', column, c.through)} as ${w.id(c.as)}`;
     const value = c.aggregate === 'count' ? `count(${column})` : c.aggregate === 'max' ? `max(${column})` : dialect.selectExpression(column, c.kind);
     return `${value} as ${w.id(c.as)}`;
   });
@@ -45,9 +46,12 @@ function orderTerm(w: SqlWriter, term: OrderTerm): string {
 /** A plain column, or `(select min|max(col) as "v" from … where …)` for a value in related rows. */
 function orderValue(w: SqlWriter, term: OrderTerm): string {
   if (!term.through) return w.ref(term.column);
-  const through = term.through;
-  const aggregate = term.direction === 'asc' ? 'min' : 'max';
-  const from = `select ${aggregate}(${w.ref(term.column)}) as ${w.id('v')} from ${w.table(through.from)}${compileJoins(w, through.joins)}`;
+  return aggregateOver(w, term.direction === 'asc' ? 'min' : 'max', w.ref(term.column), term.through);
+}
+
+/** `(select min|max(column) as "v" from … where …)`: a scalar subquery over related rows. */
+function aggregateOver(w: SqlWriter, aggregate: 'min' | 'max', column: string, through: RelatedPath): string {
+  const from = `select ${aggregate}(${column}) as ${w.id('v')} from ${w.table(through.from)}${compileJoins(w, through.joins)}`;
   return `(${from} where ${compileCondition(w, through.where)})`;
 }
 
