@@ -1,4 +1,4 @@
-import type { CountPlan, OrderTerm, RelatedPath, SelectPlan } from '../plan/plan-types.js';
+import type { CountPlan, OrderTerm, RelatedPath, SelectColumn, SelectPlan } from '../plan/plan-types.js';
 import { compileCondition, compileJoins } from './compile-condition.js';
 import type { CompiledQuery, Dialect } from './dialect.js';
 import { SqlWriter } from './sql-writer.js';
@@ -19,21 +19,57 @@ import { SqlWriter } from './sql-writer.js';
  */
 export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery {
   const w = new SqlWriter(dialect);
-  const columns = plan.columns.map((c) => {
-    const column = w.ref(c.column);
-    if (c.through) return `${aggregateOver(w, 'max', column, c.through)} as ${w.id(c.as)}`;
-    const value = c.aggregate === 'count' ? `count(${column})` : c.aggregate === 'max' ? `max(${column})` : dialect.selectExpression(column, c.kind);
-    return `${value} as ${w.id(c.as)}`;
-  });
-  let sql = `select ${columns.join(', ')} from ${w.table(plan.from)}${compileJoins(w, plan.joins ?? [])}`;
+  return w.done(sortsWideRows(plan) ? deferredSelect(w, plan) : selectText(w, plan, plan.columns));
+}
+
+function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectColumn[]): string {
+  let sql = `select ${columnList(w, selected)} from ${w.table(plan.from)}${compileJoins(w, plan.joins ?? [])}`;
   if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
   if (plan.groupBy && plan.groupBy.length > 0) sql += ` group by ${plan.groupBy.map((ref) => w.ref(ref)).join(', ')}`;
-  if (plan.orderBy.length > 0) sql += ` order by ${plan.orderBy.map((term) => orderTerm(w, term)).join(', ')}`;
+  if (plan.orderBy.length > 0) sql += ` order by ${orderList(w, plan.orderBy)}`;
   // OFFSET needs a LIMIT on SQLite and MySQL: "no limit" is the largest safe integer.
   if (plan.limit !== null) sql += ` limit ${w.param(plan.limit)}`;
   else if (plan.offset > 0) sql += ` limit ${w.param(Number.MAX_SAFE_INTEGER)}`;
   if (plan.offset > 0) sql += ` offset ${w.param(plan.offset)}`;
-  return w.done(sql);
+  return sql;
+}
+
+function columnList(w: SqlWriter, selected: readonly SelectColumn[]): string {
+  return selected
+    .map((c) => {
+      const column = w.ref(c.column);
+      if (c.through) return `${aggregateOver(w, 'max', column, c.through)} as ${w.id(c.as)}`;
+      const value = c.aggregate === 'count' ? `count(${column})` : c.aggregate === 'max' ? `max(${column})` : w.dialect.selectExpression(column, c.kind);
+      return `${value} as ${w.id(c.as)}`;
+    })
+    .join(', ');
+}
+
+function orderList(w: SqlWriter, terms: readonly OrderTerm[]): string {
+  return terms.map((term) => orderTerm(w, term)).join(', ');
+}
+
+/**
+ * A page of whole rows sorted by something other than the id: databases sort the selected rows
+ * whole, so a page of 25 out of thousands of matches would sort thousands of wide rows. Instead
+ * the page's ids are sorted and cut first, then only those rows are read (re-sorted the same way):
+ *
+ *   select "t0"."id" as "id", "t0"."title" as "title", … from "articles" as "t0"
+ *   inner join (select "t0"."id" as "id" from "articles" as "t0" where … order by … limit ?) as "p"
+ *   on "p"."id" = "t0"."id" order by …
+ */
+function deferredSelect(w: SqlWriter, plan: SelectPlan): string {
+  const key = { alias: plan.from.alias, column: 'id' };
+  const columns = columnList(w, plan.columns);
+  const page = selectText(w, plan, [{ column: key, as: 'id', kind: 'integer' }]);
+  const join = `inner join (${page}) as ${w.id('p')} on ${w.id('p')}.${w.id('id')} = ${w.ref(key)}`;
+  return `select ${columns} from ${w.table(plan.from)} ${join} order by ${orderList(w, plan.orderBy)}`;
+}
+
+function sortsWideRows(plan: SelectPlan): boolean {
+  if (plan.limit === null || !plan.from.alias || (plan.joins?.length ?? 0) > 0 || (plan.groupBy?.length ?? 0) > 0) return false;
+  if (plan.columns.some((c) => c.aggregate || c.through || c.hidden)) return false;
+  return plan.orderBy.some((term) => term.through !== undefined || term.column.column !== 'id');
 }
 
 /** `<value> asc|desc`, with NULLS placement where the dialect needs it spelled out. */

@@ -107,7 +107,7 @@ describe('golden SQL (SQLite)', () => {
   });
 });
 
-describe('golden SQL: one read, three dialects', () => {
+describe('golden SQL: one sorted page, three dialects (ids sorted and cut first, then the rows read)', () => {
   const plan: SelectPlan = {
     from: { table: 'articles', alias: 't0' },
     columns: [
@@ -135,17 +135,17 @@ describe('golden SQL: one read, three dialects', () => {
   it.each([
     [
       sqliteDialect,
-      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and lower("t0"."views") like lower(?) escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit ? offset ?`,
+      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" inner join (select "t0"."id" as "id" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and lower("t0"."views") like lower(?) escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit ? offset ?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
       [1, '%5\\%%', 1715953500000, 10, 20],
     ],
     [
       postgresDialect,
-      `select "t0"."id" as "id", "t0"."title" as "title", "t0"."bigcount" as "bigcount" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = $1 and lower(cast("t0"."views" as varchar)) like lower($2) escape '\\' and "t0"."created_at" >= $3) order by "t0"."title" collate "C" asc nulls first, "t0"."id" desc nulls last limit $4 offset $5`,
+      `select "t0"."id" as "id", "t0"."title" as "title", "t0"."bigcount" as "bigcount" from "articles" as "t0" inner join (select "t0"."id" as "id" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = $1 and lower(cast("t0"."views" as varchar)) like lower($2) escape '\\' and "t0"."created_at" >= $3) order by "t0"."title" collate "C" asc nulls first, "t0"."id" desc nulls last limit $4 offset $5) as "p" on "p"."id" = "t0"."id" order by "t0"."title" collate "C" asc nulls first, "t0"."id" desc nulls last`,
       [true, '%5\\%%', '2024-05-17 13:45:00.000', 10, 20],
     ],
     [
       mysqlDialect,
-      'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`bigcount` as `bigcount` from `articles` as `t0` where (`t0`.`published_at` is not null and `t0`.`is_featured` = ? and lower(`t0`.`views`) like lower(?) and `t0`.`created_at` >= ?) order by cast(`t0`.`title` as binary) asc, `t0`.`id` desc limit ? offset ?',
+      'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`bigcount` as `bigcount` from `articles` as `t0` inner join (select `t0`.`id` as `id` from `articles` as `t0` where (`t0`.`published_at` is not null and `t0`.`is_featured` = ? and lower(`t0`.`views`) like lower(?) and `t0`.`created_at` >= ?) order by cast(`t0`.`title` as binary) asc, `t0`.`id` desc limit ? offset ?) as `p` on `p`.`id` = `t0`.`id` order by cast(`t0`.`title` as binary) asc, `t0`.`id` desc',
       [1, '%5\\%%', new Date('2024-05-17T13:45:00.000Z'), 10, 20],
     ],
   ])('%s', (dialect, sql, params) => {
