@@ -3,6 +3,7 @@ import { isScalar, type Model, type Schema } from '../schema/types.js';
 import { componentJoinTable, hopOf, hopRowsForParents, type Hop } from './hops.js';
 import { planFilter } from './plan-filters.js';
 import { documentColumns } from './plan-read.js';
+import { memoizePerModel } from './memoize-per-model.js';
 import { planSort } from './plan-sort.js';
 import { allOf, type OrderTerm, type SelectColumn, type SelectPlan } from './plan-types.js';
 import { valueKindOf } from './value-kind.js';
@@ -94,8 +95,14 @@ export function planPopulateCount(schema: Schema, parent: Model, read: PopulateR
  * The columns a populated entry is returned with: content types as documents (`id`,
  * `documentId`, non-private scalars, or the requested `fields`); components `id` and scalars.
  */
-export function targetColumns(model: Model, fields: readonly string[] | null, alias = TARGET): SelectColumn[] {
+export function targetColumns(model: Model, fields: readonly string[] | null, alias = TARGET): readonly SelectColumn[] {
   if (model.modelType === 'contentType') return documentColumns(model, fields, alias);
+  return fields === null ? allComponentColumns(model, alias) : componentColumns(model, fields, alias);
+}
+
+const allComponentColumns = memoizePerModel((model: Model, alias: string) => componentColumns(model, null, alias));
+
+function componentColumns(model: Model, fields: readonly string[] | null, alias: string): SelectColumn[] {
   const columns: SelectColumn[] = [{ column: { alias, column: 'id' }, as: 'id', kind: 'integer' }];
   for (const attribute of model.attributes.values()) {
     if (!isScalar(attribute) || attribute.private || attribute.type === 'password') continue;

@@ -3,6 +3,7 @@ import { isScalar, type ContentType, type Schema } from '../schema/types.js';
 import { planFilter } from './plan-filters.js';
 import { planSort } from './plan-sort.js';
 import { allOf, type Condition, type CountPlan, type SelectColumn, type SelectPlan } from './plan-types.js';
+import { memoizePerModel } from './memoize-per-model.js';
 import { valueKindOf } from './value-kind.js';
 
 /** Alias of the main table in read statements. */
@@ -23,7 +24,15 @@ export interface RowScope {
  * The columns a document is read with: `id`, `document_id` as `documentId`, then the requested
  * scalar attributes (all non-private, non-password ones when `fields` is null) in schema order.
  */
-export function documentColumns(type: ContentType, fields: readonly string[] | null, alias = ROOT_ALIAS): SelectColumn[] {
+export function documentColumns(type: ContentType, fields: readonly string[] | null, alias = ROOT_ALIAS): readonly SelectColumn[] {
+  if (fields === null) return allColumns(type, alias);
+  return listDocumentColumns(type, fields, alias);
+}
+
+/** Every output column of a type, built once per (type, alias): most reads ask for all fields. */
+const allColumns = memoizePerModel((type: ContentType, alias: string) => listDocumentColumns(type, null, alias));
+
+function listDocumentColumns(type: ContentType, fields: readonly string[] | null, alias: string): SelectColumn[] {
   const columns: SelectColumn[] = [
     { column: { alias, column: 'id' }, as: 'id', kind: 'integer' },
     { column: { alias, column: 'document_id' }, as: 'documentId', kind: 'string' },

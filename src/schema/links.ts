@@ -27,8 +27,24 @@ const isAnyToMany = (r: RelationAttribute) => r.relation === 'oneToMany' || r.re
 const isManyToAny = (r: RelationAttribute) => r.relation === 'manyToOne' || r.relation === 'manyToMany';
 const isBidirectional = (r: RelationAttribute) => r.inversedBy !== undefined || r.mappedBy !== undefined;
 
-/** The link layout of a relation attribute of `model`; null for morph relations. */
+const links = new WeakMap<Model, Map<string, RelationLink | null>>();
+
+/**
+ * The link layout of a relation attribute of `model`; null for morph relations. Derived once per
+ * (model, attribute name): models of a reloaded schema are new objects with their own entries.
+ */
 export function relationLink(schema: Schema, model: Model, attribute: RelationAttribute): RelationLink | null {
+  let byName = links.get(model);
+  if (!byName) links.set(model, (byName = new Map()));
+  let link = byName.get(attribute.name);
+  if (link === undefined) {
+    link = deriveRelationLink(schema, model, attribute);
+    byName.set(attribute.name, link);
+  }
+  return link;
+}
+
+function deriveRelationLink(schema: Schema, model: Model, attribute: RelationAttribute): RelationLink | null {
   if (attribute.target === undefined) return null;
   const target = getModel(schema, attribute.target);
   if (!target) return null;
