@@ -1,6 +1,6 @@
 import type { FilterNode, SortTerm, Status } from '../query/query-types.js';
 import { isScalar, type Model, type Schema } from '../schema/types.js';
-import { componentJoinTable, hopOf, hopRowsForParents, type Hop } from './hops.js';
+import { componentJoinTable, hopOf, hopRowsForParents, type Hop, type ParentRows } from './hops.js';
 import { planFilter } from './plan-filters.js';
 import { documentColumns } from './plan-read.js';
 import { memoizePerModel } from './memoize-per-model.js';
@@ -47,22 +47,8 @@ export interface PopulatePlan {
 export function planPopulate(schema: Schema, parent: Model, read: PopulateRead, parentIds: readonly number[], status: Status): PopulatePlan {
   const hop = hopOf(schema, parent, read.attribute, read.component);
   const rows = hopRowsForParents(hop, parent.table, parentIds, { target: TARGET, link: LINK, parent: PARENT }, status);
-  const columns: SelectColumn[] = [
-    ...targetColumns(hop.target, read.fields),
-    { column: rows.parentKey, as: PARENT_KEY, kind: 'integer', hidden: true },
-  ];
-  let linkOrder: OrderTerm[] = [{ column: { alias: TARGET, column: 'id' }, direction: 'asc', kind: 'integer' }];
-  if (rows.linkOrder) {
-    const { alias, orderColumn } = rows.linkOrder;
-    const linkId = { column: { alias, column: 'id' }, direction: 'asc', kind: 'integer' } as const;
-    columns.push({ column: { alias, column: 'id' }, as: LINK_ID_KEY, kind: 'integer', hidden: true });
-    if (orderColumn !== null) {
-      columns.push({ column: { alias, column: orderColumn }, as: LINK_ORDER_KEY, kind: 'float', hidden: true });
-      linkOrder = [{ column: { alias, column: orderColumn }, direction: 'asc', kind: 'float' }, linkId];
-    } else {
-      linkOrder = [linkId];
-    }
-  }
+  const shape = read.fields === null ? defaultShape(parent, read, () => readShape(hop, rows, null)) : readShape(hop, rows, read.fields);
+  const { columns, linkOrder } = shape;
   const filters = read.filters ? planFilter({ schema, model: hop.target, alias: TARGET, depth: 0, status }, read.filters) : null;
   return {
     hop,
@@ -76,6 +62,45 @@ export function planPopulate(schema: Schema, parent: Model, read: PopulateRead, 
       offset: 0,
     },
   };
+}
+
+/** The columns of a populate read and the stored order of its rows. */
+interface ReadShape {
+  readonly columns: readonly SelectColumn[];
+  readonly linkOrder: readonly OrderTerm[];
+}
+
+const defaultShapes = new WeakMap<Model, Map<string, ReadShape>>();
+
+/** The shape of a read of every field, built once per parent model and attribute (frozen, shared). */
+function defaultShape(parent: Model, read: PopulateRead, build: () => ReadShape): ReadShape {
+  let byAttribute = defaultShapes.get(parent);
+  if (!byAttribute) defaultShapes.set(parent, (byAttribute = new Map()));
+  const key = `${read.attribute}:${read.component ?? ''}`;
+  let shape = byAttribute.get(key);
+  if (!shape) {
+    const built = build();
+    shape = { columns: Object.freeze([...built.columns]), linkOrder: built.linkOrder };
+    byAttribute.set(key, shape);
+  }
+  return shape;
+}
+
+function readShape(hop: Hop, rows: ParentRows, fields: readonly string[] | null): ReadShape {
+  const columns: SelectColumn[] = [...targetColumns(hop.target, fields), { column: rows.parentKey, as: PARENT_KEY, kind: 'integer', hidden: true }];
+  let linkOrder: OrderTerm[] = [{ column: { alias: TARGET, column: 'id' }, direction: 'asc', kind: 'integer' }];
+  if (rows.linkOrder) {
+    const { alias, orderColumn } = rows.linkOrder;
+    const linkId = { column: { alias, column: 'id' }, direction: 'asc', kind: 'integer' } as const;
+    columns.push({ column: { alias, column: 'id' }, as: LINK_ID_KEY, kind: 'integer', hidden: true });
+    if (orderColumn !== null) {
+      columns.push({ column: { alias, column: orderColumn }, as: LINK_ORDER_KEY, kind: 'float', hidden: true });
+      linkOrder = [{ column: { alias, column: orderColumn }, direction: 'asc', kind: 'float' }, linkId];
+    } else {
+      linkOrder = [linkId];
+    }
+  }
+  return { columns, linkOrder };
 }
 
 /** `populate[x][count]=true`: how many related rows each parent has, grouped by parent. */

@@ -34,7 +34,25 @@ function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectCol
   return sql;
 }
 
+/**
+ * Text of frozen column lists, per list and dialect: plans reuse the frozen lists built once per
+ * model (plan/memoize-per-model.ts), so their text is written once too.
+ */
+const columnTexts = new WeakMap<readonly SelectColumn[], Map<string, string>>();
+
 function columnList(w: SqlWriter, selected: readonly SelectColumn[]): string {
+  if (!Object.isFrozen(selected) || selected.some((c) => c.through)) return writeColumnList(w, selected);
+  let byDialect = columnTexts.get(selected);
+  if (!byDialect) columnTexts.set(selected, (byDialect = new Map()));
+  let text = byDialect.get(w.dialect.name);
+  if (text === undefined) {
+    text = writeColumnList(w, selected);
+    byDialect.set(w.dialect.name, text);
+  }
+  return text;
+}
+
+function writeColumnList(w: SqlWriter, selected: readonly SelectColumn[]): string {
   return selected
     .map((c) => {
       const column = w.ref(c.column);

@@ -44,8 +44,19 @@ export class SqlWriter {
   }
 }
 
-/** Identifier quoting with a doubled quote character inside (`"a""b"`). */
+/**
+ * Identifier quoting with a doubled quote character inside (`"a""b"`). Quoted names are kept:
+ * a project has a few hundred identifiers, quoted on every statement.
+ */
 export function quoteWith(quote: '"' | '`'): (name: string) => string {
   const doubled = quote + quote;
-  return (name) => quote + (name.includes(quote) ? name.split(quote).join(doubled) : name) + quote;
+  const quoted = new Map<string, string>();
+  return (name) => {
+    let text = quoted.get(name);
+    if (text === undefined) {
+      text = quote + (name.includes(quote) ? name.split(quote).join(doubled) : name) + quote;
+      if (quoted.size < 10_000) quoted.set(name, text);
+    }
+    return text;
+  };
 }
