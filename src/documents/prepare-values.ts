@@ -1,4 +1,3 @@
-import bcrypt from 'bcryptjs';
 import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { parseDateOnly, parseDateTime, parseTimeOfDay } from '../core/temporal.js';
 import type { RowValues, ValueKind } from '../plan/plan-types.js';
@@ -224,8 +223,11 @@ async function storedValue(attribute: ScalarAttribute, value: unknown): Promise<
     case 'datetime':
     case 'timestamp':
       return parseDateTime(value);
-    case 'password':
+    case 'password': {
+      // Loaded on first use: most requests never hash a password (faster start, less memory).
+      const { default: bcrypt } = await import('bcryptjs');
       return bcrypt.hash(String(value), PASSWORD_ROUNDS);
+    }
     default:
       return value;
   }
