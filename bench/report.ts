@@ -53,7 +53,7 @@ export function formatReport(figures: BenchFigures): string {
     line(header.map((cell, i) => (i === 0 ? '---' : '---:'))),
     ...rows.map(line),
     '',
-    `Cold start (spawn → first 200 of GET /api/articles): ${cairnStart.restartSeconds.toFixed(2)} s on the seeded database, ` +
+    `Cold start (spawn → first 200 of GET /api/articles): ${cairnStart.restartSeconds.toFixed(2)} s on the seeded database (median of 5), ` +
       `${cairnStart.firstSeconds.toFixed(2)} s on an empty one (creates the tables).`,
     `RSS: idle ${mb(cairnStart.idleMb)}, peak ${mb(cairnStart.peakMb)}.`,
     ...(limitStart

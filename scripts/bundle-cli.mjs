@@ -1,0 +1,19 @@
+// Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into one
+// file, dist/cairn.mjs, which bin/cairn.js runs. One file instead of ~500 modules cuts module
+// resolution and loading, the largest part of start-up. Native and optional drivers stay external
+// (loaded from node_modules on demand).
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['dist/main.js'],
+  outfile: 'dist/cairn.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  external: ['better-sqlite3', 'pg', 'mysql2', 'jiti', 'bcryptjs'],
+  // CommonJS dependencies inside an ESM bundle need a real `require` for Node's built-ins.
+  banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
