@@ -27,6 +27,9 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener): D
   connection.pragma('analysis_limit = 400');
   connection.pragma('optimize = 0x10002');
   const statements = new Map<string, BetterSqlite3.Statement>();
+  const begin = connection.prepare('begin');
+  const commit = connection.prepare('commit');
+  const rollback = connection.prepare('rollback');
 
   const prepare = (sql: string): BetterSqlite3.Statement => {
     let statement = statements.get(sql);
@@ -99,13 +102,13 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener): D
         release = resolve;
       });
       try {
-        connection.exec('begin');
+        begin.run();
         try {
           const result = await work(direct);
-          connection.exec('commit');
+          commit.run();
           return result;
         } catch (error) {
-          if (connection.inTransaction) connection.exec('rollback');
+          if (connection.inTransaction) rollback.run();
           throw error;
         }
       } finally {
