@@ -31,6 +31,7 @@ export type Hop =
 
 const MEDIA_UID = 'plugin::upload.file';
 const text = (alias: string, column: string, value: string): Condition => ({ kind: 'compare', column: { alias, column }, op: 'eq', value, valueKind: 'string' });
+const residual = (condition: Condition): Condition => (condition.kind === 'compare' ? { ...condition, residual: true } : condition);
 
 /** The owner table's component join table: `<table>_cmps`. */
 export function componentJoinTable(ownerTable: string): string {
@@ -81,7 +82,8 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
         sourceColumn: 'entity_id',
         targetColumn: 'cmp_id',
         orderColumn: 'order',
-        linkConditions: (alias) => [text(alias, 'field', name), text(alias, 'component_type', uid)],
+        // field/component_type have a handful of values: filters on the parents' link rows, never the index to read.
+        linkConditions: (alias) => [residual(text(alias, 'field', name)), residual(text(alias, 'component_type', uid))],
       };
     }
     case 'media': {

@@ -123,7 +123,7 @@ describe('planPopulate: inverse side (authors → articles)', () => {
 describe('planPopulate: components, media, localizations', () => {
   it('a single component through the owner’s _cmps table', () => {
     expect(sqlite(article, read('seo'), [7, 9])).toEqual({
-      sql: 'select "t0"."id" as "id", "t0"."meta_title" as "metaTitle", "t0"."meta_description" as "metaDescription", "l0"."entity_id" as "__parent", "l0"."id" as "__link", "l0"."order" as "__order" from "components_shared_seos" as "t0" inner join "articles_cmps" as "l0" on "l0"."cmp_id" = "t0"."id" where ("l0"."entity_id" in (?, ?) and "l0"."field" = ? and "l0"."component_type" = ?) order by "l0"."order" asc, "l0"."id" asc',
+      sql: 'select "t0"."id" as "id", "t0"."meta_title" as "metaTitle", "t0"."meta_description" as "metaDescription", "l0"."entity_id" as "__parent", "l0"."id" as "__link", "l0"."order" as "__order" from "components_shared_seos" as "t0" inner join "articles_cmps" as "l0" on "l0"."cmp_id" = "t0"."id" where ("l0"."entity_id" in (?, ?) and +"l0"."field" = ? and +"l0"."component_type" = ?) order by "l0"."order" asc, "l0"."id" asc',
       params: [7, 9, 'seo', 'shared.seo'],
     });
   });
@@ -142,7 +142,7 @@ describe('planPopulate: components, media, localizations', () => {
     const seo = schema.components.get('shared.seo') as Model;
     const { sql, params } = sqlite(seo, read('keywords'), [2]);
     expect(sql).toContain('from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id"');
-    expect(sql).toContain('where ("l0"."entity_id" in (?) and "l0"."field" = ? and "l0"."component_type" = ?)');
+    expect(sql).toContain('where ("l0"."entity_id" in (?) and +"l0"."field" = ? and +"l0"."component_type" = ?)');
     expect(params).toEqual([2, 'keywords', 'shared.keyword']);
   });
 
@@ -287,7 +287,7 @@ describe('planPopulateCount', () => {
   it('counts repeatable components through _cmps', () => {
     const seo = schema.components.get('shared.seo') as Model;
     expect(compileSelect(sqliteDialect, planPopulateCount(schema, seo, read('keywords'), [2, 3], 'published'))).toEqual({
-      sql: 'select "l0"."entity_id" as "__parent", count("t0"."id") as "count" from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id" where ("l0"."entity_id" in (?, ?) and "l0"."field" = ? and "l0"."component_type" = ?) group by "l0"."entity_id"',
+      sql: 'select "l0"."entity_id" as "__parent", count("t0"."id") as "count" from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id" where ("l0"."entity_id" in (?, ?) and +"l0"."field" = ? and +"l0"."component_type" = ?) group by "l0"."entity_id"',
       params: [2, 3, 'keywords', 'shared.keyword'],
     });
   });

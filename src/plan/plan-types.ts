@@ -29,7 +29,18 @@ export interface ColumnRef {
 export type Condition =
   | { readonly kind: 'and' | 'or'; readonly children: readonly Condition[] }
   | { readonly kind: 'not'; readonly child: Condition }
-  | { readonly kind: 'compare'; readonly column: ColumnRef; readonly op: Operator; readonly value: unknown; readonly valueKind: ValueKind }
+  | {
+      readonly kind: 'compare';
+      readonly column: ColumnRef;
+      readonly op: Operator;
+      readonly value: unknown;
+      readonly valueKind: ValueKind;
+      /**
+       * Only narrows rows another condition finds (`component_type` next to `entity_id IN …`):
+       * the database must not choose this column's index as the way in (see Dialect.residual).
+       */
+      readonly residual?: boolean;
+    }
   /** Two columns are equal, NULLs included (`a = b OR (a IS NULL AND b IS NULL)`). */
   | { readonly kind: 'sameValue'; readonly left: ColumnRef; readonly right: ColumnRef }
   /** `left <op> right` between two columns. */

@@ -56,7 +56,7 @@ function combine<T>(w: SqlWriter, items: readonly T[], op: 'and' | 'or', write?:
 
 function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'compare' }>): string {
   const { dialect } = w;
-  const column = w.ref(condition.column);
+  const column = condition.residual ? dialect.residual(w.ref(condition.column)) : w.ref(condition.column);
   const bind = (value: unknown) => w.param(dialect.encode(condition.valueKind, value));
   const value = condition.value;
   const like = (pattern: string, insensitive: boolean) => dialect.like(column, w.param(pattern), insensitive, condition.valueKind);

@@ -25,6 +25,12 @@ export interface Dialect {
   quoteIdentifier(name: string): string;
   /** The placeholder of the `index`-th bound value (1-based): `?` or `$1`. */
   placeholder(index: number): string;
+  /**
+   * A column in a condition that must not drive index choice. SQLite's planner, whose sampled
+   * statistics overrate low-cardinality indexes, otherwise reads a whole `_cmps` table through
+   * `component_type` instead of the few link rows of the requested parents (`+col` there).
+   */
+  residual(column: string): string;
   /** Wraps a column read so the driver returns it losslessly (e.g. big integers as text). */
   selectExpression(column: string, kind: ValueKind): string;
   /**
