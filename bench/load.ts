@@ -34,6 +34,19 @@ export async function measure(baseUrl: string, kind: RequestKind, options: LoadO
   };
 }
 
+/** Two runs of the same kind as one: rates and latencies averaged, errors added up. */
+export function meanResult(a: LoadResult, b: LoadResult): LoadResult {
+  const mean = (x: number, y: number) => (x + y) / 2;
+  return {
+    requestsPerSecond: mean(a.requestsPerSecond, b.requestsPerSecond),
+    p50Ms: mean(a.p50Ms, b.p50Ms),
+    p99Ms: mean(a.p99Ms, b.p99Ms),
+    errors: a.errors + b.errors,
+    non2xx: a.non2xx + b.non2xx,
+    total: a.total + b.total,
+  };
+}
+
 let sequence = 0;
 
 function run(baseUrl: string, kind: RequestKind, connections: number, seconds: number): Promise<autocannon.Result> {

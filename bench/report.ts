@@ -22,7 +22,7 @@ export interface BenchFigures {
   readonly limitStart: { seconds: number; idleMb: number | null; peakMb: number | null } | undefined;
 }
 
-const round = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const round = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 
 /** The results as a Markdown table plus start and memory lines (what BENCHMARKS.md holds). */
 export function formatReport(figures: BenchFigures): string {
@@ -34,8 +34,8 @@ export function formatReport(figures: BenchFigures): string {
     return [
       kind.name,
       round(kind.cairn.requestsPerSecond),
-      String(kind.cairn.p50Ms),
-      String(kind.cairn.p99Ms),
+      round(kind.cairn.p50Ms, 1),
+      round(kind.cairn.p99Ms, 1),
       errors === 0 ? '0' : `**${errors}**`,
       kind.statements === undefined ? '' : round(kind.statements, kind.statements % 1 === 0 ? 0 : 1),
       ...(withLimit ? [kind.limit ? round(kind.limit.requestsPerSecond) : '', ratio] : []),

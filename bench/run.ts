@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { countStatements } from './count-statements.js';
 import { prepareDatabase, type BenchDatabase } from './database-target.js';
 import { buildDataset } from './dataset.js';
-import { describeFailure, measure, type LoadOptions } from './load.js';
+import { describeFailure, meanResult, measure, type LoadOptions } from './load.js';
 import { formatReport, formatTargets, type BenchFigures, type KindFigures } from './report.js';
 import { requestKinds } from './request-kinds.js';
 import { seedThroughApi } from './seed.js';
@@ -93,12 +93,16 @@ async function main(): Promise<number> {
     let failed = false;
     for (const kind of kinds) {
       log(`measuring ${kind.name}`);
-      const result = await measure(cairn.baseUrl, kind, load);
+      const compared = limit && kind.onLimitServer;
+      // Compared kinds run Cairn, limit, limit, Cairn and average each server's two runs, so a
+      // drift in the machine's speed during the pair weighs on both sides alike.
+      const first = await measure(cairn.baseUrl, kind, load);
+      const limitResult = compared ? meanResult(await measure(limit.baseUrl, kind, load), await measure(limit.baseUrl, kind, load)) : undefined;
+      const result = compared ? meanResult(first, await measure(cairn.baseUrl, kind, load)) : first;
       if (result.non2xx > 0 || result.errors > 0) {
         failed = true;
         log(`!!! INVALID RUN: ${kind.name} had ${result.non2xx} non-2xx responses and ${result.errors} errors; e.g. ${await describeFailure(cairn.baseUrl, kind)}`);
       }
-      const limitResult = limit && kind.onLimitServer ? await measure(limit.baseUrl, kind, load) : undefined;
       figures.push({ name: kind.name, cairn: result, limit: limitResult, statements: undefined });
     }
     const peak = cairn.memory();
