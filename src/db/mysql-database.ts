@@ -41,13 +41,15 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
     );
   }
 
+  type ExecuteValues = NonNullable<Parameters<Queryable['execute']>[1]>;
   const executor = (client: Queryable): Executor => {
     // A pool spreads concurrent statements over connections; a transaction's connection runs them in turn.
     const queue = client === pool ? null : serialQueue();
     const send = async (query: CompiledQuery) => {
       onQuery?.(query);
       try {
-        const [result] = await client.query(query.sql, query.params as unknown[]);
+        // Server-side prepared statements (mysql2 keeps them per connection): parsed once per text.
+        const [result] = await client.execute(query.sql, query.params as ExecuteValues);
         return result;
       } catch (error) {
         throw translateDriverError(error);

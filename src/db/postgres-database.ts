@@ -10,6 +10,9 @@ const TIMESTAMP_OID = 1114;
 const DATE_OID = 1082;
 
 /** Reads `timestamp` as UTC and `date` as text, whatever the process time zone. */
+/** Distinct statements kept prepared per connection; further ones are parsed on every run. */
+const PREPARED_STATEMENT_LIMIT = 2000;
+
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === TIMESTAMP_OID) return (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
@@ -53,13 +56,26 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
     throw new ProjectError(`config/database: cannot connect to PostgreSQL at ${where}: ${(error as Error).message}`);
   }
 
+  // Named statements are parsed once per connection, then only bound and executed (Cairn's SQL
+  // text is stable per query shape, values are always parameters).
+  const names = new Map<string, string>();
+  const statementName = (sql: string): string | undefined => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < PREPARED_STATEMENT_LIMIT) {
+      name = `cairn_${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+
   const executor = (client: pg.Pool | pg.PoolClient): Executor => {
     // A pool spreads concurrent statements over connections; a transaction's client runs them in turn.
     const queue = client instanceof pg.Pool ? null : serialQueue();
     const send = async (query: CompiledQuery) => {
       onQuery?.(query);
       try {
-        return await client.query(query.sql, query.params as unknown[]);
+        const name = statementName(query.sql);
+        return await client.query(name ? { name, text: query.sql, values: query.params as unknown[] } : { text: query.sql, values: query.params as unknown[] });
       } catch (error) {
         throw translateDriverError(error);
       }
