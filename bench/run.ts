@@ -133,7 +133,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     for (const server of servers) await server.stop();
-    await target.cleanup();
+    if (!args.keep) await target.cleanup();
     if (!args.keep) rmSync(workDir, { recursive: true, force: true });
   }
 }
