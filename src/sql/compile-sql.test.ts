@@ -146,7 +146,8 @@ describe('golden SQL: one sorted page, three dialects (ids sorted and cut first,
     [
       mysqlDialect,
       'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`bigcount` as `bigcount` from `articles` as `t0` inner join (select `t0`.`id` as `id` from `articles` as `t0` where (`t0`.`published_at` is not null and `t0`.`is_featured` = ? and lower(`t0`.`views`) like lower(?) and `t0`.`created_at` >= ?) order by cast(`t0`.`title` as binary) asc, `t0`.`id` desc limit ? offset ?) as `p` on `p`.`id` = `t0`.`id` order by cast(`t0`.`title` as binary) asc, `t0`.`id` desc',
-      [1, '%5\\%%', new Date('2024-05-17T13:45:00.000Z'), 10, 20],
+      // LIMIT/OFFSET bound as strings: MySQL 8.0.22+ refuses JS numbers there in prepared statements.
+      [1, '%5\\%%', new Date('2024-05-17T13:45:00.000Z'), '10', '20'],
     ],
   ])('%s', (dialect, sql, params) => {
     expect(compileSelect(dialect, plan)).toEqual({ sql, params });

@@ -19,6 +19,11 @@ export interface Dialect {
   readonly supportsReturning: boolean;
   /** `INSERT INTO t DEFAULT VALUES` is understood (MySQL wants `INSERT INTO t () VALUES ()`). */
   readonly supportsDefaultValues: boolean;
+  /**
+   * A LIMIT or OFFSET value as the driver must bind it. MySQL 8.0.22+ refuses a JS number there
+   * through a server-side prepared statement (mysql2 sends it as a DOUBLE): it gets a string.
+   */
+  pageValue(value: number): unknown;
   /** Encodes a logical value for binding (booleans, dates, JSON, big integers). */
   encode(kind: ValueKind, value: unknown): unknown;
   /** Quotes an identifier (`"title"`, or `` `title` `` on MySQL). */

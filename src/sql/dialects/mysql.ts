@@ -85,6 +85,7 @@ export const mysqlDialect: Dialect = {
   },
   quoteIdentifier: quoteWith('`'),
   placeholder: () => '?',
+  pageValue: (value) => String(value),
   residual: (column) => column,
   selectExpression(column) {
     return column;

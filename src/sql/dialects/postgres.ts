@@ -83,6 +83,7 @@ export const postgresDialect: Dialect = {
   },
   quoteIdentifier: quoteWith('"'),
   placeholder: (index) => `$${index}`,
+  pageValue: (value) => value,
   residual: (column) => column,
   selectExpression(column) {
     return column;

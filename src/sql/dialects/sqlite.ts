@@ -58,6 +58,7 @@ export const sqliteDialect: Dialect = {
   },
   quoteIdentifier: quoteWith('"'),
   placeholder: () => '?',
+  pageValue: (value) => value,
   residual: (column) => `+${column}`,
   selectExpression(column, kind) {
     return kind === 'biginteger' ? `cast(${column} as text)` : column;
