@@ -8,6 +8,9 @@ import { translateDriverError } from './translate-driver-error.js';
 
 type Queryable = mysql.Pool | mysql.PoolConnection;
 
+/** Server-side prepared statements each pooled connection keeps. */
+const PREPARED_STATEMENT_LIMIT = 100;
+
 /**
  * MySQL 8 / MariaDB through a `mysql2` pool: UTC datetimes, DATE as text, big integers and
  * decimals as exact strings, JSON columns as their text (parsed once, in shape/). Each
@@ -31,6 +34,9 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
     supportBigNumbers: true,
     bigNumberStrings: true,
     typeCast: (field, next) => (field.type === 'JSON' ? field.string('utf8') : next()),
+    // Prepared statements per connection (least recently used closed first): the server allows
+    // 16,382 in all (max_prepared_stmt_count), shared by every connection of every client.
+    maxPreparedStatements: PREPARED_STATEMENT_LIMIT,
   });
   try {
     await pool.query('select 1');

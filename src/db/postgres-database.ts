@@ -4,15 +4,16 @@ import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
 import { serialQueue, type Database, type Executor, type QueryListener, type Row } from './database.js';
+import { statementNamer } from './statement-names.js';
 import { translateDriverError } from './translate-driver-error.js';
 
 const TIMESTAMP_OID = 1114;
 const DATE_OID = 1082;
 
-/** Reads `timestamp` as UTC and `date` as text, whatever the process time zone. */
-/** Distinct statements kept prepared per connection; further ones are parsed on every run. */
-const PREPARED_STATEMENT_LIMIT = 2000;
+/** Distinct statement texts kept prepared per connection (see statement-names.ts). */
+const PREPARED_STATEMENT_LIMIT = 100;
 
+/** Reads `timestamp` as UTC and `date` as text, whatever the process time zone. */
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === TIMESTAMP_OID) return (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
@@ -56,17 +57,7 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
     throw new ProjectError(`config/database: cannot connect to PostgreSQL at ${where}: ${(error as Error).message}`);
   }
 
-  // Named statements are parsed once per connection, then only bound and executed (Cairn's SQL
-  // text is stable per query shape, values are always parameters).
-  const names = new Map<string, string>();
-  const statementName = (sql: string): string | undefined => {
-    let name = names.get(sql);
-    if (name === undefined && names.size < PREPARED_STATEMENT_LIMIT) {
-      name = `cairn_${names.size + 1}`;
-      names.set(sql, name);
-    }
-    return name;
-  };
+  const statementName = statementNamer(PREPARED_STATEMENT_LIMIT);
 
   const executor = (client: pg.Pool | pg.PoolClient): Executor => {
     // A pool spreads concurrent statements over connections; a transaction's client runs them in turn.

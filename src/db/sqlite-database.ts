@@ -78,7 +78,18 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener): D
   };
 
   const optimizer = setInterval(() => {
-    void waitForTransaction().then(() => connection.open && connection.pragma('optimize'));
+    void waitForTransaction()
+      .then(() => {
+        if (!connection.open) return;
+        // Never wait on another process's lock here: statistics can wait for the next round.
+        connection.pragma('busy_timeout = 0');
+        try {
+          connection.pragma('optimize');
+        } finally {
+          connection.pragma('busy_timeout = 5000');
+        }
+      })
+      .catch(() => undefined);
   }, OPTIMIZE_INTERVAL_MS).unref();
 
   const database: Database = {
