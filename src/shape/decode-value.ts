@@ -1,6 +1,10 @@
+import { isoFromEpochMs } from '../core/iso-datetime.js';
 import type { ValueKind } from '../plan/plan-types.js';
 
 type Decoder = (value: unknown) => unknown;
+
+/** The largest epoch milliseconds a Date holds (±100,000,000 days). */
+const MAX_DATE_MS = 8.64e15;
 
 /**
  * Turns a column value, in whatever form the driver returns it, into Strapi's JSON output:
@@ -14,7 +18,12 @@ export const DECODERS: Readonly<Record<ValueKind, Decoder>> = {
   integer: toNumber,
   float: toNumber,
   biginteger: (value) => (value === null || value === undefined ? null : String(value)),
-  datetime: (value) => (value === null || value === undefined ? null : (toDate(value)?.toISOString() ?? null)),
+  datetime: (value) => {
+    if (value === null || value === undefined) return null;
+    // SQLite's epoch milliseconds, formatted without a Date (see core/iso-datetime.ts).
+    if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= MAX_DATE_MS) return isoFromEpochMs(value);
+    return toDate(value)?.toISOString() ?? null;
+  },
   timestamp: (value) => {
     if (value === null || value === undefined) return null;
     const date = toDate(value);
