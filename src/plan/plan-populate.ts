@@ -3,7 +3,7 @@ import { isScalar, type Model, type Schema } from '../schema/types.js';
 import { componentJoinTable, hopOf, hopRowsForParents, type Hop, type ParentRows } from './hops.js';
 import { planFilter } from './plan-filters.js';
 import { documentColumns } from './plan-read.js';
-import { memoizePerModel } from './memoize-per-model.js';
+import { cachePerModel, memoizePerModel } from './memoize-per-model.js';
 import { planSort } from './plan-sort.js';
 import { allOf, type OrderTerm, type SelectColumn, type SelectPlan } from './plan-types.js';
 import { valueKindOf } from './value-kind.js';
@@ -70,20 +70,14 @@ interface ReadShape {
   readonly linkOrder: readonly OrderTerm[];
 }
 
-const defaultShapes = new WeakMap<Model, Map<string, ReadShape>>();
+const defaultShapes = cachePerModel<Model, ReadShape>();
 
 /** The shape of a read of every field, built once per parent model and attribute (frozen, shared). */
 function defaultShape(parent: Model, read: PopulateRead, build: () => ReadShape): ReadShape {
-  let byAttribute = defaultShapes.get(parent);
-  if (!byAttribute) defaultShapes.set(parent, (byAttribute = new Map()));
-  const key = `${read.attribute}:${read.component ?? ''}`;
-  let shape = byAttribute.get(key);
-  if (!shape) {
+  return defaultShapes(parent, `${read.attribute}:${read.component ?? ''}`, () => {
     const built = build();
-    shape = { columns: Object.freeze([...built.columns]), linkOrder: built.linkOrder };
-    byAttribute.set(key, shape);
-  }
-  return shape;
+    return { columns: Object.freeze([...built.columns]), linkOrder: built.linkOrder };
+  });
 }
 
 function readShape(hop: Hop, rows: ParentRows, fields: readonly string[] | null): ReadShape {
