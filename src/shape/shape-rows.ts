@@ -9,25 +9,24 @@ type RowShaper = (row: Row) => Document;
 
 /** Rows read with `columns` → documents keyed by attribute name, in column order (hidden columns left out). */
 export function shapeRows(rows: readonly Row[], columns: readonly SelectColumn[]): Document[] {
-  const shape = shaperFor(columns);
-  return rows.map(shape);
+  if (!Object.isFrozen(columns)) return rows.map((row) => assignEach(row, columns));
+  return rows.map(compiledShaper(columns));
 }
 
 /** One row → one document. */
 export function shapeRow(row: Row, columns: readonly SelectColumn[]): Document {
-  return shaperFor(columns)(row);
+  return Object.isFrozen(columns) ? compiledShaper(columns)(row) : assignEach(row, columns);
 }
 
 const compiled = new WeakMap<readonly SelectColumn[], RowShaper>();
 
 /**
- * The shaper of a column list. Frozen lists (the per-model defaults every `fields`-less read
- * uses) get a function compiled once that builds each document as one object literal — one
- * hidden class, each column's decoder picked in advance — about twice as fast as assigning
- * decoded properties one by one, which is what other lists get.
+ * The shaper of a frozen column list (the per-model defaults every `fields`-less read uses): a
+ * function compiled once that builds each document as one object literal — one hidden class,
+ * each column's decoder picked in advance — about twice as fast as assigning decoded properties
+ * one by one, which is what other lists get.
  */
-function shaperFor(columns: readonly SelectColumn[]): RowShaper {
-  if (!Object.isFrozen(columns)) return (row) => assignEach(row, columns);
+function compiledShaper(columns: readonly SelectColumn[]): RowShaper {
   let shaper = compiled.get(columns);
   if (!shaper) {
     shaper = compileShaper(columns);

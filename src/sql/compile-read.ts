@@ -42,13 +42,15 @@ function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectCol
 const columnTexts = new WeakMap<readonly SelectColumn[], Map<string, string>>();
 
 function columnList(w: SqlWriter, selected: readonly SelectColumn[]): string {
-  if (!Object.isFrozen(selected) || selected.some((c) => c.through)) return writeColumnList(w, selected);
+  if (!Object.isFrozen(selected)) return writeColumnList(w, selected);
   let byDialect = columnTexts.get(selected);
   if (!byDialect) columnTexts.set(selected, (byDialect = new Map()));
   let text = byDialect.get(w.dialect.name);
   if (text === undefined) {
+    const bound = w.params.length;
     text = writeColumnList(w, selected);
-    byDialect.set(w.dialect.name, text);
+    // A subquery column may bind values: its text is only reusable without them.
+    if (w.params.length === bound) byDialect.set(w.dialect.name, text);
   }
   return text;
 }
