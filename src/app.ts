@@ -2,17 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
+import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
+import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
+import { usersRoutes } from './api/users-routes.js';
 import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncSchema } from './db/sync-schema.js';
 import { createDocumentContext } from './documents/context.js';
+import { createEmailTransport } from './email/create-email-transport.js';
+import type { EmailTransport } from './email/email-transport.js';
 import { createHttpServer } from './http/create-server.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
+import type { ContentType } from './schema/types.js';
 import { planTables } from './schema/tables.js';
-import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
+import { apiUrlOf, USER_UID, type AuthContext } from './users-permissions/auth-context.js';
+import { createJwtService } from './users-permissions/jwt-service.js';
+import { loadUsersPermissionsSettings } from './users-permissions/plugin-settings.js';
+import { createRateLimiter } from './users-permissions/rate-limiter.js';
+import { findRoleIdByType, loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
+import { createSessionStore } from './users-permissions/session-store.js';
+import { createUserStore } from './users-permissions/user-store.js';
+import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 export interface AppOptions {
   readonly logger?: Logger;
@@ -20,6 +33,8 @@ export interface AppOptions {
   readonly now?: () => Date;
   /** Sees every SQL statement executed (tests count them). */
   readonly onQuery?: QueryListener;
+  /** Where emails go (tests capture them); by default the project's `email` config decides. */
+  readonly mail?: EmailTransport;
 }
 
 /** A composed, ready-to-listen Cairn server for one project. */
@@ -41,21 +56,49 @@ export interface App {
 export async function createApp(project: Project, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? (() => new Date());
-  const db = await openDatabase(project.config.database, options.onQuery);
+  const { config } = project;
+  const db = await openDatabase(config.database, options.onQuery);
   try {
     const sync = await syncSchema(db, planTables(project.schema));
-    const permissionWarnings = await syncRolePermissions(db, project.config.permissions, knownActions(project.schema), now());
-    const roles: RolePermissions = await loadRolePermissions(db);
+    const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
+    let roles: RolePermissions = await loadRolePermissions(db);
+    const documents = createDocumentContext(project.schema, db, now);
+    const up = config.usersPermissions;
+    const clock = () => now().getTime();
+    const auth: AuthContext = {
+      config: up,
+      settings: await loadUsersPermissionsSettings(db, up.advanced),
+      documents,
+      userType: project.schema.contentTypes.get(USER_UID) as ContentType,
+      users: createUserStore(db),
+      roles: { idOfType: (type) => findRoleIdByType(db, type) },
+      sessions: createSessionStore(db, { idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds, maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds }, clock),
+      jwt: createJwtService(up.jwtSecret, up.jwtAlgorithm, clock),
+      mail: options.mail ?? createEmailTransport(config.email, logger),
+      apiUrl: apiUrlOf(config),
+      now,
+      onMailError: (error) => logger.error({ err: error }, 'could not send an email'),
+    };
     const access = createAccessControl({
       db,
-      salt: project.config.admin.apiTokenSalt,
+      salt: config.admin.apiTokenSalt,
       roles: () => roles,
+      verifyUserToken: (token) => verifyUserToken(auth, token),
       now,
       onError: (error) => logger.warn({ err: error }, 'could not record API token use'),
     });
-    const documents = createDocumentContext(project.schema, db, now);
-    const routes: Route[] = [healthRoute, ...contentApiRoutes({ config: project.config, documents, access })];
-    const server = await createHttpServer(routes, { bodyLimit: project.config.bodyLimit, cors: project.config.cors, logger });
+    const reloadRoles = async () => {
+      roles = await loadRolePermissions(db);
+    };
+    void reloadRoles;
+    const limiter = createRateLimiter(up.ratelimit, clock);
+    const guarded = guardRoutes(
+      [...contentApiRoutes({ config, documents, access }), ...authRoutes(auth, config), ...usersRoutes(auth, config, access)],
+      access,
+      limiter,
+    );
+    const routes: Route[] = [healthRoute, ...guarded];
+    const server = await createHttpServer(routes, { bodyLimit: config.bodyLimit, cors: config.cors, logger, trustProxy: config.server.trustProxy });
     return {
       project,
       db,

@@ -4,11 +4,24 @@ import type { Database } from '../db/database.js';
 import type { RolePermissions } from '../users-permissions/role-permissions.js';
 import { isReadAction } from './actions.js';
 
-/** Who is calling: nobody (the Public role) or an API token. */
-export type Principal = { readonly kind: 'public' } | { readonly kind: 'apiToken'; readonly token: ApiTokenGrant };
+/** A users-permissions account authenticated by its JWT. */
+export interface UserIdentity {
+  readonly id: number;
+  /** The role whose permissions apply; null when the account has none (it may then do nothing). */
+  readonly roleId: number | null;
+  /** The refresh-mode session the access token belongs to. */
+  readonly sessionId: string | null;
+}
+
+/** Who is calling: nobody (the Public role), an API token, or a signed-in user (its role). */
+export type Principal =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'apiToken'; readonly token: ApiTokenGrant }
+  | { readonly kind: 'user'; readonly user: UserIdentity };
 
 const PUBLIC: Principal = { kind: 'public' };
 const LAST_USED_INTERVAL_MS = 3600 * 1000;
+const INVALID = 'Missing or invalid credentials';
 
 /**
  * The bearer credential of an `Authorization` header, or null. As Strapi: the scheme is matched
@@ -31,11 +44,18 @@ export interface AccessControl {
   can(principal: Principal, action: string): boolean;
 }
 
-/** Token checks against the database; role permissions from memory (loaded at start). */
+/**
+ * Authentication as Strapi's content API does it: an API token first, then a users-permissions
+ * JWT (`verifyUserToken`), else the Public role. API tokens are 256 hex characters and JWTs always
+ * contain dots, so each credential is looked up by one strategy only. Role permissions come from
+ * memory (`roles()`, reloaded when roles change).
+ */
 export function createAccessControl(options: {
   db: Database;
   salt: string;
   roles: () => RolePermissions;
+  /** The account a users-permissions JWT proves, or null when the token is not valid (→ 401). */
+  verifyUserToken: (token: string) => Promise<UserIdentity | null>;
   now: () => Date;
   onError: (error: unknown) => void;
 }): AccessControl {
@@ -43,8 +63,13 @@ export function createAccessControl(options: {
     async authenticate(authorization) {
       const key = bearerToken(authorization);
       if (key === null) return PUBLIC;
+      if (key.includes('.')) {
+        const user = await options.verifyUserToken(key);
+        if (!user) throw new UnauthorizedError(INVALID);
+        return { kind: 'user', user };
+      }
       const token = await findApiToken(options.db, options.salt, key);
-      if (!token) throw new UnauthorizedError('Missing or invalid credentials');
+      if (!token) throw new UnauthorizedError(INVALID);
       const now = options.now();
       if (token.expiresAt !== null && token.expiresAt < now.getTime()) throw new UnauthorizedError('Token expired');
       if (token.lastUsedAt === null || now.getTime() - token.lastUsedAt > LAST_USED_INTERVAL_MS) {
@@ -63,13 +88,19 @@ export function createAccessControl(options: {
 
 /** Whether `principal` may perform `action`. */
 export function isAllowed(principal: Principal, action: string, roles: RolePermissions): boolean {
-  if (principal.kind === 'public') return roles.get('public')?.has(action) ?? false;
-  switch (principal.token.type) {
-    case 'full-access':
-      return true;
-    case 'read-only':
-      return isReadAction(action);
-    case 'custom':
-      return principal.token.permissions.has(action);
+  switch (principal.kind) {
+    case 'public':
+      return roles.byType.get('public')?.has(action) ?? false;
+    case 'user':
+      return principal.user.roleId !== null && (roles.byId.get(principal.user.roleId)?.has(action) ?? false);
+    case 'apiToken':
+      switch (principal.token.type) {
+        case 'full-access':
+          return true;
+        case 'read-only':
+          return isReadAction(action);
+        case 'custom':
+          return principal.token.permissions.has(action);
+      }
   }
 }

@@ -9,6 +9,7 @@ import { findSingleDocumentId } from '../documents/document-rows.js';
 import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
 import { createDocument, deleteDocument, updateDocument } from '../documents/write-documents.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
+import type { GuardedRoute } from './guard.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
@@ -59,20 +60,18 @@ export function contentRouteTable(schema: Schema, prefix: string): ContentRouteE
 }
 
 /**
- * The REST routes of every project content type with their handlers. Each handler authenticates,
- * checks the route's action (401/403 before anything else), normalizes the query, and calls the
- * document service.
+ * The REST routes of every project content type with their handlers. The guard (guard.ts) has
+ * authenticated the caller and checked the route's action (401/403 before anything else); each
+ * handler normalizes the query, drops what the caller may not see, and calls the document service.
  */
-export function contentApiRoutes(deps: ContentApiDeps): Route[] {
+export function contentApiRoutes(deps: ContentApiDeps): GuardedRoute[] {
   return contentRouteTable(deps.documents.schema, deps.config.api.prefix).map((entry) => {
     const run = handlerFor(deps, entry);
     return {
       method: entry.method,
       path: entry.path,
       action: entry.action,
-      handle: async (request) => {
-        const principal = await deps.access.authenticate(header(request, 'authorization'));
-        deps.access.authorize(principal, entry.action);
+      handle: async (request, principal) => {
         const query = parseQuery(deps, entry.type, request);
         const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
         const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, mayFind);

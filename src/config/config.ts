@@ -1,4 +1,6 @@
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
+import type { EmailConfig } from '../email/email-transport.js';
+import type { UsersPermissionsConfig } from './users-permissions-config.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
 
@@ -43,6 +45,10 @@ export interface Config {
     readonly host: string;
     readonly port: number;
     readonly appKeys: readonly string[];
+    /** Public URL of the server (`url`), used in links sent by email; '' when unset. */
+    readonly url: string;
+    /** `proxy` (or `proxy.koa`): trust `X-Forwarded-*` for the client IP (rate limits). */
+    readonly trustProxy: boolean;
   };
   readonly database: DatabaseConfig;
   readonly api: ApiConfig;
@@ -57,6 +63,10 @@ export interface Config {
   readonly cors: CorsConfig;
   /** Maximum JSON/form body size in bytes (`strapi::body` `jsonLimit`, 1 MB by default). */
   readonly bodyLimit: number;
+  /** `config/plugins` → `users-permissions.config`. */
+  readonly usersPermissions: UsersPermissionsConfig;
+  /** `config/plugins` → `email.config`: how emails leave (a log line unless a provider is set). */
+  readonly email: EmailConfig;
   /** `config/permissions`: role type → actions granted (on top of the plugin defaults). */
   readonly permissions: ReadonlyMap<string, readonly string[]>;
 }

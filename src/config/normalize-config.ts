@@ -3,6 +3,8 @@ import { ProjectError } from '../core/errors.js';
 import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } from './config.js';
 import type { RawConfig } from './load-config-files.js';
 import { parseByteSize } from './parse-byte-size.js';
+import { normalizeUsersPermissionsConfig } from './users-permissions-config.js';
+import { parseEmailConfig } from '../email/email-transport.js';
 
 type Obj = Record<string, unknown>;
 const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
@@ -15,7 +17,7 @@ const fail = (where: string, problem: string): never => {
  * Defaults are Strapi's code defaults (not the project template's): `rest.defaultLimit` 25,
  * no `maxLimit`, `withCount` true, strict params off, prefix `/api`, port 1337.
  */
-export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: string | undefined; PORT?: string | undefined }): Config {
+export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: string | undefined; PORT?: string | undefined; JWT_SECRET?: string | undefined; NODE_ENV?: string | undefined }): Config {
   const server = obj(raw.server);
   const port = Number(env.PORT ?? server.port ?? 1337);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('server', `"port" must be an integer between 0 and 65535, got ${JSON.stringify(server.port)}`);
@@ -31,6 +33,8 @@ export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: strin
       host: String(env.HOST ?? server.host ?? '0.0.0.0'),
       port,
       appKeys: Array.isArray(obj(server.app).keys) ? (obj(server.app).keys as unknown[]).map(String) : [],
+      url: typeof server.url === 'string' ? server.url.replace(/\/+$/, '') : '',
+      trustProxy: server.proxy === true || obj(server.proxy).koa === true,
     },
     database: normalizeDatabase(obj(raw.database), dir),
     api: normalizeApi(obj(raw.api)),
@@ -41,6 +45,8 @@ export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: strin
     i18n: normalizeI18n(obj(obj(plugins.i18n).config)),
     cors: normalizeCors(middlewareConfig('strapi::cors')),
     bodyLimit: parseByteSize(middlewareConfig('strapi::body').jsonLimit ?? '1mb', 'middlewares', 'strapi::body jsonLimit'),
+    usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
+    email: parseEmailConfig(obj(plugins.email).config),
     permissions: normalizePermissions(raw.permissions),
   });
 }

@@ -13,6 +13,8 @@ export interface HttpServerOptions {
   readonly cors: CorsConfig;
   /** One `info` line per request; internal errors at `error`. */
   readonly logger: Logger;
+  /** Trust `X-Forwarded-*` headers for the client address (`server.proxy`). */
+  readonly trustProxy?: boolean;
 }
 
 /** qs options Strapi's query middleware uses. */
@@ -34,6 +36,7 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
       querystringParser: (text) => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
     },
     exposeHeadRoutes: false,
+    trustProxy: options.trustProxy === true,
     // Routes declare no JSON schemas (queries and bodies are checked by Cairn's own validators),
     // so Fastify's Ajv and fast-json-stringify compilers are never needed: not loading them saves
     // start-up time and memory.
@@ -95,6 +98,7 @@ function toHttpRequest(request: FastifyRequest): HttpRequest {
     query: (request.query ?? {}) as Record<string, unknown>,
     body: request.body,
     headers: request.headers,
+    ip: request.ip,
   };
 }
 

@@ -15,6 +15,8 @@ export interface HttpRequest {
   /** Parsed body: JSON or urlencoded object; undefined when absent or not parsed. */
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The client's address (from `X-Forwarded-For` only when `server.proxy` trusts it). */
+  readonly ip: string;
 }
 
 export interface HttpResponse {
@@ -37,4 +39,21 @@ export interface Route {
 export function header(request: HttpRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Reads one cookie of the `Cookie` header (undefined when absent). */
+export function cookie(request: HttpRequest, name: string): string | undefined {
+  const raw = header(request, 'cookie');
+  if (!raw) return undefined;
+  for (const part of raw.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
 }

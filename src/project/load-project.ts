@@ -40,7 +40,7 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   const projectEnv = loadProjectEnv(root, processEnv);
   const env = createEnvHelper(projectEnv.vars);
   const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV);
-  const config = normalizeConfig(rawConfig, root, { HOST: processEnv.HOST, PORT: processEnv.PORT });
+  const config = normalizeConfig(rawConfig, root, { HOST: processEnv.HOST, PORT: processEnv.PORT, JWT_SECRET: projectEnv.vars.JWT_SECRET, NODE_ENV: projectEnv.vars.NODE_ENV });
   const files = readModelFiles(root);
   const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components, {
     privateAttributes: config.api.privateAttributes,

@@ -20,8 +20,11 @@ const BUILT_IN_ROLES = [
   { type: 'public', name: 'Public', description: 'Default role given to unauthenticated user.' },
 ];
 
-/** Actions granted per role type, as loaded from the database. */
-export type RolePermissions = ReadonlyMap<string, ReadonlySet<string>>;
+/** Actions granted per role, by role type and by role id, as loaded from the database. */
+export interface RolePermissions {
+  readonly byType: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly byId: ReadonlyMap<number, ReadonlySet<string>>;
+}
 
 /**
  * Applies permissions as code (SPEC §7.3) in one transaction: creates the Public and
@@ -66,16 +69,13 @@ export async function syncRolePermissions(
   return warnings;
 }
 
-/** Role type → granted actions, read from the database. */
+/** Every role's granted actions, read from the database. */
 export async function loadRolePermissions(db: Database): Promise<RolePermissions> {
   const roles = await readRoles(db, db);
-  const typeById = new Map([...roles].map(([type, id]) => [id, type]));
-  const result = new Map<string, Set<string>>([...roles.keys()].map((type) => [type, new Set<string>()]));
-  for (const grantRow of await readGrants(db, db, [...roles.values()])) {
-    const type = typeById.get(grantRow.roleId);
-    if (type !== undefined) result.get(type)?.add(grantRow.action);
-  }
-  return result;
+  const byId = new Map<number, Set<string>>([...roles.values()].map((id) => [id, new Set<string>()]));
+  for (const grantRow of await readGrants(db, db, [...roles.values()])) byId.get(grantRow.roleId)?.add(grantRow.action);
+  const byType = new Map([...roles].map(([type, id]) => [type, byId.get(id) ?? new Set<string>()]));
+  return { byType, byId };
 }
 
 async function readRoles(exec: Executor, db: Database): Promise<Map<string, number>> {
@@ -119,3 +119,8 @@ function roleRow(role: { type: string; name: string; description: string }, now:
   });
 }
 
+
+/** The id of the role of type `type`, or null. */
+export async function findRoleIdByType(db: Database, type: string): Promise<number | null> {
+  return (await readRoles(db, db)).get(type) ?? null;
+}

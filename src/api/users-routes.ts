@@ -1,0 +1,74 @@
+import type { AccessControl, Principal } from '../access/principal.js';
+import { prunePopulate } from '../access/prune-populate.js';
+import { assertFindableRelations } from '../access/restricted-relations.js';
+import type { Config } from '../config/config.js';
+import { UnauthorizedError } from '../core/errors.js';
+import { findManyDocuments } from '../documents/read-documents.js';
+import type { HttpRequest, HttpResponse } from '../http/http-types.js';
+import { planCount } from '../plan/plan-read.js';
+import type { Query } from '../query/query-types.js';
+import { compileCount } from '../sql/compile-read.js';
+import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
+import { createUser, deleteUser, updateUser, userIdParam } from '../users-permissions/user-admin.js';
+import type { GuardedRoute } from './guard.js';
+
+const ACTION = 'plugin::users-permissions.user';
+
+/**
+ * `/api/users*`: plain JSON (an array, an object, a number), as Strapi's user controller answers.
+ * Queries take Strapi's parameters on the user type; relations the caller may not `find` (the
+ * role, unless granted) are silently not populated.
+ */
+export function usersRoutes(ctx: AuthContext, config: Config, access: AccessControl): GuardedRoute[] {
+  const prefix = config.api.prefix;
+  const query = (request: HttpRequest, principal: Principal, all = false): Query => {
+    const parsed = userQuery(ctx, config, request.query);
+    const mayFind = (uid: string) => access.can(principal, `${uid}.find`);
+    const allowed = { ...parsed, populate: prunePopulate(ctx.documents.schema, ctx.userType, parsed.populate, mayFind) };
+    assertFindableRelations(ctx.documents.schema, ctx.userType, allowed, mayFind);
+    // Strapi's user list has no default page size: without `pagination`, every user is returned.
+    if (all && request.query.pagination === undefined) return { ...allowed, pagination: { mode: 'all', withCount: false } };
+    return { ...allowed, pagination: { ...allowed.pagination, withCount: false } };
+  };
+  const read = { schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect };
+  const route = (method: GuardedRoute['method'], path: string, action: string, handle: GuardedRoute['handle']): GuardedRoute => ({
+    method, path: `${prefix}/users${path}`, action: `${ACTION}.${action}`, handle,
+  });
+  return [
+    route('GET', '/me', 'me', async (request, principal) => {
+      if (principal.kind !== 'user') throw new UnauthorizedError();
+      return json(200, await readUserDocument(ctx, principal.user.id, query(request, principal)));
+    }),
+    route('GET', '', 'find', async (request, principal) => json(200, (await findManyDocuments(read, ctx.userType, query(request, principal, true))).documents)),
+    route('GET', '/count', 'count', async (request, principal) => {
+      const [row] = await read.exec.all(compileCount(read.dialect, planCount(read.schema, ctx.userType, query(request, principal))));
+      return json(200, Number(row?.count ?? 0));
+    }),
+    route('GET', '/:id', 'findOne', async (request, principal) => {
+      const id = userIdParam(request.params.id);
+      const user = id === null ? null : await readUserDocument(ctx, id, query(request, principal));
+      return user ? json(200, user) : { status: 204 };
+    }),
+    route('POST', '', 'create', async (request, principal) => {
+      const q = query(request, principal);
+      const withRole = access.can(principal, 'plugin::users-permissions.role.find') ? { ...q, populate: [...q.populate.filter((n) => n.attribute !== 'role'), roleNode(ctx, config)] } : q;
+      return json(201, await createUser(ctx, request.body, withRole));
+    }),
+    route('PUT', '/:id', 'update', async (request, principal) => json(200, await updateUser(ctx, userIdParam(request.params.id), request.body, query(request, principal)))),
+    route('DELETE', '/:id', 'destroy', async (request, principal) => {
+      const deleted = await deleteUser(ctx, userIdParam(request.params.id), query(request, principal));
+      return deleted ? json(200, deleted) : { status: 204 };
+    }),
+  ];
+}
+
+function json(status: number, body: unknown): HttpResponse {
+  return { status, body };
+}
+
+/** `populate: { role: true }` on the user type, as Strapi populates it in `POST /users`. */
+function roleNode(ctx: AuthContext, config: Config) {
+  const [node] = userQuery(ctx, config, { populate: { role: true } }).populate;
+  if (!node) throw new Error('the user type has no role relation');
+  return node;
+}

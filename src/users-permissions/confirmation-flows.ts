@@ -1,0 +1,57 @@
+import { ApplicationError, ValidationError } from '../core/errors.js';
+import type { AuthContext } from './auth-context.js';
+import { checkBody } from './auth-body-rules.js';
+import type { AuthResult } from './auth-result.js';
+import { createExpiringToken, isTokenExpired } from './expiring-token.js';
+import { renderTemplate } from './plugin-settings.js';
+
+/**
+ * Gives the user a new confirmation token (valid `emailConfirmationTokenTtl`) and emails the
+ * confirmation link `<server.url>/api/auth/email-confirmation?confirmation=<token>`.
+ */
+export async function sendConfirmationEmail(ctx: AuthContext, userId: number, email: string): Promise<void> {
+  const token = createExpiringToken(ctx.config.emailConfirmationTokenTtlSeconds, ctx.now().getTime());
+  await ctx.users.update(userId, { confirmation_token: token }, ctx.now());
+  const user = await ctx.users.byId(userId);
+  const template = ctx.settings.templates.email_confirmation;
+  const values = { URL: `${ctx.apiUrl}/auth/email-confirmation`, SERVER_URL: ctx.apiUrl, CODE: token, USER: { username: user?.username, email } };
+  const message = renderTemplate(template.message, values);
+  await ctx.mail.send({
+    to: email,
+    ...(template.from.email ? { from: `${template.from.name} <${template.from.email}>` } : {}),
+    ...(template.response_email ? { replyTo: template.response_email } : {}),
+    subject: renderTemplate(template.object, values),
+    text: message,
+    html: message,
+  });
+}
+
+/**
+ * `GET /auth/email-confirmation?confirmation=…`: confirms the account holding the token (once;
+ * the token is then cleared) and redirects to `email_confirmation_redirection` (or `/`).
+ * Unknown or expired tokens → 400 `Invalid token`.
+ */
+export async function confirmEmail(ctx: AuthContext, query: Readonly<Record<string, unknown>>): Promise<AuthResult> {
+  const { confirmation } = checkBody({ confirmation: query.confirmation }, [{ name: 'confirmation' }]);
+  const user = await ctx.users.byToken('confirmation_token', confirmation as string);
+  if (!user || isTokenExpired(user.confirmationToken ?? '', ctx.now().getTime())) throw new ValidationError('Invalid token');
+  await ctx.users.update(user.id, { confirmed: true, confirmation_token: null }, ctx.now());
+  return { body: {}, redirect: ctx.settings.advanced.email_confirmation_redirection || '/' };
+}
+
+/**
+ * `POST /auth/send-email-confirmation { email }`: sends a new link to an unconfirmed account.
+ * An unknown email answers the same `{ email, sent: true }`, so accounts cannot be probed.
+ */
+export async function resendConfirmation(ctx: AuthContext, body: unknown): Promise<AuthResult> {
+  const { email } = checkBody(body, [{ name: 'email', email: true }]) as { email: string };
+  const user = await ctx.users.byEmail(email);
+  if (!user) return { body: { email, sent: true } };
+  if (user.confirmed) throw new ApplicationError('Already confirmed');
+  if (user.blocked) throw new ApplicationError('User blocked');
+  await sendConfirmationEmail(ctx, user.id, user.email).catch((error: unknown) => {
+    ctx.onMailError(error);
+    throw new ApplicationError('Error sending confirmation email');
+  });
+  return { body: { email: user.email, sent: true } };
+}

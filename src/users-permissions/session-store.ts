@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { createDocumentId } from '../core/document-id.js';
+import type { Database, Executor } from '../db/database.js';
+import type { Condition } from '../plan/plan-types.js';
+import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
+import { decodeValue } from '../shape/decode-value.js';
+
+const SESSIONS = 'strapi_sessions';
+const ORIGIN = 'users-permissions';
+
+/** A stored refresh session (one per device login), in Strapi's `strapi_sessions` table. */
+export interface Session {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly deviceId: string;
+  readonly status: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly absoluteExpiresAt: number;
+}
+
+/** Session lifetimes in seconds: idle (each refresh extends it) and absolute (from the login). */
+export interface SessionLifetimes {
+  readonly idleSeconds: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * The users-permissions sessions of `jwtManagement: 'refresh'`. A login opens an `active`
+ * session; a refresh marks it `rotated` (recording its `child_id`) and opens its successor with the
+ * same device and absolute expiry, so a refresh token works once. Logout deletes sessions.
+ */
+export function createSessionStore(db: Database, lifetimes: SessionLifetimes, now: () => number) {
+  const select = (where: Condition) =>
+    compileSelect(
+      db.dialect,
+      simpleSelect(
+        SESSIONS,
+        {
+          sessionId: ['session_id', 'string'], userId: ['user_id', 'string'], deviceId: ['device_id', 'string'], status: ['status', 'string'],
+          origin: ['origin', 'string'], createdAt: ['created_at', 'datetime'], expiresAt: ['expires_at', 'datetime'], absoluteExpiresAt: ['absolute_expires_at', 'datetime'],
+        },
+        where,
+        { orderById: true },
+      ),
+    );
+  const open = async (exec: Executor, userId: string, deviceId: string, absoluteExpiresAt?: number): Promise<Session> => {
+    const at = now();
+    const session: Session = {
+      sessionId: randomBytes(16).toString('hex'),
+      userId,
+      deviceId,
+      status: 'active',
+      createdAt: at,
+      absoluteExpiresAt: absoluteExpiresAt ?? at + lifetimes.maxSeconds * 1000,
+      expiresAt: Math.min(at + lifetimes.idleSeconds * 1000, absoluteExpiresAt ?? Number.POSITIVE_INFINITY),
+    };
+    const date = new Date(at);
+    await exec.insert(
+      compileInsert(db.dialect, {
+        table: SESSIONS,
+        rows: [
+          rowOf({
+            document_id: [createDocumentId(), 'string'], user_id: [userId, 'string'], session_id: [session.sessionId, 'string'], device_id: [deviceId, 'string'],
+            origin: [ORIGIN, 'string'], expires_at: [new Date(session.expiresAt), 'datetime'], absolute_expires_at: [new Date(session.absoluteExpiresAt), 'datetime'],
+            status: ['active', 'string'], type: ['refresh', 'string'], created_at: [date, 'datetime'], updated_at: [date, 'datetime'], published_at: [date, 'datetime'],
+          }),
+        ],
+      }),
+      1,
+    );
+    return session;
+  };
+  const find = async (exec: Executor, sessionId: string): Promise<Session | null> => {
+    const [row] = await exec.all(select(eq('session_id', sessionId)));
+    return row && row.origin === ORIGIN ? toSession(row) : null;
+  };
+  const usable = (session: Session | null): session is Session =>
+    session !== null && session.status === 'active' && session.expiresAt > now() && session.absoluteExpiresAt > now();
+
+  return {
+    /** Opens a session for a login on `deviceId`. */
+    open: (userId: string, deviceId: string) => open(db, userId, deviceId),
+    /** The session if it is active and unexpired. */
+    async findUsable(sessionId: string): Promise<Session | null> {
+      const session = await find(db, sessionId);
+      return usable(session) ? session : null;
+    },
+    /** Replaces a usable session by its successor (one transaction); null when it is not usable. */
+    rotate(sessionId: string): Promise<Session | null> {
+      return db.transaction(async (tx) => {
+        const session = await find(tx, sessionId);
+        if (!usable(session)) return null;
+        const next = await open(tx, session.userId, session.deviceId, session.absoluteExpiresAt);
+        const changed = await tx.run(
+          compileUpdate(db.dialect, {
+            table: SESSIONS,
+            set: rowOf({ status: ['rotated', 'string'], child_id: [next.sessionId, 'string'], updated_at: [new Date(now()), 'datetime'] }),
+            where: { kind: 'and', children: [eq('session_id', sessionId), eq('status', 'active')] },
+          }),
+        );
+        // A concurrent refresh with the same token won the race: this one must not mint a second chain.
+        if (changed !== 1) throw new SessionRaceError();
+        return next;
+      }).catch((error: unknown) => {
+        if (error instanceof SessionRaceError) return null;
+        throw error;
+      });
+    },
+    /** The user's active, unexpired sessions, oldest first. */
+    async listUsable(userId: string): Promise<Session[]> {
+      const rows = await db.all(select(eq('user_id', userId)));
+      return rows.filter((row) => row.origin === ORIGIN).map(toSession).filter(usable);
+    },
+    /** Deletes the user's sessions (on one device, or all); returns how many. */
+    revoke(userId: string, deviceId?: string): Promise<number> {
+      const conditions = [eq('user_id', userId), eq('origin', ORIGIN), ...(deviceId === undefined ? [] : [eq('device_id', deviceId)])];
+      return db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }));
+    },
+    /** Deletes one session of the user; false when the user has no such session. */
+    async revokeOne(userId: string, sessionId: string): Promise<boolean> {
+      const conditions = [eq('user_id', userId), eq('origin', ORIGIN), eq('session_id', sessionId)];
+      return (await db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }))) > 0;
+    },
+  };
+}
+
+/** The session store's interface. */
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+class SessionRaceError extends Error {}
+
+function toSession(row: Record<string, unknown>): Session {
+  const ms = (value: unknown) => {
+    const iso = decodeValue('datetime', value) as string | null;
+    return iso === null ? Number.POSITIVE_INFINITY : Date.parse(iso);
+  };
+  return {
+    sessionId: String(row.sessionId),
+    userId: String(row.userId),
+    deviceId: String(row.deviceId),
+    status: String(row.status ?? ''),
+    createdAt: ms(row.createdAt),
+    expiresAt: ms(row.expiresAt),
+    absoluteExpiresAt: ms(row.absoluteExpiresAt),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Database, Executor } from '../db/database.js';
+import type { Condition, ValueKind } from '../plan/plan-types.js';
+import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { compileCount, compileSelect } from '../sql/compile-read.js';
+import { compileUpdate } from '../sql/compile-write.js';
+
+const USERS = 'up_users';
+const ROLE_LINKS = 'up_users_role_lnk';
+
+/** What the auth flows need of a stored user, private fields included. Never sent to a client. */
+export interface StoredUser {
+  readonly id: number;
+  readonly documentId: string;
+  readonly username: string;
+  readonly email: string;
+  readonly provider: string | null;
+  /** bcrypt hash, or null for accounts created through a third-party provider. */
+  readonly passwordHash: string | null;
+  readonly resetPasswordToken: string | null;
+  readonly confirmationToken: string | null;
+  readonly confirmed: boolean;
+  readonly blocked: boolean;
+}
+
+/** Columns of `up_users` the auth flows may change. */
+export interface UserChanges {
+  readonly password_hash?: string;
+  readonly reset_password_token?: string | null;
+  readonly confirmation_token?: string | null;
+  readonly confirmed?: boolean;
+}
+
+const COLUMNS: Readonly<Record<string, readonly [string, ValueKind]>> = {
+  id: ['id', 'integer'], documentId: ['document_id', 'string'], username: ['username', 'string'], email: ['email', 'string'],
+  provider: ['provider', 'string'], password: ['password', 'string'], resetPasswordToken: ['reset_password_token', 'string'],
+  confirmationToken: ['confirmation_token', 'string'], confirmed: ['confirmed', 'boolean'], blocked: ['blocked', 'boolean'],
+};
+
+/** Bookkeeping reads and writes on `up_users` for the auth flows (documents/ does the rest). */
+export function createUserStore(db: Database) {
+  const first = async (exec: Executor, where: Condition): Promise<StoredUser | null> => {
+    const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(USERS, COLUMNS, where, { limit: 1, orderById: true })));
+    return row ? toStoredUser(row) : null;
+  };
+  return {
+    /** The user with this row id. */
+    byId: (id: number, exec: Executor = db) => first(exec, eq('id', id, 'integer')),
+    /** The local-provider user whose email is `identifier` (lower-cased) or whose username is `identifier`. */
+    byIdentifier: (identifier: string) =>
+      first(db, { kind: 'and', children: [eq('provider', 'local'), { kind: 'or', children: [eq('email', identifier.toLowerCase()), eq('username', identifier)] }] }),
+    /** The user (any provider) whose username is exactly `username`. */
+    byUsername: (username: string) => first(db, eq('username', username)),
+    /** The user whose email is `email` (compared lower-cased). */
+    byEmail: (email: string) => first(db, eq('email', email.toLowerCase())),
+    /** The user holding this reset-password or confirmation token. */
+    byToken: (column: 'reset_password_token' | 'confirmation_token', token: string) => first(db, eq(column, token)),
+    /** Users whose email or username equals any of `values` (optionally for one provider). */
+    async countClashes(values: { emails: readonly string[]; usernames: readonly string[] }, provider?: string): Promise<number> {
+      const clash: Condition = {
+        kind: 'or',
+        children: [...values.emails.map((v) => eq('email', v)), ...values.usernames.map((v) => eq('username', v))],
+      };
+      const where: Condition = provider === undefined ? clash : { kind: 'and', children: [clash, eq('provider', provider)] };
+      const [row] = await db.all(compileCount(db.dialect, { from: { table: USERS, alias: '' }, where }));
+      return Number(Object.values(row ?? {})[0] ?? 0);
+    },
+    /** The role id linked to the user, or null. */
+    async roleIdOf(userId: number): Promise<number | null> {
+      const [row] = await db.all(compileSelect(db.dialect, simpleSelect(ROLE_LINKS, { roleId: ['role_id', 'integer'] }, eq('user_id', userId, 'integer'), { limit: 1 })));
+      return row ? Number(row.roleId) : null;
+    },
+    /** Applies `changes` to the user's row and bumps `updated_at`. */
+    async update(id: number, changes: UserChanges, now: Date, exec: Executor = db): Promise<void> {
+      const set = rowOf({
+        updated_at: [now, 'datetime'],
+        ...(changes.password_hash !== undefined ? { password: [changes.password_hash, 'string'] as const } : {}),
+        ...(changes.reset_password_token !== undefined ? { reset_password_token: [changes.reset_password_token, 'string'] as const } : {}),
+        ...(changes.confirmation_token !== undefined ? { confirmation_token: [changes.confirmation_token, 'string'] as const } : {}),
+        ...(changes.confirmed !== undefined ? { confirmed: [changes.confirmed, 'boolean'] as const } : {}),
+      });
+      await exec.run(compileUpdate(db.dialect, { table: USERS, set, where: eq('id', id, 'integer') }));
+    },
+  };
+}
+
+/** The user store's interface. */
+export type UserStore = ReturnType<typeof createUserStore>;
+
+function toStoredUser(row: Record<string, unknown>): StoredUser {
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  return {
+    id: Number(row.id),
+    documentId: String(row.documentId),
+    username: String(row.username ?? ''),
+    email: String(row.email ?? ''),
+    provider: text(row.provider),
+    passwordHash: text(row.password),
+    resetPasswordToken: text(row.resetPasswordToken),
+    confirmationToken: text(row.confirmationToken),
+    confirmed: row.confirmed === true || row.confirmed === 1 || row.confirmed === '1',
+    blocked: row.blocked === true || row.blocked === 1 || row.blocked === '1',
+  };
+}
