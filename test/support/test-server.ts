@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createApiToken } from '../../src/api-tokens/api-token-store.js';
 import { createApp, type App } from '../../src/app.js';
+import type { EmailMessage } from '../../src/email/email-transport.js';
 import type { CompiledQuery } from '../../src/sql/dialect.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { createTestDatabase, type DatabaseKind } from './databases.js';
@@ -22,8 +23,8 @@ export interface RequestOptions {
   /** Sent as-is (with content-type application/json unless headers say otherwise). */
   readonly raw?: string;
   readonly headers?: Record<string, string>;
-  /** `full` / `readonly` tokens, `bad` token, or `public` (no header). */
-  readonly auth?: 'full' | 'readonly' | 'bad' | 'public';
+  /** `full` / `readonly` tokens, `bad` token, or `public` (no header); a user's JWT: `{ jwt }`. */
+  readonly auth?: 'full' | 'readonly' | 'bad' | 'public' | { readonly jwt: string };
 }
 
 export interface TestServer {
@@ -31,6 +32,8 @@ export interface TestServer {
   readonly database: DatabaseKind;
   readonly dir: string;
   readonly tokens: { readonly full: string; readonly readonly: string };
+  /** Every email the server sent (nothing leaves the machine in tests). */
+  readonly mails: EmailMessage[];
   /** Every SQL statement executed since the last `resetQueries()`. */
   readonly queries: CompiledQuery[];
   resetQueries(): void;
@@ -62,7 +65,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = await createTestDatabase(options.database ?? 'sqlite');
   const project = await loadProject(dir, { ...database.env, ...options.env });
   const queries: CompiledQuery[] = [];
-  const app = await createApp(project, { onQuery: (query) => queries.push(query), ...(options.now ? { now: options.now } : {}) });
+  const mails: EmailMessage[] = [];
+  const mail = { send: async (message: EmailMessage) => void mails.push(message) };
+  const app = await createApp(project, { onQuery: (query) => queries.push(query), mail, ...(options.now ? { now: options.now } : {}) });
   const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
   const full = await createApiToken(app.db, secrets, { name: 'full', type: 'full-access' }, new Date());
   const readonly = await createApiToken(app.db, secrets, { name: 'readonly', type: 'read-only' }, new Date());
@@ -73,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database: database.kind,
     dir,
     tokens,
+    mails,
     queries,
     resetQueries: () => {
       queries.length = 0;
@@ -82,6 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (request.auth === 'full') headers.authorization = `Bearer ${tokens.full}`;
       if (request.auth === 'readonly') headers.authorization = `Bearer ${tokens.readonly}`;
       if (request.auth === 'bad') headers.authorization = 'Bearer not-a-valid-token-0123456789abcdef';
+      if (typeof request.auth === 'object') headers.authorization = `Bearer ${request.auth.jwt}`;
       let payload: string | undefined;
       if (request.raw !== undefined) payload = request.raw;
       else if (request.body !== undefined) payload = JSON.stringify(request.body);
