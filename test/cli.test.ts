@@ -89,6 +89,8 @@ describe('the cairn command line', () => {
     const routes = await cairn('routes:list', '--dir', dir);
     expect(routes.stdout).toContain('GET     /api/articles/:documentId  api::article.article.findOne');
     expect(routes.stdout).toContain('PUT     /api/global  api::global.global.update');
+    expect(routes.stdout).toContain('POST    /api/auth/local  plugin::users-permissions.auth.callback');
+    expect(routes.stdout).toContain('GET     /api/users/me  plugin::users-permissions.user.me');
   });
 
   it('unknown commands and options fail; help succeeds', async () => {

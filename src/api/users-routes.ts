@@ -10,6 +10,7 @@ import type { Query } from '../query/query-types.js';
 import { compileCount } from '../sql/compile-read.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
 import { createUser, deleteUser, updateUser, userIdParam } from '../users-permissions/user-admin.js';
+import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
 const ACTION = 'plugin::users-permissions.user';
@@ -20,7 +21,6 @@ const ACTION = 'plugin::users-permissions.user';
  * role, unless granted) are silently not populated.
  */
 export function usersRoutes(ctx: AuthContext, config: Config, access: AccessControl): GuardedRoute[] {
-  const prefix = config.api.prefix;
   const query = (request: HttpRequest, principal: Principal, all = false): Query => {
     const parsed = userQuery(ctx, config, request.query);
     const mayFind = (uid: string) => access.can(principal, `${uid}.find`);
@@ -31,35 +31,50 @@ export function usersRoutes(ctx: AuthContext, config: Config, access: AccessCont
     return { ...allowed, pagination: { ...allowed.pagination, withCount: false } };
   };
   const read = { schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect };
-  const route = (method: GuardedRoute['method'], path: string, action: string, handle: GuardedRoute['handle']): GuardedRoute => ({
-    method, path: `${prefix}/users${path}`, action: `${ACTION}.${action}`, handle,
-  });
-  return [
-    route('GET', '/me', 'me', async (request, principal) => {
+  const handlers: Record<UsersRouteName, GuardedRoute['handle']> = {
+    me: async (request, principal) => {
       if (principal.kind !== 'user') throw new UnauthorizedError();
       return json(200, await readUserDocument(ctx, principal.user.id, query(request, principal)));
-    }),
-    route('GET', '', 'find', async (request, principal) => json(200, (await findManyDocuments(read, ctx.userType, query(request, principal, true))).documents)),
-    route('GET', '/count', 'count', async (request, principal) => {
+    },
+    find: async (request, principal) => json(200, (await findManyDocuments(read, ctx.userType, query(request, principal, true))).documents),
+    count: async (request, principal) => {
       const [row] = await read.exec.all(compileCount(read.dialect, planCount(read.schema, ctx.userType, query(request, principal))));
       return json(200, Number(row?.count ?? 0));
-    }),
-    route('GET', '/:id', 'findOne', async (request, principal) => {
+    },
+    findOne: async (request, principal) => {
       const id = userIdParam(request.params.id);
       const user = id === null ? null : await readUserDocument(ctx, id, query(request, principal));
       return user ? json(200, user) : { status: 204 };
-    }),
-    route('POST', '', 'create', async (request, principal) => {
+    },
+    create: async (request, principal) => {
       const q = query(request, principal);
       const withRole = access.can(principal, 'plugin::users-permissions.role.find') ? { ...q, populate: [...q.populate.filter((n) => n.attribute !== 'role'), roleNode(ctx, config)] } : q;
       return json(201, await createUser(ctx, request.body, withRole));
-    }),
-    route('PUT', '/:id', 'update', async (request, principal) => json(200, await updateUser(ctx, userIdParam(request.params.id), request.body, query(request, principal)))),
-    route('DELETE', '/:id', 'destroy', async (request, principal) => {
+    },
+    update: async (request, principal) => json(200, await updateUser(ctx, userIdParam(request.params.id), request.body, query(request, principal))),
+    destroy: async (request, principal) => {
       const deleted = await deleteUser(ctx, userIdParam(request.params.id), query(request, principal));
       return deleted ? json(200, deleted) : { status: 204 };
-    }),
-  ];
+    },
+  };
+  return usersRouteTable(config.api.prefix).map(({ name, ...entry }) => ({ ...entry, handle: handlers[name] }));
+}
+
+type UsersRouteName = 'me' | 'find' | 'count' | 'findOne' | 'create' | 'update' | 'destroy';
+
+const USERS_ROUTES: readonly (readonly [UsersRouteName, GuardedRoute['method'], string])[] = [
+  ['me', 'GET', '/me'],
+  ['find', 'GET', ''],
+  ['count', 'GET', '/count'],
+  ['findOne', 'GET', '/:id'],
+  ['create', 'POST', ''],
+  ['update', 'PUT', '/:id'],
+  ['destroy', 'DELETE', '/:id'],
+];
+
+/** The `/users` routes under the REST prefix, with their Strapi actions. */
+export function usersRouteTable(prefix: string): (PluginRouteEntry & { readonly name: UsersRouteName })[] {
+  return USERS_ROUTES.map(([name, method, path]) => ({ name, method, path: `${prefix}/users${path}`, action: `${ACTION}.${name}` }));
 }
 
 function json(status: number, body: unknown): HttpResponse {

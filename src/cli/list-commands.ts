@@ -1,4 +1,6 @@
+import { authRouteTable } from '../api/auth-routes.js';
 import { contentRouteTable } from '../api/content-api.js';
+import { usersRouteTable } from '../api/users-routes.js';
 import { loadProject } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
 
@@ -23,7 +25,8 @@ export async function listContentTypesCommand(args: CliArgs, out: Output): Promi
 export async function listRoutesCommand(args: CliArgs, out: Output): Promise<void> {
   const project = await loadProject(args.dir, process.env);
   out('GET     /_health');
-  for (const route of contentRouteTable(project.schema, project.config.api.prefix)) {
+  const prefix = project.config.api.prefix;
+  for (const route of [...contentRouteTable(project.schema, prefix), ...authRouteTable(prefix), ...usersRouteTable(prefix)]) {
     out(`${route.method.padEnd(7)} ${route.path}  ${route.action}`);
   }
 }

@@ -20,7 +20,7 @@ export async function login(ctx: AuthContext, body: unknown, cookieRequested: bo
   if (!ctx.settings.localLoginEnabled) throw new ApplicationError('This provider is disabled');
   const { identifier, password } = checkBody(body, [{ name: 'identifier' }, { name: 'password' }]) as { identifier: string; password: string };
   const user = await ctx.users.byIdentifier(identifier);
-  if (!user || !user.passwordHash || !(await verifyPassword(password, user.passwordHash))) throw new ValidationError(INVALID_LOGIN);
+  if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) throw new ValidationError(INVALID_LOGIN);
   if (ctx.settings.advanced.email_confirmation && !user.confirmed) throw new ApplicationError('Your account email is not confirmed');
   if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
   const tokens = await issueTokens(ctx, user.id, { cookieRequested, deviceId: deviceIdOf(body) });

@@ -7,10 +7,20 @@ export async function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, ROUNDS);
 }
 
-/** Whether `password` matches the stored bcrypt `hash` (false for a missing hash). */
+/** A hash of a random string no one knows: checked when there is no account, so both take as long. */
+const NO_ACCOUNT_HASH = '$2b$10$eiKQ6Zbax5ch/Wi2KP7/..hxLA3NSY16XNXgSvQHzJeJr7SmHyuqO';
+
+/**
+ * Whether `password` matches the stored bcrypt `hash`. A missing hash (no account, or one made
+ * through a provider) still costs one bcrypt comparison, so response times do not tell which
+ * identifiers exist.
+ */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  if (!hash) return false;
   const { default: bcrypt } = await import('bcryptjs');
+  if (!hash) {
+    await bcrypt.compare(password, NO_ACCOUNT_HASH);
+    return false;
+  }
   try {
     return await bcrypt.compare(password, hash);
   } catch {
