@@ -64,10 +64,26 @@ export function createUserStore(db: Database) {
       const [row] = await db.all(compileCount(db.dialect, { from: { table: USERS, alias: '' }, where }));
       return Number(Object.values(row ?? {})[0] ?? 0);
     },
-    /** The role id linked to the user, or null. */
-    async roleIdOf(userId: number): Promise<number | null> {
-      const [row] = await db.all(compileSelect(db.dialect, simpleSelect(ROLE_LINKS, { roleId: ['role_id', 'integer'] }, eq('user_id', userId, 'integer'), { limit: 1 })));
-      return row ? Number(row.roleId) : null;
+    /** What authentication needs, in one statement: the user's flags and role id; null when there is no such user. */
+    async identityOf(userId: number): Promise<{ readonly blocked: boolean; readonly confirmed: boolean; readonly roleId: number | null } | null> {
+      const [row] = await db.all(
+        compileSelect(db.dialect, {
+          from: { table: USERS, alias: 'u' },
+          joins: [{ table: ROLE_LINKS, alias: 'l', left: true, on: { kind: 'compareColumns', left: { alias: 'l', column: 'user_id' }, op: 'eq', right: { alias: 'u', column: 'id' } } }],
+          columns: [
+            { column: { alias: 'u', column: 'blocked' }, as: 'blocked', kind: 'boolean' },
+            { column: { alias: 'u', column: 'confirmed' }, as: 'confirmed', kind: 'boolean' },
+            { column: { alias: 'l', column: 'role_id' }, as: 'roleId', kind: 'integer' },
+          ],
+          where: { kind: 'compare', column: { alias: 'u', column: 'id' }, op: 'eq', value: userId, valueKind: 'integer' },
+          orderBy: [],
+          limit: 1,
+          offset: 0,
+        }),
+      );
+      if (!row) return null;
+      const flag = (value: unknown) => value === true || value === 1 || value === '1';
+      return { blocked: flag(row.blocked), confirmed: flag(row.confirmed), roleId: row.roleId === null || row.roleId === undefined ? null : Number(row.roleId) };
     },
     /** Applies `changes` to the user's row and bumps `updated_at`. */
     async update(id: number, changes: UserChanges, now: Date, exec: Executor = db): Promise<void> {

@@ -23,8 +23,8 @@ export async function verifyUserToken(ctx: AuthContext, token: string): Promise<
     userId = Number(payload.id);
   }
   if (!Number.isSafeInteger(userId)) return null;
-  const user = await ctx.users.byId(userId);
+  const user = await ctx.users.identityOf(userId);
   if (!user || user.blocked) return null;
   if (ctx.settings.advanced.email_confirmation && !user.confirmed) return null;
-  return { id: user.id, roleId: await ctx.users.roleIdOf(user.id), sessionId };
+  return { id: userId, roleId: user.roleId, sessionId };
 }
