@@ -7,6 +7,7 @@ import type { EmailMessage } from '../../src/email/email-transport.js';
 import type { CompiledQuery } from '../../src/sql/dialect.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { createSecretScan, type SecretScan } from './secret-scan.js';
 
 export const EXAMPLE_PROJECT = resolve(import.meta.dirname, '../../examples/blog');
 
@@ -37,6 +38,12 @@ export interface TestServer {
   /** Every SQL statement executed since the last `resetQueries()`. */
   readonly queries: CompiledQuery[];
   resetQueries(): void;
+  /**
+   * Checked on every response of `request` (see secret-scan.ts): a body containing a bcrypt hash,
+   * a password sent in an earlier successful request or a stored reset/confirmation token makes
+   * `request` throw, naming the leak and the request.
+   */
+  readonly secretScan: SecretScan;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -54,6 +61,7 @@ export interface TestServerOptions {
 /**
  * A real Cairn server (in-process, HTTP through Fastify's inject) on a fresh copy of
  * examples/blog with its own fresh database, plus a full-access and a read-only API token.
+ * Every response body goes through the secret scan (secret-scan.ts) before `request` returns it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
@@ -67,11 +75,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const queries: CompiledQuery[] = [];
   const mails: EmailMessage[] = [];
   const mail = { send: async (message: EmailMessage) => void mails.push(message) };
-  const app = await createApp(project, { onQuery: (query) => queries.push(query), mail, ...(options.now ? { now: options.now } : {}) });
+  let secretScan: SecretScan | undefined;
+  const onQuery = (query: CompiledQuery) => {
+    if (!secretScan?.isOwnQuery(query)) queries.push(query);
+  };
+  const app = await createApp(project, { onQuery, mail, ...(options.now ? { now: options.now } : {}) });
   const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
   const full = await createApiToken(app.db, secrets, { name: 'full', type: 'full-access' }, new Date());
   const readonly = await createApiToken(app.db, secrets, { name: 'readonly', type: 'read-only' }, new Date());
   const tokens = { full, readonly };
+  const scan = createSecretScan(app.db);
+  secretScan = scan;
 
   return {
     app,
@@ -80,6 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     tokens,
     mails,
     queries,
+    secretScan: scan,
     resetQueries: () => {
       queries.length = 0;
     },
@@ -96,12 +111,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         headers['content-type'] = 'application/json';
       }
       const response = await app.server.inject({ method: method as 'GET', url: path, headers, ...(payload !== undefined ? { payload } : {}) });
-      let json: unknown;
-      try {
-        json = response.body === '' ? undefined : JSON.parse(response.body);
-      } catch {
-        json = undefined;
-      }
+      const json = parseJson(response.body);
+      const sent = request.body !== undefined ? request.body : parseJson(request.raw);
+      await scan.check({ method, path, body: sent, status: response.statusCode, text: response.body, json }, mails.length);
       return { status: response.statusCode, headers: response.headers, text: response.body, json };
     },
     async close() {
@@ -110,4 +122,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Parsed JSON, or undefined for an empty or non-JSON text. */
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
