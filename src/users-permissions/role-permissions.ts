@@ -59,14 +59,28 @@ export async function syncRolePermissions(
       const unknown = actions.filter((action) => !known.has(action));
       for (const action of unknown) warnings.push(`config/permissions: role "${type}": unknown action "${action}" ignored`);
       const wanted = new Set([...(DEFAULT_ROLE_ACTIONS[type] ?? []), ...actions.filter((action) => known.has(action))]);
-      const current = await readGrants(tx, db, [roleId]);
-      const stale = current.filter((g) => !wanted.has(g.action)).map((g) => g.permissionId);
-      if (stale.length > 0) await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', stale) }));
-      const have = new Set(current.map((g) => g.action));
-      await grant(tx, db, roleId, [...wanted].filter((action) => !have.has(action)), now, current.length);
+      await setRoleActions(tx, db, roleId, wanted, now);
     }
   });
   return warnings;
+}
+
+/**
+ * Makes one role hold exactly `wanted`, inside the caller's transaction: deletes the permission
+ * rows of the other actions (their links cascade) and grants the missing ones after the existing
+ * ones (`permission_ord`).
+ */
+export async function setRoleActions(tx: Executor, db: Database, roleId: number, wanted: ReadonlySet<string>, now: Date): Promise<void> {
+  const current = await readGrants(tx, db, [roleId]);
+  const stale = current.filter((g) => !wanted.has(g.action)).map((g) => g.permissionId);
+  if (stale.length > 0) await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', stale) }));
+  const have = new Set(current.map((g) => g.action));
+  await grant(tx, db, roleId, [...wanted].filter((action) => !have.has(action)), now, current.length);
+}
+
+/** The actions one role holds, read through `exec` (a transaction's, or the database). */
+export async function readRoleActions(exec: Executor, db: Database, roleId: number): Promise<Set<string>> {
+  return new Set((await readGrants(exec, db, [roleId])).map((g) => g.action));
 }
 
 /** Every role's granted actions, read from the database. */
