@@ -6,6 +6,7 @@ import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
+import { rolesRoutes } from './api/roles-routes.js';
 import { usersRoutes } from './api/users-routes.js';
 import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
@@ -90,10 +91,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const reloadRoles = async () => {
       roles = await loadRolePermissions(db);
     };
-    void reloadRoles;
     const limiter = createRateLimiter(up.ratelimit, clock);
     const guarded = guardRoutes(
-      [...contentApiRoutes({ config, documents, access }), ...authRoutes(auth, config), ...usersRoutes(auth, config, access)],
+      [...contentApiRoutes({ config, documents, access }), ...authRoutes(auth, config), ...usersRoutes(auth, config, access), ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles)],
       access,
       limiter,
     );
