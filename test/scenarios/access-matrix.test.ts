@@ -313,9 +313,8 @@ async function runMatrixCase(fixture: Fixture, c: MatrixCase): Promise<void> {
   expect(response.status, `${c.method} ${path} → ${response.text.slice(0, 300)}`).toBe(c.status);
 
   if (c.status === 401) {
-    // Strapi's message for a blocked user is `Invalid credentials` (its users-permissions strategy
-    // returns that error), Cairn's `Missing or invalid credentials`: only status and name are checked.
-    if (c.principal === 'blocked user JWT') expect(response.json).toMatchObject({ data: null, error: { status: 401, name: 'UnauthorizedError' } });
+    // A valid token of a blocked account: Strapi's users-permissions strategy answers `Invalid credentials`.
+    if (c.principal === 'blocked user JWT') expect(response.json).toEqual({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Invalid credentials', details: {} } });
     else expect(response.json).toEqual(c.path === '/api/users/me' && c.principal === 'full-access token' ? notAUser : invalid);
   } else if (c.status === 403) {
     expect(response.json).toEqual(forbidden);
