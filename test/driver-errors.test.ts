@@ -24,6 +24,26 @@ for (const database of inject('databases')) {
       expect((error as ValidationError).message).toBe('This attribute must be unique');
     });
 
+    it('a string longer than its varchar(255) column is a 400, not a 500 (SQLite has no limit)', async () => {
+      const response = await server.request('POST', '/api/authors', { body: { data: { name: 'x'.repeat(300) } } });
+      if (database === 'sqlite') {
+        expect(response.status).toBe(201);
+        return;
+      }
+      expect(response.status).toBe(400);
+      expect(response.json.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^A value is too long for its column/) });
+    });
+
+    it('an integer beyond its column is a 400, not a 500 (SQLite integers are 64-bit)', async () => {
+      const response = await server.request('POST', '/api/articles', { body: { data: { title: 'big', views: 3_000_000_000 } } });
+      if (database === 'sqlite') {
+        expect(response.status).toBe(201);
+        return;
+      }
+      expect(response.status).toBe(400);
+      expect(response.json.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^A number is out of range for its column/) });
+    });
+
     it('a transaction that fails half-way leaves nothing behind', async () => {
       const before = await server.app.db.all({ sql: 'select count(*) as n from tags', params: [] });
       const failed = await server.app.db
