@@ -77,6 +77,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       jwt: createJwtService(up.jwtSecret, up.jwtAlgorithm, clock),
       mail: options.mail ?? createEmailTransport(config.email, logger),
       apiUrl: apiUrlOf(config),
+      serverUrl: config.server.url,
       now,
       onMailError: (error) => logger.error({ err: error }, 'could not send an email'),
     };

@@ -29,6 +29,8 @@ export interface AuthContext {
   readonly mail: EmailTransport;
   /** Absolute URL of the API root (`<server.url><prefix>`), for links sent by email. */
   readonly apiUrl: string;
+  /** `server.url` ('' when unset): `<%= SERVER_URL %>` in email templates. */
+  readonly serverUrl: string;
   readonly now: () => Date;
   /** Called when an email could not be sent (the flow itself still answers as Strapi does). */
   readonly onMailError: (error: unknown) => void;

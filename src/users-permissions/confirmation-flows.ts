@@ -3,7 +3,7 @@ import type { AuthContext } from './auth-context.js';
 import { checkBody } from './auth-body-rules.js';
 import type { AuthResult } from './auth-result.js';
 import { createExpiringToken, isTokenExpired } from './expiring-token.js';
-import { renderTemplate } from './plugin-settings.js';
+import { sendTemplateEmail } from './send-template-email.js';
 
 /**
  * Gives the user a new confirmation token (valid `emailConfirmationTokenTtl`) and emails the
@@ -13,17 +13,8 @@ export async function sendConfirmationEmail(ctx: AuthContext, userId: number, em
   const token = createExpiringToken(ctx.config.emailConfirmationTokenTtlSeconds, ctx.now().getTime());
   await ctx.users.update(userId, { confirmation_token: token }, ctx.now());
   const user = await ctx.users.byId(userId);
-  const template = ctx.settings.templates.email_confirmation;
-  const values = { URL: `${ctx.apiUrl}/auth/email-confirmation`, SERVER_URL: ctx.apiUrl, CODE: token, USER: { username: user?.username, email } };
-  const message = renderTemplate(template.message, values);
-  await ctx.mail.send({
-    to: email,
-    ...(template.from.email ? { from: `${template.from.name} <${template.from.email}>` } : {}),
-    ...(template.response_email ? { replyTo: template.response_email } : {}),
-    subject: renderTemplate(template.object, values),
-    text: message,
-    html: message,
-  });
+  const values = { URL: `${ctx.apiUrl}/auth/email-confirmation`, SERVER_URL: ctx.serverUrl, CODE: token, USER: { username: user?.username, email } };
+  await sendTemplateEmail(ctx, ctx.settings.templates.email_confirmation, email, values);
 }
 
 /**

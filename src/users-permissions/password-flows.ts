@@ -6,7 +6,7 @@ import { signedIn, type AuthResult } from './auth-result.js';
 import { deviceIdOf, issueTokens } from './auth-tokens.js';
 import { createExpiringToken, isTokenExpired } from './expiring-token.js';
 import { hashPassword, looksHashed, verifyPassword } from './passwords.js';
-import { renderTemplate } from './plugin-settings.js';
+import { sendTemplateEmail } from './send-template-email.js';
 
 /**
  * `POST /auth/forgot-password { email }`: stores a reset code (valid `resetPasswordTokenTtl`,
@@ -20,19 +20,8 @@ export async function forgotPassword(ctx: AuthContext, body: unknown): Promise<A
   if (!user || user.blocked) return { body: { ok: true } };
   const code = createExpiringToken(ctx.config.resetPasswordTokenTtlSeconds, ctx.now().getTime());
   await ctx.users.update(user.id, { reset_password_token: code }, ctx.now());
-  const template = ctx.settings.templates.reset_password;
-  const values = { URL: ctx.settings.advanced.email_reset_password ?? '', SERVER_URL: ctx.apiUrl, TOKEN: code, USER: { username: user.username, email: user.email } };
-  const message = renderTemplate(template.message, values);
-  await ctx.mail
-    .send({
-      to: user.email,
-      ...(template.from.email ? { from: `${template.from.name} <${template.from.email}>` } : {}),
-      ...(template.response_email ? { replyTo: template.response_email } : {}),
-      subject: renderTemplate(template.object, values),
-      text: message,
-      html: message,
-    })
-    .catch(ctx.onMailError);
+  const values = { URL: ctx.settings.advanced.email_reset_password ?? '', SERVER_URL: ctx.serverUrl, TOKEN: code, USER: { username: user.username, email: user.email } };
+  await sendTemplateEmail(ctx, ctx.settings.templates.reset_password, user.email, values).catch(ctx.onMailError);
   return { body: { ok: true } };
 }
 
