@@ -19,6 +19,10 @@ export interface GuardedRoute {
  * The one place every route is secured, in Strapi's order: authenticate (a bad credential → 401),
  * authorize the route's action (→ 403), then the rate limit of the auth routes (→ 429), then the
  * handler. Rate-limit headers are set on every answer of a limited route, errors included.
+ *
+ * The limit is keyed by the route's declared path, not the request's raw path: the router decodes
+ * percent-escapes before matching, so `/api/auth/loc%61l` reaches the login handler, and a key
+ * taken from the raw path would give each spelling its own window.
  */
 export function guardRoutes(routes: readonly GuardedRoute[], access: AccessControl, limiter: RateLimiter): Route[] {
   return routes.map((route) => ({
@@ -30,7 +34,7 @@ export function guardRoutes(routes: readonly GuardedRoute[], access: AccessContr
       access.authorize(principal, route.action);
       if (!route.rateLimit) return route.handle(request, principal);
       const email = route.rateLimit === 'byEmail' ? (request.body as { email?: unknown } | undefined)?.email : undefined;
-      const { limited, headers } = limiter.hit(rateLimitKey(request.path, request.ip, email));
+      const { limited, headers } = limiter.hit(rateLimitKey(route.path, request.ip, email));
       if (limited) return errorResponse(new RateLimitError(), headers);
       try {
         const response = await route.handle(request, principal);

@@ -112,6 +112,9 @@ scenario(
       equal: errorBody(429, 'RateLimitError', 'Too many requests, please try again later.', {}),
       check: (r) => expect(r.headers['x-ratelimit-remaining']).toBe('0'),
     },
+    // The router decodes `%61` to `a` before matching: each spelling must share the route's window.
+    { name: 'a percent-encoded spelling of the route shares its window', method: 'POST', path: '/api/auth/loc%61l', body: { identifier: 'reader', password: 'Passw0rd!' }, status: 429 },
+    { name: 'and so does a trailing slash', method: 'POST', path: '/api/auth/lo%63al/', body: { identifier: 'reader', password: 'Passw0rd!' }, status: 429 },
     { name: 'other routes are counted apart', method: 'POST', path: '/api/auth/forgot-password', body: { email: 'reader@example.com' }, status: 200, equal: { ok: true } },
     { name: 'routes outside auth are not limited', path: '/api/articles', status: 200, check: (r) => expect(r.headers['x-ratelimit-limit']).toBeUndefined() },
   ],
