@@ -26,7 +26,8 @@ export async function confirmEmail(ctx: AuthContext, query: Readonly<Record<stri
   const { confirmation } = checkBody({ confirmation: query.confirmation }, [{ name: 'confirmation' }]);
   const user = await ctx.users.byToken('confirmation_token', confirmation as string);
   if (!user || isTokenExpired(user.confirmationToken ?? '', ctx.now().getTime())) throw new ValidationError('Invalid token');
-  await ctx.users.update(user.id, { confirmed: true, confirmation_token: null }, ctx.now());
+  const spent = await ctx.users.update(user.id, { confirmed: true, confirmation_token: null }, ctx.now(), { column: 'confirmation_token', value: confirmation as string });
+  if (!spent) throw new ValidationError('Invalid token');
   return { body: {}, redirect: ctx.settings.advanced.email_confirmation_redirection || '/' };
 }
 

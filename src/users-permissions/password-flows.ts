@@ -27,7 +27,7 @@ export async function forgotPassword(ctx: AuthContext, body: unknown): Promise<A
 
 /**
  * `POST /auth/reset-password { code, password, passwordConfirmation }`: sets the password of the
- * account holding the code, clears the code (single use), ends the account's other sessions and
+ * account holding the code, clears the code (single use, even for concurrent requests), ends the account's other sessions and
  * signs it in. Unknown or expired code → 400 `Incorrect code provided`.
  */
 export async function resetPassword(ctx: AuthContext, body: unknown, query: Query): Promise<AuthResult> {
@@ -37,7 +37,11 @@ export async function resetPassword(ctx: AuthContext, body: unknown, query: Quer
   if (looksHashed(password as string)) throw new ValidationError('Your password cannot contain more than three times the symbol `$`');
   const user = await ctx.users.byToken('reset_password_token', code as string);
   if (!user || isTokenExpired(user.resetPasswordToken ?? '', ctx.now().getTime())) throw new ValidationError('Incorrect code provided');
-  await ctx.users.update(user.id, { password_hash: await hashPassword(password as string), reset_password_token: null }, ctx.now());
+  const changes = { password_hash: await hashPassword(password as string), reset_password_token: null };
+  // Spent with a compare-and-set: of concurrent requests with one code, only the first resets.
+  if (!(await ctx.users.update(user.id, changes, ctx.now(), { column: 'reset_password_token', value: code as string }))) {
+    throw new ValidationError('Incorrect code provided');
+  }
   // Whoever knew the old password must not stay signed in (Strapi keeps the sessions; Cairn ends them).
   if (ctx.config.jwtManagement === 'refresh') await ctx.sessions.revoke(String(user.id));
   const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true, deviceId: deviceIdOf(body) });

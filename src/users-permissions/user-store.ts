@@ -22,6 +22,12 @@ export interface StoredUser {
   readonly blocked: boolean;
 }
 
+/** A single-use token the row must still hold for an update to apply: spending it is a compare-and-set. */
+export interface TokenGuard {
+  readonly column: 'reset_password_token' | 'confirmation_token';
+  readonly value: string;
+}
+
 /** Columns of `up_users` the auth flows may change. */
 export interface UserChanges {
   readonly password_hash?: string;
@@ -85,8 +91,15 @@ export function createUserStore(db: Database) {
       const flag = (value: unknown) => value === true || value === 1 || value === '1';
       return { blocked: flag(row.blocked), confirmed: flag(row.confirmed), roleId: row.roleId === null || row.roleId === undefined ? null : Number(row.roleId) };
     },
-    /** Applies `changes` to the user's row and bumps `updated_at`. */
-    async update(id: number, changes: UserChanges, now: Date, exec: Executor = db): Promise<void> {
+    /**
+     * Applies `changes` to the user's row and bumps `updated_at`; with `guard`, only while the row
+     * still holds that token, so of two requests spending one code only the first succeeds:
+     *
+     *   update "up_users" set "password" = ?, "reset_password_token" = ?, … where "id" = ? and "reset_password_token" = ?
+     *
+     * Returns whether the row was changed.
+     */
+    async update(id: number, changes: UserChanges, now: Date, guard?: TokenGuard): Promise<boolean> {
       const set = rowOf({
         updated_at: [now, 'datetime'],
         ...(changes.password_hash !== undefined ? { password: [changes.password_hash, 'string'] as const } : {}),
@@ -94,7 +107,9 @@ export function createUserStore(db: Database) {
         ...(changes.confirmation_token !== undefined ? { confirmation_token: [changes.confirmation_token, 'string'] as const } : {}),
         ...(changes.confirmed !== undefined ? { confirmed: [changes.confirmed, 'boolean'] as const } : {}),
       });
-      await exec.run(compileUpdate(db.dialect, { table: USERS, set, where: eq('id', id, 'integer') }));
+      const byId = eq('id', id, 'integer');
+      const where: Condition = guard ? { kind: 'and', children: [byId, eq(guard.column, guard.value)] } : byId;
+      return (await db.run(compileUpdate(db.dialect, { table: USERS, set, where }))) > 0;
     },
   };
 }

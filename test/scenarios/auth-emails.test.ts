@@ -108,6 +108,15 @@ scenario(
     { name: 'sessions opened before the reset are over', method: 'POST', path: '/api/auth/refresh', body: { refreshToken: '{{refresh2}}' }, status: 401, equal: errorBody(401, 'UnauthorizedError', 'Invalid refresh token', {}) },
     { name: 'the old password is gone', method: 'POST', path: '/api/auth/local', body: { identifier: 'reader', password: 'Passw0rd!' }, status: 400 },
     { name: 'the new one logs in', method: 'POST', path: '/api/auth/local', body: { identifier: 'reader', password: 'N3w-Passw0rd' }, status: 200 },
+    { name: 'forgot-password once more', method: 'POST', path: '/api/auth/forgot-password', body: { email: 'reader@example.com' }, status: 200 },
+    mailStep('a third reset link', 'reader@example.com', 'code', 'reset3', 'https://app.example.com/reset?code='),
+    dbStep('concurrent resets with one code: only one succeeds', async ({ server, vars }) => {
+      const attempts = ['Rac3-One!', 'Rac3-Two!', 'Rac3-Three!'].map((password) =>
+        server.request('POST', '/api/auth/reset-password', { body: { code: vars.reset3, password, passwordConfirmation: password } }),
+      );
+      const statuses = (await Promise.all(attempts)).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 400, 400]);
+    }),
   ],
   { files: { 'config/plugins.js': PLUGINS, 'config/server.js': SERVER }, now: () => new Date(clock) },
 );
