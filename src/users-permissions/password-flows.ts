@@ -42,7 +42,7 @@ export async function resetPassword(ctx: AuthContext, body: unknown, query: Quer
   if (!(await ctx.users.update(user.id, changes, ctx.now(), { column: 'reset_password_token', value: code as string }))) {
     throw new ValidationError('Incorrect code provided');
   }
-  // Whoever knew the old password must not stay signed in (Strapi keeps the sessions; Cairn ends them).
+  // Whoever knew the old password must not stay signed in (as Strapi's reissueTokensAfterPasswordChange).
   if (ctx.config.jwtManagement === 'refresh') await ctx.sessions.revoke(String(user.id));
   const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true, deviceId: deviceIdOf(body) });
   return signedIn(tokens, await readUserDocument(ctx, user.id, query));
@@ -51,7 +51,9 @@ export async function resetPassword(ctx: AuthContext, body: unknown, query: Quer
 /**
  * `POST /auth/change-password { currentPassword, password, passwordConfirmation }` for the
  * signed-in user: checks the current password, refuses the same one, stores the new hash and signs
- * in again (new session; with `deviceId`, that device's older sessions end).
+ * in again. In refresh mode every session of the account ends first (other devices, and whoever
+ * knew the old password, are signed out), then one new session opens on `deviceId` — as Strapi's
+ * `reissueTokensAfterPasswordChange` does.
  */
 export async function changePassword(ctx: AuthContext, userId: number, body: unknown, query: Query): Promise<AuthResult> {
   const { currentPassword, password, passwordConfirmation } = checkBody(body, [{ name: 'currentPassword' }, { name: 'password' }, { name: 'passwordConfirmation' }]) as Record<string, string>;
@@ -63,8 +65,7 @@ export async function changePassword(ctx: AuthContext, userId: number, body: unk
   if (!(await verifyPassword(currentPassword as string, user.passwordHash))) throw new ValidationError('The provided current password is invalid');
   if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
   await ctx.users.update(user.id, { password_hash: await hashPassword(password as string) }, ctx.now());
-  const deviceId = deviceIdOf(body);
-  if (ctx.config.jwtManagement === 'refresh' && deviceId !== undefined) await ctx.sessions.revoke(String(user.id), deviceId);
-  const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true, deviceId });
+  if (ctx.config.jwtManagement === 'refresh') await ctx.sessions.revoke(String(user.id));
+  const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true, deviceId: deviceIdOf(body) });
   return signedIn(tokens, await readUserDocument(ctx, user.id, query));
 }

@@ -13,7 +13,7 @@ const LEGACY_PLUGINS = `module.exports = () => ({
 });`;
 
 scenario('local accounts: registration and login rules (refresh mode)', [
-  { name: 'register', method: 'POST', path: '/api/auth/local/register', body: reader, status: 200, save: { jwt: 'jwt', userId: 'user.id' } },
+  { name: 'register', method: 'POST', path: '/api/auth/local/register', body: reader, status: 200, save: { jwt: 'jwt', rt0: 'refreshToken', userId: 'user.id' } },
   { name: 'same email in another case', method: 'POST', path: '/api/auth/local/register', body: { ...reader, username: 'other', email: 'READER@example.com' }, status: 400, equal: errorBody(400, 'ApplicationError', 'Email or Username are already taken', {}) },
   { name: 'a username equal to an existing email', method: 'POST', path: '/api/auth/local/register', body: { ...reader, username: 'reader@example.com', email: 'x@example.com' }, status: 400, equal: errorBody(400, 'ApplicationError', 'Email or Username are already taken', {}) },
   { name: 'keys beyond username, email, password are refused, all named', method: 'POST', path: '/api/auth/local/register', body: { ...reader, role: 1, confirmed: true }, status: 400, equal: errorBody(400, 'ValidationError', 'Invalid parameters: role, confirmed', {}) },
@@ -50,7 +50,11 @@ scenario('local accounts: registration and login rules (refresh mode)', [
   { name: 'change-password needs all three fields', method: 'POST', path: '/api/auth/change-password', headers: bearer('jwt2'), body: { password: 'N3w-Passw0rd', passwordConfirmation: 'N3w-Passw0rd' }, status: 400, equal: fieldError('currentPassword', 'currentPassword is a required field') },
   { name: 'an API token is not a user: change-password', method: 'POST', path: '/api/auth/change-password', auth: 'full', body: { currentPassword: 'a', password: 'b', passwordConfirmation: 'b' }, status: 400, equal: errorBody(400, 'ApplicationError', 'You must be authenticated to reset your password', {}) },
   { name: 'an API token is not a user: /users/me', path: '/api/users/me', auth: 'full', status: 401, equal: errorBody(401, 'UnauthorizedError', 'Unauthorized', {}) },
-  { name: 'change the password', method: 'POST', path: '/api/auth/change-password', headers: bearer('jwt2'), body: { currentPassword: 'Passw0rd!', password: 'N3w-Passw0rd', passwordConfirmation: 'N3w-Passw0rd' }, status: 200, match: { user: { username: 'reader' } }, check: (r) => expect(typeof r.json.refreshToken).toBe('string') },
+  { name: 'change the password', method: 'POST', path: '/api/auth/change-password', headers: bearer('jwt2'), body: { currentPassword: 'Passw0rd!', password: 'N3w-Passw0rd', passwordConfirmation: 'N3w-Passw0rd' }, status: 200, save: { jwt3: 'jwt' }, match: { user: { username: 'reader' } }, check: (r) => expect(typeof r.json.refreshToken).toBe('string') },
+  { name: 'the new tokens work', path: '/api/users/me', headers: bearer('jwt3'), status: 200, match: { username: 'reader' } },
+  // Strapi's reissueTokensAfterPasswordChange ends every session of the account, then opens one.
+  { name: 'sessions opened before the change are over: their access tokens', path: '/api/users/me', headers: bearer('jwt'), status: 401 },
+  { name: 'and their refresh tokens', method: 'POST', path: '/api/auth/refresh', body: { refreshToken: '{{rt0}}' }, status: 401, equal: errorBody(401, 'UnauthorizedError', 'Invalid refresh token', {}) },
   { name: 'the old password no longer logs in', method: 'POST', path: '/api/auth/local', body: { identifier: 'reader', password: 'Passw0rd!' }, status: 400, equal: errorBody(400, 'ValidationError', 'Invalid identifier or password', {}) },
   { name: 'the new one does', method: 'POST', path: '/api/auth/local', body: { identifier: 'reader', password: 'N3w-Passw0rd' }, status: 200 },
   { name: 'a refresh token sent in the body works too', method: 'POST', path: '/api/auth/local/register', body: { username: 'bodyrt', email: 'b@example.com', password: 'Passw0rd!' }, status: 200, save: { rt: 'refreshToken' } },
