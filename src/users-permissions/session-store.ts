@@ -46,10 +46,11 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
         { orderById: true },
       ),
     );
-  const open = async (exec: Executor, userId: string, deviceId: string, absoluteExpiresAt?: number): Promise<Session> => {
+  const newSessionId = () => randomBytes(16).toString('hex');
+  const open = async (exec: Executor, sessionId: string, userId: string, deviceId: string, absoluteExpiresAt?: number): Promise<Session> => {
     const at = now();
     const session: Session = {
-      sessionId: randomBytes(16).toString('hex'),
+      sessionId,
       userId,
       deviceId,
       status: 'active',
@@ -82,28 +83,33 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
 
   return {
     /** Opens a session for a login on `deviceId`. */
-    open: (userId: string, deviceId: string) => open(db, userId, deviceId),
+    open: (userId: string, deviceId: string) => open(db, newSessionId(), userId, deviceId),
     /** The session if it is active and unexpired. */
     async findUsable(sessionId: string): Promise<Session | null> {
       const session = await find(db, sessionId);
       return usable(session) ? session : null;
     },
-    /** Replaces a usable session by its successor (one transaction); null when it is not usable. */
+    /**
+     * Replaces a usable session by its successor (one transaction); null when it is not usable or a
+     * concurrent refresh with the same token won. The old row is claimed (`active` → `rotated`)
+     * before the successor is inserted: a racing transaction then waits on that row lock holding
+     * nothing itself and finds it rotated, where inserting first made MySQL report a deadlock.
+     */
     rotate(sessionId: string): Promise<Session | null> {
       return db.transaction(async (tx) => {
         const session = await find(tx, sessionId);
         if (!usable(session)) return null;
-        const next = await open(tx, session.userId, session.deviceId, session.absoluteExpiresAt);
-        const changed = await tx.run(
+        const successorId = newSessionId();
+        const claimed = await tx.run(
           compileUpdate(db.dialect, {
             table: SESSIONS,
-            set: rowOf({ status: ['rotated', 'string'], child_id: [next.sessionId, 'string'], updated_at: [new Date(now()), 'datetime'] }),
+            set: rowOf({ status: ['rotated', 'string'], child_id: [successorId, 'string'], updated_at: [new Date(now()), 'datetime'] }),
             where: { kind: 'and', children: [eq('session_id', sessionId), eq('status', 'active')] },
           }),
         );
         // A concurrent refresh with the same token won the race: this one must not mint a second chain.
-        if (changed !== 1) throw new SessionRaceError();
-        return next;
+        if (claimed !== 1) throw new SessionRaceError();
+        return open(tx, successorId, session.userId, session.deviceId, session.absoluteExpiresAt);
       }).catch((error: unknown) => {
         if (error instanceof SessionRaceError) return null;
         throw error;

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { expect } from 'vitest';
-import { errorBody, scenario } from '../support/scenario.js';
+import { dbStep, errorBody, scenario } from '../support/scenario.js';
 
 const bearer = (name: string) => ({ authorization: `Bearer {{${name}}}` });
 const fieldError = (path: string, message: string, value?: unknown) =>
@@ -71,6 +71,22 @@ scenario('local accounts: registration and login rules (refresh mode)', [
   },
   { name: 'an access token is not a refresh token', method: 'POST', path: '/api/auth/refresh', body: { refreshToken: '{{jwt2}}' }, status: 401, equal: errorBody(401, 'UnauthorizedError', 'Invalid refresh token', {}) },
   { name: 'a refresh token is not an access token', path: '/api/users/me', headers: bearer('rt'), status: 401 },
+  {
+    name: 'a login for a refresh race',
+    method: 'POST',
+    path: '/api/auth/local',
+    body: { identifier: 'reader', password: 'N3w-Passw0rd' },
+    status: 200,
+    check: (r, { vars }) => {
+      vars.raceCookie = String(r.headers['set-cookie']).split(';')[0];
+    },
+  },
+  // Claiming the old session before inserting its successor: MySQL reported a deadlock (500) here.
+  dbStep('concurrent refreshes with one token: one 200, the others 401, never a 500', async ({ server, vars }) => {
+    const attempts = [1, 2, 3, 4].map(() => server.request('POST', '/api/auth/refresh', { headers: { cookie: String(vars.raceCookie) } }));
+    const statuses = (await Promise.all(attempts)).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 401, 401, 401]);
+  }),
 ]);
 
 scenario(
