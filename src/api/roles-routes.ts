@@ -2,7 +2,8 @@ import type { Config } from '../config/config.js';
 import { serialQueue } from '../db/database.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { buildPermissionTree } from '../users-permissions/permission-tree.js';
-import { createRole, deleteRole, findRole, listRoles, roleIdParam, updateRole, type RoleAdminContext } from '../users-permissions/role-admin.js';
+import { createRole, deleteRole, findRole, listRoles, updateRole, type RoleAdminContext } from '../users-permissions/role-admin.js';
+import { rowIdParam } from '../users-permissions/row-id-param.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
@@ -45,10 +46,10 @@ export function rolesRoutes(ctx: RoleAdminContext, config: Config, reloadRoles: 
   const blankTree = buildPermissionTree(ctx.known, new Set());
   const handlers: Record<RolesRouteName, GuardedRoute['handle']> = {
     find: async () => json({ roles: await listRoles(ctx) }),
-    findOne: async (request) => json({ role: await findRole(ctx, roleIdParam(request.params.role)) }),
+    findOne: async (request) => json({ role: await findRole(ctx, rowIdParam(request.params.role)) }),
     createRole: (request) => write(() => createRole(ctx, request.body)),
-    updateRole: (request) => write(() => updateRole(ctx, roleIdParam(request.params.role), request.body)),
-    deleteRole: (request) => write(() => deleteRole(ctx, roleIdParam(request.params.role))),
+    updateRole: (request) => write(() => updateRole(ctx, rowIdParam(request.params.role), request.body)),
+    deleteRole: (request) => write(() => deleteRole(ctx, rowIdParam(request.params.role))),
     getPermissions: async () => json({ permissions: blankTree }),
   };
   return rolesRouteTable(config.api.prefix).map(({ name, ...entry }) => ({ ...entry, handle: handlers[name] }));

@@ -9,7 +9,8 @@ import { planCount } from '../plan/plan-read.js';
 import type { Query } from '../query/query-types.js';
 import { compileCount } from '../sql/compile-read.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
-import { createUser, deleteUser, updateUser, userIdParam } from '../users-permissions/user-admin.js';
+import { rowIdParam } from '../users-permissions/row-id-param.js';
+import { createUser, deleteUser, updateUser } from '../users-permissions/user-admin.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
@@ -42,7 +43,7 @@ export function usersRoutes(ctx: AuthContext, config: Config, access: AccessCont
       return json(200, Number(row?.count ?? 0));
     },
     findOne: async (request, principal) => {
-      const id = userIdParam(request.params.id);
+      const id = rowIdParam(request.params.id);
       const user = id === null ? null : await readUserDocument(ctx, id, query(request, principal));
       return user ? json(200, user) : { status: 204 };
     },
@@ -51,9 +52,9 @@ export function usersRoutes(ctx: AuthContext, config: Config, access: AccessCont
       const withRole = access.can(principal, 'plugin::users-permissions.role.find') ? { ...q, populate: [...q.populate.filter((n) => n.attribute !== 'role'), roleNode(ctx, config)] } : q;
       return json(201, await createUser(ctx, request.body, withRole));
     },
-    update: async (request, principal) => json(200, await updateUser(ctx, userIdParam(request.params.id), request.body, query(request, principal))),
+    update: async (request, principal) => json(200, await updateUser(ctx, rowIdParam(request.params.id), request.body, query(request, principal))),
     destroy: async (request, principal) => {
-      const deleted = await deleteUser(ctx, userIdParam(request.params.id), query(request, principal));
+      const deleted = await deleteUser(ctx, rowIdParam(request.params.id), query(request, principal));
       return deleted ? json(200, deleted) : { status: 204 };
     },
   };

@@ -54,11 +54,6 @@ export interface RoleWithPermissions extends RoleView {
   readonly permissions: PermissionTree;
 }
 
-/** A role row id from a path parameter, or null when it cannot name a row. */
-export function roleIdParam(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
-}
-
 /**
  * Every role sorted by name (byte-wise, then id), as Strapi's role service `find` sorts them, each
  * with `nb_users`, the number of users linked to it. Two statements whatever the number of roles:

@@ -6,11 +6,6 @@ import type { Document } from '../shape/shape-rows.js';
 import { readUserDocument, type AuthContext } from './auth-context.js';
 import { checkBody, checkPasswordLength } from './auth-body-rules.js';
 
-/** A user row id from a path parameter, or null when it cannot name a row. */
-export function userIdParam(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
-}
-
 /**
  * `POST /api/users` (body not wrapped in `data`): a local account; `email`, `username`,
  * `password` required; the default role when `role` is absent. Clashes answer Strapi's
