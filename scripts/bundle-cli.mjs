@@ -12,7 +12,7 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', 'pg', 'mysql2', 'jiti', 'bcryptjs', 'nodemailer'],
+  external: ['better-sqlite3', 'pg', 'mysql2', 'jiti', 'bcryptjs', 'nodemailer', 'sharp'],
   // CommonJS dependencies inside an ESM bundle need a real `require` for Node's built-ins.
   banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
@@ -7,13 +9,18 @@ import { contentApiRoutes } from './api/content-api.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
 import { rolesRoutes } from './api/roles-routes.js';
+import { uploadRoutes } from './api/upload-routes.js';
 import { usersRoutes } from './api/users-routes.js';
 import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncSchema } from './db/sync-schema.js';
 import { createDocumentContext } from './documents/context.js';
+import { findManyDocuments } from './documents/read-documents.js';
+import { normalizeQuery } from './query/normalize-query.js';
+import type { Query } from './query/query-types.js';
 import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
+import { createEventBus, type EventBus } from './events/event-bus.js';
 import { createHttpServer } from './http/create-server.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
@@ -26,6 +33,9 @@ import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { findRoleIdByType, loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
 import { createSessionStore } from './users-permissions/session-store.js';
 import { createUserStore } from './users-permissions/user-store.js';
+import { createLocalProvider } from './upload/local-provider.js';
+import { loadImageSettings } from './upload/upload-settings.js';
+import type { UploadContext } from './upload/upload-service.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 export interface AppOptions {
@@ -44,6 +54,8 @@ export interface App {
   readonly db: Database;
   readonly server: FastifyInstance;
   readonly routes: readonly Route[];
+  /** Events emitted after writes commit (`media.create`, …). */
+  readonly events: EventBus;
   /** Start-up findings worth logging: schema differences kept, unknown permission actions. */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -93,18 +105,36 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       roles = await loadRolePermissions(db);
     };
     const limiter = createRateLimiter(up.ratelimit, clock);
+    const events = createEventBus((error, event) => logger.error({ err: error, event: event.event }, 'an event listener failed'));
+    const read = { schema: project.schema, exec: db, dialect: db.dialect };
+    const fileType = project.schema.contentTypes.get('plugin::upload.file') as ContentType;
+    const imageSettings = await loadImageSettings(db, config.upload.breakpoints);
+    const uploadsDir = join(config.upload.publicDir, 'uploads');
+    await mkdir(uploadsDir, { recursive: true });
+    const upload: UploadContext = {
+      config: config.upload,
+      db,
+      provider: createLocalProvider(config.upload.publicDir),
+      imageSettings: () => imageSettings,
+      events,
+      now,
+      readFile: async (id) => (await findManyDocuments(read, fileType, { ...defaultFileQuery(project, fileType), filters: { kind: 'compare', field: 'id', op: 'eq', value: id } })).documents[0] ?? null,
+    };
     const guarded = guardRoutes(
-      [...contentApiRoutes({ config, documents, access }), ...authRoutes(auth, config), ...usersRoutes(auth, config, access), ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles)],
+      [...contentApiRoutes({ config, documents, access }), ...authRoutes(auth, config), ...usersRoutes(auth, config, access), ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
+        ...uploadRoutes({ upload, config, access, read, fileType, tempRoot: join(uploadsDir, '.tmp') }),
+      ],
       access,
       limiter,
     );
     const routes: Route[] = [healthRoute, ...guarded];
-    const server = await createHttpServer(routes, { bodyLimit: config.bodyLimit, cors: config.cors, logger, trustProxy: config.server.trustProxy });
+    const server = await createHttpServer(routes, { bodyLimit: config.bodyLimit, cors: config.cors, logger, trustProxy: config.server.trustProxy, publicDir: config.upload.publicDir });
     return {
       project,
       db,
       server,
       routes,
+      events,
       notices: [...sync.notices, ...permissionWarnings],
       async close() {
         await server.close();
@@ -115,4 +145,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     await db.close();
     throw error;
   }
+}
+
+/** Every column of a file, no populate: how files appear in events. */
+function defaultFileQuery(project: Project, fileType: ContentType): Query {
+  return { ...normalizeQuery(project.schema, fileType, {}, { api: project.config.api, defaultLocale: project.config.i18n.defaultLocale }), pagination: { mode: 'all', withCount: false } };
 }

@@ -1,5 +1,6 @@
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { EmailConfig } from '../email/email-transport.js';
+import type { UploadConfig } from './upload-config.js';
 import type { UsersPermissionsConfig } from './users-permissions-config.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
@@ -65,6 +66,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** `config/plugins` → `users-permissions.config`. */
   readonly usersPermissions: UsersPermissionsConfig;
+  /** `config/plugins` → `upload.config` (and the public folder). */
+  readonly upload: UploadConfig;
   /** `config/plugins` → `email.config`: how emails leave (a log line unless a provider is set). */
   readonly email: EmailConfig;
   /** `config/permissions`: role type → actions granted (on top of the plugin defaults). */

@@ -3,6 +3,7 @@ import { ProjectError } from '../core/errors.js';
 import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } from './config.js';
 import type { RawConfig } from './load-config-files.js';
 import { parseByteSize } from './parse-byte-size.js';
+import { normalizeUploadConfig } from './upload-config.js';
 import { normalizeUsersPermissionsConfig } from './users-permissions-config.js';
 import { parseEmailConfig } from '../email/email-transport.js';
 
@@ -47,6 +48,7 @@ export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: strin
     bodyLimit: parseByteSize(middlewareConfig('strapi::body').jsonLimit ?? '1mb', 'middlewares', 'strapi::body jsonLimit'),
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
+    upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),
     permissions: normalizePermissions(raw.permissions),
   });
 }

@@ -1,12 +1,14 @@
 import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import qs from 'qs';
 import type { CorsConfig } from '../config/config.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
-import type { HttpRequest, HttpResponse, Route } from './http-types.js';
+import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route } from './http-types.js';
 
 export interface HttpServerOptions {
   readonly bodyLimit: number;
@@ -15,6 +17,8 @@ export interface HttpServerOptions {
   readonly logger: Logger;
   /** Trust `X-Forwarded-*` headers for the client address (`server.proxy`). */
   readonly trustProxy?: boolean;
+  /** A folder served as static files at `/` (the project's `public/`), when given. */
+  readonly publicDir?: string;
 }
 
 /** qs options Strapi's query middleware uses. */
@@ -45,6 +49,8 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     frameworkErrors: (error, request, reply) => sendError(reply, request, error, options.logger),
   });
   registerBodyParsers(app);
+  // Multipart bodies are streamed by the route that reads them (uploads), never buffered here.
+  await app.register(multipart, { throwFileSizeLimit: true });
   await app.register(cors, {
     origin: options.cors.origin === '*' ? true : [...options.cors.origin],
     credentials: options.cors.credentials,
@@ -55,6 +61,11 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     optionsSuccessStatus: 204,
   });
 
+  if (options.publicDir) {
+    // GET paths no route claims are looked up in public/ (uploads at /uploads/…); anything not
+    // there falls through to the 404 envelope. Dotfiles (the upload temp folder) are never served.
+    await app.register(fastifyStatic, { root: options.publicDir, prefix: '/', wildcard: true, index: false, list: false, dotfiles: 'ignore', decorateReply: false });
+  }
   app.addHook('onResponse', async (request, reply) => {
     options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });
@@ -99,7 +110,37 @@ function toHttpRequest(request: FastifyRequest): HttpRequest {
     body: request.body,
     headers: request.headers,
     ip: request.ip,
+    multipart: request.isMultipart() ? (limits) => multipartParts(request, limits) : null,
   };
+}
+
+async function* multipartParts(request: FastifyRequest, limits: MultipartLimits): AsyncIterable<MultipartPart> {
+  try {
+    for await (const part of request.parts({ limits: { fileSize: limits.fileSize, files: limits.files, fields: limits.fields, parts: limits.files + limits.fields } })) {
+      if (part.type === 'file') yield { kind: 'file', name: part.fieldname, filename: part.filename, mimetype: part.mimetype, content: fileContent(part.file) };
+      else yield { kind: 'field', name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
+    }
+  } catch (error) {
+    throw translateMultipartError(error);
+  }
+}
+
+async function* fileContent(stream: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk;
+  } catch (error) {
+    throw translateMultipartError(error);
+  }
+}
+
+/** busboy's limit errors as the catalogue's 4xx (a file over the size limit: 413 `FileTooBig`, as Strapi). */
+function translateMultipartError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError('FileTooBig');
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new ValidationError('Too many parts in the multipart body');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new ValidationError('The multipart body is malformed');
+  if (error instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(error.message)) return new ValidationError('The multipart body is malformed');
+  return error;
 }
 
 function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {

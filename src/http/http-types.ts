@@ -5,6 +5,18 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
+/** One part of a `multipart/form-data` body, in body order. A file part must be read or drained. */
+export type MultipartPart =
+  | { readonly kind: 'field'; readonly name: string; readonly value: string }
+  | { readonly kind: 'file'; readonly name: string; readonly filename: string; readonly mimetype: string; readonly content: AsyncIterable<Buffer> };
+
+/** Limits for reading a multipart body; a file over `fileSize` bytes makes its stream fail with PayloadTooLargeError. */
+export interface MultipartLimits {
+  readonly fileSize: number;
+  readonly files: number;
+  readonly fields: number;
+}
+
 export interface HttpRequest {
   readonly method: string;
   /** Path without the query string. */
@@ -17,6 +29,8 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The client's address (from `X-Forwarded-For` only when `server.proxy` trusts it). */
   readonly ip: string;
+  /** The parts of a multipart body, streamed (null when the body is not multipart). */
+  readonly multipart: ((limits: MultipartLimits) => AsyncIterable<MultipartPart>) | null;
 }
 
 export interface HttpResponse {

@@ -1,6 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
+
+/** sharp, loaded on the first upload: the server starts without its native library in memory. */
+async function loadSharp(): Promise<typeof import('sharp').default> {
+  return (await import('sharp')).default;
+}
 
 /**
  * The image side of the upload plugin, after Strapi 5's image-manipulation service
@@ -141,6 +146,7 @@ export async function processImage(file: SourceFile, settings: ImageSettings, wo
 
 /** Strapi's `isImage` + `isFaultyImage`: null unless sharp reads a processable format and decodes its pixels. */
 async function probeImage(path: string): Promise<ImageProbe | null> {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(path).metadata();
@@ -168,7 +174,8 @@ function imageFormatOf(metadata: Metadata): ImageFormat | null {
   return IMAGE_FORMATS.has(metadata.format) ? (metadata.format as ImageFormat) : null;
 }
 
-function openImage(path: string, probe: ImageProbe): Sharp {
+async function openImage(path: string, probe: ImageProbe): Promise<Sharp> {
+  const sharp = await loadSharp();
   return sharp(path, { animated: probe.animated });
 }
 
@@ -191,7 +198,7 @@ async function optimizeImage(
 
   const target = join(workDir, `optimized-${file.hash}${file.ext}`);
   written.push(target);
-  const pipeline = openImage(file.path, probe);
+  const pipeline = await openImage(file.path, probe);
   if (rotate) pipeline.rotate();
   const info = await reencode(pipeline, probe.format, settings.sizeOptimization).toFile(target);
   if (rotate || info.size < file.sizeInBytes) {
@@ -269,7 +276,7 @@ async function writeFormat(
   const hash = `${key}_${file.hash}`;
   const path = join(workDir, `${hash}${file.ext}`);
   written.push(path);
-  const info = await openImage(sourcePath, probe)
+  const info = await (await openImage(sourcePath, probe))
     .resize({ width: maxWidth, height: maxHeight, fit: 'inside', withoutEnlargement: true })
     .toFormat(probe.format)
     .toFile(path);

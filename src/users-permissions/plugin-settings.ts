@@ -1,10 +1,6 @@
 import { DEFAULT_ADVANCED_SETTINGS, type AdvancedSettings } from '../config/users-permissions-config.js';
+import { readOrCreateStoreValue, writeStoreValue } from '../db/core-store.js';
 import type { Database } from '../db/database.js';
-import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
-import { compileSelect } from '../sql/compile-read.js';
-import { compileInsert, compileUpdate } from '../sql/compile-write.js';
-
-const STORE = 'strapi_core_store_settings';
 const KEY = (name: string) => `plugin_users-permissions_${name}`;
 
 /** One email template of the plugin (`<%= URL %>`, `<%= TOKEN %>`, `<%= CODE %>`, `<%= USER.username %>`…). */
@@ -55,11 +51,11 @@ const DEFAULT_GRANT = { email: { enabled: true, icon: 'envelope' } };
  * the truth for Strapi serving the same database.
  */
 export async function loadUsersPermissionsSettings(db: Database, advancedAsCode: Partial<AdvancedSettings>): Promise<UsersPermissionsSettings> {
-  const stored = { ...DEFAULT_ADVANCED_SETTINGS, ...(await readOrCreate(db, 'advanced', DEFAULT_ADVANCED_SETTINGS)) } as AdvancedSettings;
+  const stored = { ...DEFAULT_ADVANCED_SETTINGS, ...(await readOrCreateStoreValue(db, db, KEY('advanced'), DEFAULT_ADVANCED_SETTINGS)) } as AdvancedSettings;
   const advanced = { ...stored, ...advancedAsCode };
-  if (Object.keys(advancedAsCode).length > 0) await write(db, 'advanced', advanced);
-  const email = (await readOrCreate(db, 'email', DEFAULT_TEMPLATES)) as Partial<typeof DEFAULT_TEMPLATES>;
-  const grant = (await readOrCreate(db, 'grant', DEFAULT_GRANT)) as { email?: { enabled?: unknown } };
+  if (Object.keys(advancedAsCode).length > 0) await writeStoreValue(db, db, KEY('advanced'), advanced);
+  const email = (await readOrCreateStoreValue(db, db, KEY('email'), DEFAULT_TEMPLATES)) as Partial<typeof DEFAULT_TEMPLATES>;
+  const grant = (await readOrCreateStoreValue(db, db, KEY('grant'), DEFAULT_GRANT)) as { email?: { enabled?: unknown } };
   return {
     advanced,
     templates: {
@@ -68,26 +64,6 @@ export async function loadUsersPermissionsSettings(db: Database, advancedAsCode:
     },
     localLoginEnabled: grant.email?.enabled !== false,
   };
-}
-
-async function readOrCreate(db: Database, name: string, defaults: object): Promise<Record<string, unknown>> {
-  const [row] = await db.all(compileSelect(db.dialect, simpleSelect(STORE, { value: ['value', 'string'] }, eq('key', KEY(name)), { limit: 1 })));
-  if (row) {
-    try {
-      const value: unknown = JSON.parse(String(row.value));
-      if (value && typeof value === 'object') return value as Record<string, unknown>;
-    } catch {
-      // An unreadable entry falls back to the defaults (and is left as it is).
-    }
-    return { ...defaults };
-  }
-  const values = rowOf({ key: [KEY(name), 'string'], value: [JSON.stringify(defaults), 'string'], type: ['object', 'string'], environment: [null, 'string'], tag: [null, 'string'] });
-  await db.insert(compileInsert(db.dialect, { table: STORE, rows: [values] }), 1);
-  return { ...defaults };
-}
-
-async function write(db: Database, name: string, value: object): Promise<void> {
-  await db.run(compileUpdate(db.dialect, { table: STORE, set: rowOf({ value: [JSON.stringify(value), 'string'] }), where: eq('key', KEY(name)) }));
 }
 
 /** Renders a template: `<%= NAME %>` / `<%= USER.email %>` are replaced, unknown names become ''. */

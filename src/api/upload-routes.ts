@@ -1,0 +1,136 @@
+import type { AccessControl, Principal } from '../access/principal.js';
+import { prunePopulate } from '../access/prune-populate.js';
+import { assertFindableRelations } from '../access/restricted-relations.js';
+import type { Config } from '../config/config.js';
+import { NotFoundError } from '../core/errors.js';
+import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
+import type { HttpRequest, HttpResponse } from '../http/http-types.js';
+import { normalizeQuery } from '../query/normalize-query.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType } from '../schema/types.js';
+import type { Document } from '../shape/shape-rows.js';
+import { receiveUpload, type ReceivedUpload } from '../upload/receive-upload.js';
+import { parseFileInfo, parseUploadTarget } from '../upload/upload-body.js';
+import { deleteFile, replaceFile, updateFileInfo, uploadFiles, type UploadContext } from '../upload/upload-service.js';
+import type { PluginRouteEntry } from './auth-routes.js';
+import type { GuardedRoute } from './guard.js';
+
+const ACTION = 'plugin::upload.content-api';
+/** At most this many files and text fields in one upload. */
+const MAX_FILES = 100;
+const MAX_FIELDS = 100;
+
+type UploadRouteName = 'upload' | 'find' | 'findOne' | 'destroy';
+const UPLOAD_ROUTES: readonly (readonly [UploadRouteName, GuardedRoute['method'], string])[] = [
+  ['upload', 'POST', '/upload'],
+  ['find', 'GET', '/upload/files'],
+  ['findOne', 'GET', '/upload/files/:id'],
+  ['destroy', 'DELETE', '/upload/files/:id'],
+];
+
+/** The upload routes under the REST prefix, with their Strapi actions. */
+export function uploadRouteTable(prefix: string): (PluginRouteEntry & { readonly name: UploadRouteName })[] {
+  return UPLOAD_ROUTES.map(([name, method, path]) => ({ name, method, path: `${prefix}${path}`, action: `${ACTION}.${name}` }));
+}
+
+/** What the upload routes need besides the upload context. */
+export interface UploadRouteDeps {
+  readonly upload: UploadContext;
+  readonly config: Config;
+  readonly access: AccessControl;
+  readonly read: ReadContext;
+  readonly fileType: ContentType;
+  /** Where multipart files are streamed before they are stored. */
+  readonly tempRoot: string;
+}
+
+/**
+ * The upload plugin's content API: plain JSON (arrays and objects, no `data` wrapper), every file
+ * with `isUrlSigned: false` as Strapi's upload responses carry it. Multipart bodies are streamed to
+ * temp files (deleted when the request ends, whatever happens).
+ */
+export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
+  const { read, fileType } = deps;
+  const query = (request: HttpRequest, principal: Principal, raw: Readonly<Record<string, unknown>> = request.query): Query => {
+    const parsed = normalizeQuery(read.schema, fileType, raw, { api: deps.config.api, defaultLocale: deps.config.i18n.defaultLocale });
+    const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
+    const allowed = { ...parsed, populate: prunePopulate(read.schema, fileType, parsed.populate, mayFind) };
+    assertFindableRelations(read.schema, fileType, allowed, mayFind);
+    // Strapi's file list has no default page size: without `pagination`, every file is returned.
+    if (raw.pagination === undefined) return { ...allowed, pagination: { mode: 'all', withCount: false } };
+    return { ...allowed, pagination: { ...allowed.pagination, withCount: false } };
+  };
+  const filesById = async (ids: readonly number[], q: Query): Promise<Document[]> => {
+    if (ids.length === 0) return [];
+    const byId: Query = { ...q, filters: { kind: 'compare', field: 'id', op: 'in', value: [...ids] }, sort: [], pagination: { mode: 'all', withCount: false } };
+    const { documents } = await findManyDocuments(read, fileType, byId);
+    const order = new Map(ids.map((id, index) => [id, index]));
+    return documents.sort((a, b) => (order.get(Number(a.id)) ?? 0) - (order.get(Number(b.id)) ?? 0));
+  };
+  const fileOrNotFound = async (request: HttpRequest, principal: Principal) => {
+    const id = fileIdParam(request.params.id);
+    const [file] = id === null ? [] : await filesById([id], query(request, principal, {}));
+    if (!file || id === null) throw new NotFoundError('file.notFound');
+    return { id, file };
+  };
+  const handlers: Record<UploadRouteName, GuardedRoute['handle']> = {
+    upload: async (request, principal) => {
+      const received = await receive(request, deps.tempRoot, deps.upload.config.sizeLimitBytes);
+      try {
+        const fields = received?.fields ?? jsonFields(request.body);
+        const files = received?.files ?? [];
+        const replaceId = request.query.id === undefined ? null : fileIdParam(String(request.query.id));
+        if (request.query.id !== undefined) {
+          if (replaceId === null) throw new NotFoundError('file.notFound');
+          const [info = {}] = parseFileInfo(fields.fileInfo, 1);
+          if (files.length === 0 || !received) await updateFileInfo(deps.upload, replaceId, info);
+          else await replaceFile(deps.upload, replaceId, received, info);
+          const [file] = await filesById([replaceId], query(request, principal, {}));
+          return json(200, signed(file ?? null));
+        }
+        const infos = parseFileInfo(fields.fileInfo, files.length);
+        const target = parseUploadTarget(read.schema, fields);
+        const ids = await uploadFiles(deps.upload, received ?? emptyUpload(), infos, target);
+        return json(201, (await filesById(ids, query(request, principal, {}))).map(signed));
+      } finally {
+        await received?.cleanup();
+      }
+    },
+    find: async (request, principal) => json(200, (await findManyDocuments(read, fileType, query(request, principal))).documents.map(signed)),
+    findOne: async (request, principal) => json(200, signed((await fileOrNotFound(request, principal)).file)),
+    destroy: async (request, principal) => {
+      const { id, file } = await fileOrNotFound(request, principal);
+      if (!(await deleteFile(deps.upload, id, file))) throw new NotFoundError('file.notFound');
+      return json(200, signed(file));
+    },
+  };
+  return uploadRouteTable(deps.config.api.prefix).map(({ name, ...entry }) => ({ ...entry, handle: handlers[name] }));
+}
+
+async function receive(request: HttpRequest, tempRoot: string, fileSize: number): Promise<ReceivedUpload | null> {
+  if (!request.multipart) return null;
+  return receiveUpload(request.multipart({ fileSize, files: MAX_FILES, fields: MAX_FIELDS }), tempRoot);
+}
+
+/** A JSON body's `fileInfo` (an object, not a string), for `?id=` info updates sent as JSON. */
+function jsonFields(body: unknown): Record<string, string> {
+  const fileInfo = body && typeof body === 'object' ? (body as { fileInfo?: unknown }).fileInfo : undefined;
+  if (fileInfo === undefined) return {};
+  return { fileInfo: typeof fileInfo === 'string' ? fileInfo : JSON.stringify(fileInfo) };
+}
+
+function emptyUpload(): ReceivedUpload {
+  return { files: [], fields: {}, workDir: '', cleanup: async () => undefined };
+}
+
+function fileIdParam(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+function signed(file: Document | null): Document | null {
+  return file ? { ...file, isUrlSigned: false } : null;
+}
+
+function json(status: number, body: unknown): HttpResponse {
+  return { status, body };
+}

@@ -1,0 +1,174 @@
+import { createDocumentId } from '../core/document-id.js';
+import { readOrCreateStoreValue, writeStoreValue } from '../db/core-store.js';
+import type { Database, Executor } from '../db/database.js';
+import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
+import type { Condition } from '../plan/plan-types.js';
+import { allOf } from '../plan/plan-types.js';
+import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
+
+const FILES = 'files';
+const FOLDERS = 'upload_folders';
+const FOLDER_LINKS = 'files_folder_lnk';
+const API_FOLDER_KEY = 'plugin_upload_api-folder';
+
+/** The columns of a `files` row Cairn writes (Strapi's names and encodings). */
+export interface FileRowValues {
+  readonly name: string;
+  readonly alternativeText: string | null;
+  readonly caption: string | null;
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly formats: Readonly<Record<string, unknown>> | null;
+  readonly hash: string;
+  readonly ext: string;
+  readonly mime: string;
+  /** Kilobytes, two decimals. */
+  readonly size: number;
+  readonly url: string;
+  readonly provider: string;
+  readonly providerMetadata: Readonly<Record<string, unknown>> | null;
+}
+
+/** What deleting or replacing a file needs to know of its stored objects. */
+export interface StoredFileRow {
+  readonly id: number;
+  readonly hash: string;
+  readonly ext: string;
+  readonly url: string;
+  readonly formats: Readonly<Record<string, { hash: string; ext: string; url: string }>> | null;
+  readonly providerMetadata: unknown;
+}
+
+const fileColumns = (values: FileRowValues) => ({
+  name: [values.name, 'string'],
+  alternative_text: [values.alternativeText, 'string'],
+  caption: [values.caption, 'string'],
+  width: [values.width, 'integer'],
+  height: [values.height, 'integer'],
+  formats: [values.formats, 'json'],
+  hash: [values.hash, 'string'],
+  ext: [values.ext, 'string'],
+  mime: [values.mime, 'string'],
+  size: [values.size, 'float'],
+  url: [values.url, 'string'],
+  provider: [values.provider, 'string'],
+  provider_metadata: [values.providerMetadata, 'json'],
+}) as const;
+
+/**
+ * Inserts a `files` row in Strapi's "API Uploads" folder (created on first use and remembered in
+ * the core store as Strapi does) and returns its id.
+ */
+export async function insertFileRow(tx: Executor, db: Database, values: FileRowValues, now: Date): Promise<number> {
+  const folder = await apiUploadsFolder(tx, db, now);
+  const [id] = await tx.insert(
+    compileInsert(db.dialect, {
+      table: FILES,
+      rows: [
+        rowOf({
+          document_id: [createDocumentId(), 'string'],
+          ...fileColumns(values),
+          focal_point: [null, 'json'],
+          preview_url: [null, 'string'],
+          folder_path: [folder.path, 'string'],
+          created_at: [now, 'datetime'],
+          updated_at: [now, 'datetime'],
+          published_at: [now, 'datetime'],
+        }),
+      ],
+    }),
+    1,
+  );
+  if (id === undefined) throw new Error('the files row was not inserted');
+  await tx.run(compileInsert(db.dialect, { table: FOLDER_LINKS, rows: [rowOf({ file_id: [id, 'integer'], folder_id: [folder.id, 'integer'], file_ord: [1, 'float'] })] }));
+  return id;
+}
+
+/** Replaces the stored-object columns of a file (after a replace upload). */
+export async function replaceFileRow(tx: Executor, db: Database, id: number, values: FileRowValues, now: Date): Promise<void> {
+  await tx.run(compileUpdate(db.dialect, { table: FILES, set: rowOf({ ...fileColumns(values), updated_at: [now, 'datetime'] }), where: eq('id', id, 'integer') }));
+}
+
+/** Changes a file's name, alternative text and caption (the keys given). */
+export async function updateFileInfoRow(
+  tx: Executor,
+  db: Database,
+  id: number,
+  info: { readonly name?: string | null; readonly alternativeText?: string | null; readonly caption?: string | null },
+  now: Date,
+): Promise<void> {
+  const set = rowOf({
+    updated_at: [now, 'datetime'],
+    ...(info.name !== undefined && info.name !== null ? { name: [info.name, 'string'] as const } : {}),
+    ...(info.alternativeText !== undefined ? { alternative_text: [info.alternativeText, 'string'] as const } : {}),
+    ...(info.caption !== undefined ? { caption: [info.caption, 'string'] as const } : {}),
+  });
+  await tx.run(compileUpdate(db.dialect, { table: FILES, set, where: eq('id', id, 'integer') }));
+}
+
+/** The stored objects of file `id`, or null. */
+export async function findStoredFile(exec: Executor, db: Database, id: number): Promise<StoredFileRow | null> {
+  const columns = { id: ['id', 'integer'], hash: ['hash', 'string'], ext: ['ext', 'string'], url: ['url', 'string'], formats: ['formats', 'json'], providerMetadata: ['provider_metadata', 'json'] } as const;
+  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(FILES, columns, eq('id', id, 'integer'), { limit: 1 })));
+  if (!row) return null;
+  const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
+  return {
+    id: Number(row.id),
+    hash: String(row.hash ?? ''),
+    ext: String(row.ext ?? ''),
+    url: String(row.url ?? ''),
+    formats: (json(row.formats) ?? null) as StoredFileRow['formats'],
+    providerMetadata: json(row.providerMetadata) ?? null,
+  };
+}
+
+/** Deletes a file row with its folder link and every media link to it. */
+export async function deleteFileRow(tx: Executor, db: Database, id: number): Promise<void> {
+  await tx.run(compileDelete(db.dialect, { table: MEDIA_MORPH_TABLE, where: eq(MEDIA_FILE_COLUMN, id, 'integer') }));
+  await tx.run(compileDelete(db.dialect, { table: FOLDER_LINKS, where: eq('file_id', id, 'integer') }));
+  await tx.run(compileDelete(db.dialect, { table: FILES, where: eq('id', id, 'integer') }));
+}
+
+/**
+ * Links a file to one row's media attribute (`ref`/`refId`/`field` of an upload): appended after
+ * the attribute's files, or replacing the file of a single-media attribute.
+ */
+export async function linkFileToRow(tx: Executor, db: Database, link: { readonly uid: string; readonly rowId: number; readonly field: string; readonly multiple: boolean }, fileId: number): Promise<void> {
+  const where = allOf([eq('related_id', link.rowId, 'integer'), eq('related_type', link.uid), eq('field', link.field)]) as Condition;
+  let order = 1;
+  if (link.multiple) {
+    const rows = await tx.all(compileSelect(db.dialect, simpleSelect(MEDIA_MORPH_TABLE, { order: ['order', 'float'] }, where)));
+    order = rows.reduce((max, row) => Math.max(max, Number(row.order ?? 0)), 0) + 1;
+  } else {
+    await tx.run(compileDelete(db.dialect, { table: MEDIA_MORPH_TABLE, where }));
+  }
+  const row = rowOf({ [MEDIA_FILE_COLUMN]: [fileId, 'integer'], related_id: [link.rowId, 'integer'], related_type: [link.uid, 'string'], field: [link.field, 'string'], order: [order, 'float'] });
+  await tx.run(compileInsert(db.dialect, { table: MEDIA_MORPH_TABLE, rows: [row] }));
+}
+
+/** Whether row `rowId` exists in `table`. */
+export async function rowExists(exec: Executor, db: Database, table: string, rowId: number): Promise<boolean> {
+  return (await exec.all(compileSelect(db.dialect, simpleSelect(table, { id: ['id', 'integer'] }, isIn('id', [rowId]), { limit: 1 })))).length > 0;
+}
+
+async function apiUploadsFolder(tx: Executor, db: Database, now: Date): Promise<{ id: number; path: string }> {
+  const stored = await readOrCreateStoreValue(tx, db, API_FOLDER_KEY, { id: null });
+  if (typeof stored.id === 'number') {
+    const [row] = await tx.all(compileSelect(db.dialect, simpleSelect(FOLDERS, { id: ['id', 'integer'], path: ['path', 'string'] }, eq('id', stored.id, 'integer'), { limit: 1 })));
+    if (row) return { id: Number(row.id), path: String(row.path) };
+  }
+  const paths = await tx.all(compileSelect(db.dialect, simpleSelect(FOLDERS, { pathId: ['path_id', 'integer'] }, null)));
+  const pathId = paths.reduce((max, row) => Math.max(max, Number(row.pathId ?? 0)), 0) + 1;
+  const [id] = await tx.insert(
+    compileInsert(db.dialect, {
+      table: FOLDERS,
+      rows: [rowOf({ document_id: [createDocumentId(), 'string'], name: ['API Uploads', 'string'], path_id: [pathId, 'integer'], path: [`/${pathId}`, 'string'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'], published_at: [now, 'datetime'] })],
+    }),
+    1,
+  );
+  if (id === undefined) throw new Error('the API Uploads folder was not inserted');
+  await writeStoreValue(tx, db, API_FOLDER_KEY, { id });
+  return { id, path: `/${pathId}` };
+}

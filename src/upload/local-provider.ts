@@ -1,0 +1,44 @@
+import { copyFile, mkdir, rename, unlink } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import type { UploadProvider } from './upload-provider.js';
+
+/**
+ * Strapi's local provider: files live in `<public>/uploads/<hash><ext>` and are served at
+ * `/uploads/<hash><ext>`. Names come from `fileHash`/`safeExtension`; any name that would
+ * resolve outside the folder is refused all the same.
+ */
+export function createLocalProvider(publicDir: string): UploadProvider {
+  const folder = resolve(publicDir, 'uploads');
+  const target = (hash: string, ext: string) => {
+    const path = resolve(folder, `${hash}${ext}`);
+    const inside = relative(folder, path);
+    if (inside === '' || inside.startsWith('..') || inside.includes('/') || inside.includes('\\')) throw new Error(`refusing to store "${hash}${ext}" outside ${folder}`);
+    return path;
+  };
+  return {
+    name: 'local',
+    async upload(file) {
+      await mkdir(folder, { recursive: true });
+      const path = target(file.hash, file.ext);
+      try {
+        await rename(file.path, path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await copyFile(file.path, path);
+      }
+      return { url: `/uploads/${file.hash}${file.ext}`, providerMetadata: null };
+    },
+    async delete(file) {
+      try {
+        await unlink(target(file.hash, file.ext));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    },
+  };
+}
+
+/** The folder the local provider stores into (for the static file server). */
+export function localUploadsFolder(publicDir: string): string {
+  return join(resolve(publicDir), 'uploads');
+}

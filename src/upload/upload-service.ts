@@ -1,0 +1,176 @@
+import { rm } from 'node:fs/promises';
+import type { UploadConfig } from '../config/upload-config.js';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import type { Database } from '../db/database.js';
+import type { EventBus } from '../events/event-bus.js';
+import { fileHash, mediaCategory, mimeMatches, mimeOf, safeExtension } from './file-names.js';
+import { deleteFileRow, findStoredFile, insertFileRow, linkFileToRow, replaceFileRow, rowExists, updateFileInfoRow, type FileRowValues, type StoredFileRow } from './file-rows.js';
+import { bytesToKilobytes, processImage, type ImageSettings } from './image-formats.js';
+import type { ReceivedFile, ReceivedUpload } from './receive-upload.js';
+import type { FileInfo, UploadTarget } from './upload-body.js';
+import type { ProviderFile, UploadProvider } from './upload-provider.js';
+
+/** What the upload operations work with, built once by the composition root. */
+export interface UploadContext {
+  readonly config: UploadConfig;
+  readonly db: Database;
+  readonly provider: UploadProvider;
+  /** `plugin_upload_settings` (size optimisation, responsive formats, auto-orientation) with the breakpoints. */
+  readonly imageSettings: () => ImageSettings;
+  readonly events: EventBus;
+  readonly now: () => Date;
+  /** Reads a file back as the API shows it (for events). */
+  readonly readFile: (id: number) => Promise<Readonly<Record<string, unknown>> | null>;
+}
+
+/** A file stored by the provider during a request: deleted again if the request fails. */
+interface Stored {
+  readonly values: FileRowValues;
+  readonly objects: readonly { readonly hash: string; readonly ext: string; readonly url: string }[];
+}
+
+/**
+ * `POST /api/upload`: stores each file (and its image formats) with the provider, then records
+ * every `files` row — and the `ref` link — in one transaction. If anything fails, the stored
+ * objects are deleted again, so no file is left without its row nor a row without its file.
+ * Emits `media.create` per file after the commit. Returns the new file ids in upload order.
+ */
+export async function uploadFiles(ctx: UploadContext, upload: ReceivedUpload, infos: readonly FileInfo[], target: UploadTarget | null): Promise<number[]> {
+  if (upload.files.length === 0) throw new ValidationError('Files are empty');
+  if (target && target.multiple === false && upload.files.length > 1) throw new ValidationError(`Cannot link ${upload.files.length} files to ${target.field}: it holds a single file`);
+  const stored: Stored[] = [];
+  try {
+    for (const [index, file] of upload.files.entries()) {
+      const mime = checkType(ctx, file, target);
+      stored.push(await store(ctx, upload, file, infos[index] ?? {}, mime));
+    }
+    const ids = await ctx.db.transaction(async (tx) => {
+      if (target && !(await rowExists(tx, ctx.db, target.table, target.rowId))) throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
+      const created: number[] = [];
+      for (const file of stored) {
+        const id = await insertFileRow(tx, ctx.db, file.values, ctx.now());
+        if (target) await linkFileToRow(tx, ctx.db, target, id);
+        created.push(id);
+      }
+      return created;
+    });
+    await emit(ctx, 'media.create', ids);
+    return ids;
+  } catch (error) {
+    await removeObjects(ctx, stored.flatMap((file) => file.objects));
+    throw error;
+  }
+}
+
+/**
+ * `POST /api/upload?id=` with one file: the file keeps its id and links; its stored objects are
+ * replaced (the old ones deleted after the commit). `fileInfo` may rename it.
+ */
+export async function replaceFile(ctx: UploadContext, id: number, upload: ReceivedUpload, info: FileInfo): Promise<void> {
+  if (upload.files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
+  const [file] = upload.files;
+  if (!file) throw new ValidationError('Files are empty');
+  const old = await findStoredFile(ctx.db, ctx.db, id);
+  if (!old) throw new NotFoundError('file.notFound');
+  const replacement = await store(ctx, upload, file, info, checkType(ctx, file, null));
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError('file.notFound');
+      await replaceFileRow(tx, ctx.db, id, replacement.values, ctx.now());
+    });
+  } catch (error) {
+    await removeObjects(ctx, replacement.objects);
+    throw error;
+  }
+  await removeObjects(ctx, objectsOf(old));
+  await emit(ctx, 'media.update', [id]);
+}
+
+/** `POST /api/upload?id=` without a file: changes name, alternative text and caption. */
+export async function updateFileInfo(ctx: UploadContext, id: number, info: FileInfo): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError('file.notFound');
+    await updateFileInfoRow(tx, ctx.db, id, info, ctx.now());
+  });
+  await emit(ctx, 'media.update', [id]);
+}
+
+/**
+ * `DELETE /api/upload/files/:id`: removes the row and every link to it in one transaction, then
+ * the stored objects. Returns false when there is no such file.
+ */
+export async function deleteFile(ctx: UploadContext, id: number, shown: Readonly<Record<string, unknown>>): Promise<boolean> {
+  const old = await findStoredFile(ctx.db, ctx.db, id);
+  if (!old) return false;
+  await ctx.db.transaction((tx) => deleteFileRow(tx, ctx.db, id));
+  await removeObjects(ctx, objectsOf(old));
+  ctx.events.emit({ event: 'media.delete', createdAt: ctx.now().toISOString(), media: shown });
+  return true;
+}
+
+/** The MIME type of a received file, refused (400) when the project's security settings or the target attribute exclude it. */
+function checkType(ctx: UploadContext, file: ReceivedFile, target: UploadTarget | null): string {
+  const mime = mimeOf(file.mimetype, file.filename);
+  const { allowedTypes, deniedTypes } = ctx.config;
+  if (deniedTypes.some((pattern) => mimeMatches(pattern, mime)) || (allowedTypes !== null && !allowedTypes.some((pattern) => mimeMatches(pattern, mime)))) {
+    throw new ValidationError(`File type ${mime} is not allowed (${file.filename})`, { fileName: file.filename, mime });
+  }
+  if (target?.allowedTypes && !target.allowedTypes.includes(mediaCategory(mime))) {
+    throw new ValidationError(`${target.field} accepts ${target.allowedTypes.join(', ')}; ${file.filename} is ${mime}`);
+  }
+  if (file.sizeInBytes > ctx.config.sizeLimitBytes) throw new PayloadTooLargeError('FileTooBig');
+  return mime;
+}
+
+/** Derives the image formats of a received file and hands everything to the provider. */
+async function store(ctx: UploadContext, upload: ReceivedUpload, file: ReceivedFile, info: FileInfo, mime: string): Promise<Stored> {
+  const name = info.name || file.filename || 'file';
+  const ext = safeExtension(name) || safeExtension(file.filename);
+  const hash = fileHash(name);
+  const image = await processImage({ path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes }, ctx.imageSettings(), upload.workDir);
+  const objects: { hash: string; ext: string; url: string }[] = [];
+  try {
+    const put = async (object: ProviderFile) => {
+      const result = await ctx.provider.upload(object);
+      objects.push({ hash: object.hash, ext: object.ext, url: result.url });
+      return result;
+    };
+    const formats: Record<string, unknown> = {};
+    for (const format of image.formats) {
+      const { url } = await put({ hash: format.hash, ext: format.ext, mime: format.mime, sizeInBytes: format.sizeInBytes, path: format.path });
+      formats[format.key] = {
+        name: format.name, hash: format.hash, ext: format.ext, mime: format.mime, path: null,
+        width: format.width, height: format.height, size: bytesToKilobytes(format.sizeInBytes), sizeInBytes: format.sizeInBytes, url,
+      };
+    }
+    const main = await put({ hash, ext, mime, sizeInBytes: image.main.sizeInBytes, path: image.main.path });
+    return {
+      objects,
+      values: {
+        name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null, width: image.main.width, height: image.main.height,
+        formats: image.formats.length > 0 ? formats : null, hash, ext, mime, size: bytesToKilobytes(image.main.sizeInBytes),
+        url: main.url, provider: ctx.provider.name, providerMetadata: main.providerMetadata,
+      },
+    };
+  } catch (error) {
+    await removeObjects(ctx, objects);
+    throw error;
+  } finally {
+    await Promise.all(image.formats.map((format) => rm(format.path, { force: true })));
+  }
+}
+
+function objectsOf(file: StoredFileRow): { hash: string; ext: string; url: string }[] {
+  return [file, ...Object.values(file.formats ?? {})].map((object) => ({ hash: object.hash, ext: object.ext, url: object.url }));
+}
+
+async function removeObjects(ctx: UploadContext, objects: readonly { hash: string; ext: string; url: string }[]): Promise<void> {
+  await Promise.all(objects.map((object) => ctx.provider.delete({ ...object, providerMetadata: null }).catch(() => undefined)));
+}
+
+async function emit(ctx: UploadContext, event: 'media.create' | 'media.update', ids: readonly number[]): Promise<void> {
+  for (const id of ids) {
+    const media = await ctx.readFile(id);
+    if (media) ctx.events.emit({ event, createdAt: ctx.now().toISOString(), media });
+  }
+}
