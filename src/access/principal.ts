@@ -35,6 +35,7 @@ export function bearerToken(header: string | undefined): string | null {
   return parts[1] ?? null;
 }
 
+/** Who is calling and what they may do: built once by the composition root, used by the guard and the handlers. */
 export interface AccessControl {
   /** Resolves the caller; an unknown token → 401 `Missing or invalid credentials`, expired → 401 `Token expired`. */
   authenticate(authorization: string | undefined): Promise<Principal>;

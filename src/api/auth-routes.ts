@@ -12,11 +12,6 @@ import type { GuardedRoute } from './guard.js';
 
 const UP = 'plugin::users-permissions';
 
-/**
- * The users-permissions auth routes (`/api/auth/*`, `/api/connect/*`), each with its Strapi action.
- * Answers are plain JSON (no `data` wrapper). Third-party OAuth providers are not offered: their
- * routes answer 400 `This provider is disabled`, as Strapi does for a disabled provider.
- */
 /** One auth route without its handler (what `routes:list` prints). */
 export interface PluginRouteEntry {
   readonly method: GuardedRoute['method'];

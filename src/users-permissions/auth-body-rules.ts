@@ -1,4 +1,5 @@
 import { fieldValidationError, ValidationError, type FieldError } from '../core/errors.js';
+import { MAX_PASSWORD_BYTES } from './passwords.js';
 
 /** One yup-like rule set for a body field: required string, optionally an email. */
 interface FieldRule {
@@ -47,7 +48,7 @@ export function checkConfirmation(password: string, confirmation: string): void 
 
 /** bcrypt reads 72 bytes at most; a longer password is refused instead of silently cut. */
 export function checkPasswordLength(password: string, field = 'password'): void {
-  if (Buffer.byteLength(password, 'utf8') > 72) {
-    throw fieldValidationError([{ path: [field], message: `${field} must be at most 72 bytes long`, name: 'ValidationError', value: '<redacted>' }]);
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
+    throw fieldValidationError([{ path: [field], message: `${field} must be at most ${MAX_PASSWORD_BYTES} bytes long`, name: 'ValidationError', value: '<redacted>' }]);
   }
 }

@@ -12,8 +12,8 @@ import type { UsersPermissionsSettings } from './plugin-settings.js';
 import type { SessionStore } from './session-store.js';
 import type { UserStore } from './user-store.js';
 
+/** The uid of Strapi's user content type, whose rows (`up_users`) the flows read and write. */
 export const USER_UID = 'plugin::users-permissions.user';
-export const ROLE_UID = 'plugin::users-permissions.role';
 
 /** Everything the users-permissions flows work with, built once by the composition root. */
 export interface AuthContext {

@@ -133,7 +133,6 @@ function roleRow(role: { type: string; name: string; description: string }, now:
   });
 }
 
-
 /** The id of the role of type `type`, or null. */
 export async function findRoleIdByType(db: Database, type: string): Promise<number | null> {
   return (await readRoles(db, db)).get(type) ?? null;

@@ -50,7 +50,7 @@ export function createUserStore(db: Database) {
   };
   return {
     /** The user with this row id. */
-    byId: (id: number, exec: Executor = db) => first(exec, eq('id', id, 'integer')),
+    byId: (id: number) => first(db, eq('id', id, 'integer')),
     /** The local-provider user whose email is `identifier` (lower-cased) or whose username is `identifier`. */
     byIdentifier: (identifier: string) =>
       first(db, { kind: 'and', children: [eq('provider', 'local'), { kind: 'or', children: [eq('email', identifier.toLowerCase()), eq('username', identifier)] }] }),
