@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { buildSchema } from '../schema/build-schema.js';
 import type { Component, ContentType } from '../schema/types.js';
-import { normalizeFields } from './normalize-fields.js';
+import { normalizeFields, withSortedFields } from './normalize-fields.js';
 import { validationError } from '../../test/support/unit.js';
 
 const schema = buildSchema(
@@ -105,5 +105,18 @@ describe('normalizeFields', () => {
     expect(normalizeFields(seo, 'id,metaTitle')).toEqual(['metaTitle']);
     const error = validationError(() => normalizeFields(seo, 'documentId'));
     expect(error.details).toEqual({ key: 'documentId', path: null, source: 'query', param: 'fields' });
+  });
+});
+
+describe('withSortedFields', () => {
+  const by = (...path: string[]) => ({ path, direction: 'asc' as const });
+
+  it('adds the scalars sorted on that fields leaves out, once, after the asked ones', () => {
+    expect(withSortedFields(['title'], [by('publishDate'), by('publishDate'), by('title')])).toEqual(['title', 'publishDate']);
+  });
+
+  it('adds nothing for sorts through relations, for id or documentId, or when fields is null', () => {
+    expect(withSortedFields(['title'], [by('author', 'name'), by('id'), by('documentId')])).toEqual(['title']);
+    expect(withSortedFields(null, [by('views')])).toBeNull();
   });
 });

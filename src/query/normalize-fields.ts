@@ -1,3 +1,4 @@
+import type { SortTerm } from './query-types.js';
 import { ValidationError } from '../core/errors.js';
 import { isScalar, type Model } from '../schema/types.js';
 import { invalidQueryKey } from './invalid-key.js';
@@ -29,4 +30,18 @@ export function normalizeFields(model: Model, raw: unknown, param = 'fields'): s
     if (!selected.includes(name)) selected.push(name);
   }
   return selected;
+}
+
+/**
+ * When Strapi's query joins other tables (a populated relation, or filters through one) it selects
+ * the columns it sorts on, so a scalar sorted on shows up in the output even when `fields` leaves
+ * it out: `populate[articles][fields][0]=title&populate[articles][sort]=publishDate` returns
+ * `title` and `publishDate`. The caller decides when a join is involved. Sorts through relations
+ * or components add nothing; `fields` null (everything) stays null.
+ */
+export function withSortedFields(fields: readonly string[] | null, sort: readonly SortTerm[]): readonly string[] | null {
+  if (fields === null) return null;
+  const added = sort.filter((term) => term.path.length === 1 && term.path[0] !== 'id' && term.path[0] !== 'documentId').map((term) => term.path[0] as string);
+  const missing = [...new Set(added)].filter((name) => !fields.includes(name));
+  return missing.length === 0 ? fields : [...fields, ...missing];
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import { getModel, type Attribute, type Model, type Schema } from '../schema/types.js';
 import { invalidQueryKey } from './invalid-key.js';
-import { normalizeFields } from './normalize-fields.js';
+import { normalizeFields, withSortedFields } from './normalize-fields.js';
 import { normalizeFilters } from './normalize-filters.js';
 import { normalizeSort } from './normalize-sort.js';
 import type { DynamicZoneFragment, PopulateNode, TargetPopulateNode } from './populate-types.js';
@@ -178,9 +178,10 @@ function normalizeOptions(schema: Schema, target: Model, options: Readonly<Recor
     }
     if (!OPTION_KEYS.has(key)) throw invalid(key, here);
   }
+  const sort = normalizeSort(schema, target, options.sort, PARAM);
   return {
-    fields: normalizeFields(target, options.fields, PARAM),
-    sort: normalizeSort(schema, target, options.sort, PARAM),
+    fields: withSortedFields(normalizeFields(target, options.fields, PARAM), sort),
+    sort,
     filters: normalizeFilters(schema, target, options.filters, PARAM),
     count: TRUE_VALUES.has(options.count),
     populate: nested(schema, target, options.populate, here),

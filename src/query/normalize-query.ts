@@ -2,13 +2,13 @@ import { ValidationError } from '../core/errors.js';
 import type { ApiConfig } from '../config/config.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { invalidQueryKey } from './invalid-key.js';
-import { normalizeFields } from './normalize-fields.js';
+import { normalizeFields, withSortedFields } from './normalize-fields.js';
 import { normalizeFilters } from './normalize-filters.js';
 import { normalizePagination } from './normalize-pagination.js';
 import { normalizePopulate } from './normalize-populate.js';
 import { normalizeLocale, normalizePublicationFilter, normalizeSearch, normalizeStatus } from './normalize-params.js';
 import { normalizeSort } from './normalize-sort.js';
-import type { Query } from './query-types.js';
+import type { FilterNode, Query } from './query-types.js';
 
 /** Top-level query keys the content API accepts (Strapi's list under `rest.strictParams`). */
 export const ALLOWED_QUERY_KEYS: ReadonlySet<string> = new Set([
@@ -34,7 +34,8 @@ export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<
   }
   const filters = normalizeFilters(schema, type, raw.filters);
   const sort = normalizeSort(schema, type, raw.sort);
-  const fields = normalizeFields(type, raw.fields);
+  const selected = normalizeFields(type, raw.fields);
+  const fields = hasNestedFilter(filters) ? withSortedFields(selected, sort) : selected;
   const populate = normalizePopulate(schema, type, raw.populate);
   if (options.api.documentsStrictParams && (raw.page !== undefined || raw.pageSize !== undefined)) {
     throw new ValidationError(
@@ -57,4 +58,20 @@ export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<
     publicationFilter: normalizePublicationFilter(type, raw.publicationFilter, raw.hasPublishedVersion),
     search: normalizeSearch(raw._q),
   };
+}
+
+/** Whether a filter goes through a relation, component or media (Strapi then joins). */
+function hasNestedFilter(node: FilterNode | null): boolean {
+  if (node === null) return false;
+  switch (node.kind) {
+    case 'nested':
+      return true;
+    case 'and':
+    case 'or':
+      return node.children.some(hasNestedFilter);
+    case 'not':
+      return hasNestedFilter(node.child);
+    case 'compare':
+      return false;
+  }
 }
