@@ -9,6 +9,8 @@ import { decodeValue } from '../shape/decode-value.js';
 
 const SESSIONS = 'strapi_sessions';
 const ORIGIN = 'users-permissions';
+/** Every this many sessions opened, the plugin's expired ones are deleted (Strapi's session manager: every 50 too). */
+const CLEANUP_EVERY = 50;
 
 /** A stored refresh session (one per device login), in Strapi's `strapi_sessions` table. */
 export interface Session {
@@ -31,6 +33,9 @@ export interface SessionLifetimes {
  * The users-permissions sessions of `jwtManagement: 'refresh'`. A login opens an `active`
  * session; a refresh marks it `rotated` (recording its `child_id`) and opens its successor with the
  * same device and absolute expiry, so a refresh token works once. Logout deletes sessions.
+ * Sessions past their idle or absolute expiry (rotated ones included) can never be used again:
+ * every {@link CLEANUP_EVERY} openings they are deleted, so the table (read on every request in
+ * refresh mode) does not grow with every refresh forever.
  */
 export function createSessionStore(db: Database, lifetimes: SessionLifetimes, now: () => number) {
   const select = (where: Condition) =>
@@ -47,6 +52,16 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
       ),
     );
   const newSessionId = () => randomBytes(16).toString('hex');
+  let openedSinceCleanup = 0;
+  const deleteExpired = async (): Promise<void> => {
+    openedSinceCleanup += 1;
+    if (openedSinceCleanup < CLEANUP_EVERY) return;
+    openedSinceCleanup = 0;
+    const at = new Date(now());
+    const before = (column: string): Condition => ({ kind: 'compare', column: { alias: '', column }, op: 'lt', value: at, valueKind: 'datetime' });
+    const expired: Condition = { kind: 'or', children: [before('expires_at'), before('absolute_expires_at')] };
+    await db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: [eq('origin', ORIGIN), expired] } }));
+  };
   const open = async (exec: Executor, sessionId: string, userId: string, deviceId: string, absoluteExpiresAt?: number): Promise<Session> => {
     const at = now();
     const session: Session = {
@@ -83,7 +98,10 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
 
   return {
     /** Opens a session for a login on `deviceId`. */
-    open: (userId: string, deviceId: string) => open(db, newSessionId(), userId, deviceId),
+    async open(userId: string, deviceId: string): Promise<Session> {
+      await deleteExpired();
+      return open(db, newSessionId(), userId, deviceId);
+    },
     /** The session if it is active and unexpired. */
     async findUsable(sessionId: string): Promise<Session | null> {
       const session = await find(db, sessionId);
@@ -95,7 +113,8 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
      * before the successor is inserted: a racing transaction then waits on that row lock holding
      * nothing itself and finds it rotated, where inserting first made MySQL report a deadlock.
      */
-    rotate(sessionId: string): Promise<Session | null> {
+    async rotate(sessionId: string): Promise<Session | null> {
+      await deleteExpired();
       return db.transaction(async (tx) => {
         const session = await find(tx, sessionId);
         if (!usable(session)) return null;
@@ -117,8 +136,8 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
     },
     /** The user's active, unexpired sessions, oldest first. */
     async listUsable(userId: string): Promise<Session[]> {
-      const rows = await db.all(select(eq('user_id', userId)));
-      return rows.filter((row) => row.origin === ORIGIN).map(toSession).filter(usable);
+      const rows = await db.all(select({ kind: 'and', children: [eq('user_id', userId), eq('origin', ORIGIN), eq('status', 'active')] }));
+      return rows.map(toSession).filter(usable);
     },
     /** Deletes the user's sessions (on one device, or all); returns how many. */
     revoke(userId: string, deviceId?: string): Promise<number> {
