@@ -10,6 +10,7 @@ import { refsOf, relationTarget, requireTargets, resolveTargets, type RelationSo
 import type { RelationRef } from './relation-input.js';
 import { componentLinks, writeComponents, type ComponentLink } from './write-components.js';
 import { morphRowsOf, verifyFiles, writeMedia } from './write-media.js';
+import type { MediaWrite } from './prepare-values.js';
 import { writeRelation, type LinkWriter } from './write-relations.js';
 
 /**
@@ -23,7 +24,7 @@ import { writeRelation, type LinkWriter } from './write-relations.js';
  */
 export async function resolveWrite(writer: LinkWriter, prepared: PreparedValues, source: RelationSource): Promise<ResolvedTargets> {
   const refs = new Map<string, { all: RelationRef[]; required: RelationRef[] }>();
-  const fileIds: number[] = [];
+  const mediaWrites: MediaWrite[] = [];
   const visit = (values: PreparedValues) => {
     for (const write of values.relations) {
       const uid = write.attribute.target;
@@ -33,7 +34,7 @@ export async function resolveWrite(writer: LinkWriter, prepared: PreparedValues,
       entry.required.push(...(write.input.kind === 'set' ? write.input.items : write.input.connect.map((item) => item.ref)));
       refs.set(uid, entry);
     }
-    for (const write of values.media) fileIds.push(...write.fileIds);
+    mediaWrites.push(...values.media);
     for (const write of values.components) write.items.forEach(visit);
   };
   visit(prepared);
@@ -45,7 +46,7 @@ export async function resolveWrite(writer: LinkWriter, prepared: PreparedValues,
     requireTargets(target, required, found, source);
     for (const [key, value] of found) resolved.set(key, value);
   }
-  await verifyFiles(writer, fileIds);
+  await verifyFiles(writer, mediaWrites);
   return resolved;
 }
 

@@ -1,4 +1,4 @@
-import { fieldValidationError } from '../core/errors.js';
+import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
 import type { Condition, RowValues, ValueKind } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
@@ -6,24 +6,41 @@ import { eq, isIn, simpleSelect } from '../plan/simple-plans.js';
 import type { MediaAttribute, Model } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';
+import { mediaCategory } from '../schema/media-category.js';
+import type { MediaWrite } from './prepare-values.js';
 import type { LinkWriter } from './write-relations.js';
 
 const FILES_TABLE = 'files';
 const MEDIA_UID = 'plugin::upload.file';
 
 /**
- * Checks that every file id of a write exists, in one statement; otherwise Strapi's 400
- * `N relation(s) of type plugin::upload.file associated with this entity do not exist`.
+ * Checks the files of a write's media attributes in one statement: every id must exist
+ * (otherwise Strapi's 400 `N relation(s) of type plugin::upload.file associated with this entity
+ * do not exist`), and each file must be of a kind the attribute's `allowedTypes` accepts (`images`,
+ * `videos`, `audios`, `files` for everything else) — a 400 naming the attribute and the file.
  */
-export async function verifyFiles(writer: LinkWriter, fileIds: readonly number[]): Promise<void> {
-  const wanted = [...new Set(fileIds)];
+export async function verifyFiles(writer: LinkWriter, writes: readonly MediaWrite[]): Promise<void> {
+  const wanted = [...new Set(writes.flatMap((write) => write.fileIds))];
   if (wanted.length === 0) return;
-  const rows = await writer.exec.all(compileSelect(writer.dialect, simpleSelect(FILES_TABLE, { id: ['id', 'integer'] }, isIn('id', wanted))));
-  const found = new Set(rows.map((row) => Number(row.id)));
+  const rows = await writer.exec.all(compileSelect(writer.dialect, simpleSelect(FILES_TABLE, { id: ['id', 'integer'], name: ['name', 'string'], mime: ['mime', 'string'] }, isIn('id', wanted))));
+  const found = new Map(rows.map((row) => [Number(row.id), { name: String(row.name ?? ''), mime: String(row.mime ?? '') }]));
   const missing = wanted.filter((id) => !found.has(id));
-  if (missing.length === 0) return;
-  const message = `${missing.length} relation(s) of type ${MEDIA_UID} associated with this entity do not exist`;
-  throw fieldValidationError([{ path: [], message, name: 'ValidationError', value: missing }]);
+  if (missing.length > 0) {
+    const message = `${missing.length} relation(s) of type ${MEDIA_UID} associated with this entity do not exist`;
+    throw fieldValidationError([{ path: [], message, name: 'ValidationError', value: missing }]);
+  }
+  const errors: FieldError[] = [];
+  for (const write of writes) {
+    const allowed = write.attribute.allowedTypes;
+    if (!allowed || allowed.length === 0) continue;
+    for (const id of write.fileIds) {
+      const file = found.get(id);
+      if (!file || allowed.includes(mediaCategory(file.mime))) continue;
+      const message = `${write.label} accepts ${allowed.join(', ')}; file ${id} (${file.name}) is ${file.mime}`;
+      errors.push({ path: write.label.split('.'), message, name: 'ValidationError', value: id });
+    }
+  }
+  if (errors.length > 0) throw fieldValidationError(errors);
 }
 
 /** The morph rows of some rows of `model` (all fields, or one). */

@@ -48,10 +48,3 @@ export function mimeMatches(pattern: string, mime: string): boolean {
   return mime.startsWith(prefix);
 }
 
-/** The media attribute `allowedTypes` category of a MIME type: `images`, `videos`, `audios` or `files`. */
-export function mediaCategory(mime: string): 'images' | 'videos' | 'audios' | 'files' {
-  if (mime.startsWith('image/')) return 'images';
-  if (mime.startsWith('video/')) return 'videos';
-  if (mime.startsWith('audio/')) return 'audios';
-  return 'files';
-}
