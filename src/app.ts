@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
@@ -15,27 +13,17 @@ import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncSchema } from './db/sync-schema.js';
 import { createDocumentContext } from './documents/context.js';
-import { findManyDocuments } from './documents/read-documents.js';
-import { normalizeQuery } from './query/normalize-query.js';
-import type { Query } from './query/query-types.js';
 import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { createHttpServer } from './http/create-server.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
-import type { ContentType } from './schema/types.js';
 import { planTables } from './schema/tables.js';
-import { apiUrlOf, USER_UID, type AuthContext } from './users-permissions/auth-context.js';
-import { createJwtService } from './users-permissions/jwt-service.js';
-import { loadUsersPermissionsSettings } from './users-permissions/plugin-settings.js';
 import { createRateLimiter } from './users-permissions/rate-limiter.js';
-import { findRoleIdByType, loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
-import { createSessionStore } from './users-permissions/session-store.js';
-import { createUserStore } from './users-permissions/user-store.js';
-import { createLocalProvider } from './upload/local-provider.js';
-import { loadImageSettings } from './upload/upload-settings.js';
-import type { UploadContext } from './upload/upload-service.js';
+import { createAuthContext } from './users-permissions/create-auth-context.js';
+import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
+import { createUploadContext } from './upload/create-upload-context.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 export interface AppOptions {
@@ -76,23 +64,13 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
     let roles: RolePermissions = await loadRolePermissions(db);
     const documents = createDocumentContext(project.schema, db, now);
-    const up = config.usersPermissions;
-    const clock = () => now().getTime();
-    const auth: AuthContext = {
-      config: up,
-      settings: await loadUsersPermissionsSettings(db, up.advanced),
+    const auth = await createAuthContext({
+      config,
       documents,
-      userType: project.schema.contentTypes.get(USER_UID) as ContentType,
-      users: createUserStore(db),
-      roles: { idOfType: (type) => findRoleIdByType(db, type) },
-      sessions: createSessionStore(db, { idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds, maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds }, clock),
-      jwt: createJwtService(up.jwtSecret, up.jwtAlgorithm, clock),
       mail: options.mail ?? createEmailTransport(config.email, logger),
-      apiUrl: apiUrlOf(config),
-      serverUrl: config.server.url,
       now,
       onMailError: (error) => logger.error({ err: error }, 'could not send an email'),
-    };
+    });
     const access = createAccessControl({
       db,
       salt: config.admin.apiTokenSalt,
@@ -104,25 +82,17 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const reloadRoles = async () => {
       roles = await loadRolePermissions(db);
     };
-    const limiter = createRateLimiter(up.ratelimit, clock);
+    const limiter = createRateLimiter(config.usersPermissions.ratelimit, () => now().getTime());
     const events = createEventBus((error, event) => logger.error({ err: error, event: event.event }, 'an event listener failed'));
+    const upload = await createUploadContext({ config, schema: project.schema, db, events, now });
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
-    const fileType = project.schema.contentTypes.get('plugin::upload.file') as ContentType;
-    const imageSettings = await loadImageSettings(db, config.upload.breakpoints);
-    const uploadsDir = join(config.upload.publicDir, 'uploads');
-    await mkdir(uploadsDir, { recursive: true });
-    const upload: UploadContext = {
-      config: config.upload,
-      db,
-      provider: createLocalProvider(config.upload.publicDir),
-      imageSettings: () => imageSettings,
-      events,
-      now,
-      readFile: async (id) => (await findManyDocuments(read, fileType, { ...defaultFileQuery(project, fileType), filters: { kind: 'compare', field: 'id', op: 'eq', value: id } })).documents[0] ?? null,
-    };
     const guarded = guardRoutes(
-      [...contentApiRoutes({ config, documents, access }), ...authRoutes(auth, config), ...usersRoutes(auth, config, access), ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
-        ...uploadRoutes({ upload, config, access, read, fileType, tempRoot: join(uploadsDir, '.tmp') }),
+      [
+        ...contentApiRoutes({ config, documents, access }),
+        ...authRoutes(auth, config),
+        ...usersRoutes(auth, config, access),
+        ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
+        ...uploadRoutes({ upload: upload.context, config, access, read, fileType: upload.fileType, tempRoot: upload.tempRoot }),
       ],
       access,
       limiter,
@@ -147,7 +117,3 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   }
 }
 
-/** Every column of a file, no populate: how files appear in events. */
-function defaultFileQuery(project: Project, fileType: ContentType): Query {
-  return { ...normalizeQuery(project.schema, fileType, {}, { api: project.config.api, defaultLocale: project.config.i18n.defaultLocale }), pagination: { mode: 'all', withCount: false } };
-}

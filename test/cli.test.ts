@@ -91,6 +91,7 @@ describe('the cairn command line', () => {
     expect(routes.stdout).toContain('PUT     /api/global  api::global.global.update');
     expect(routes.stdout).toContain('POST    /api/auth/local  plugin::users-permissions.auth.callback');
     expect(routes.stdout).toContain('GET     /api/users/me  plugin::users-permissions.user.me');
+    expect(routes.stdout).toContain('POST    /api/upload  plugin::upload.content-api.upload');
     expect(routes.stdout).toContain('DELETE  /api/users-permissions/roles/:role  plugin::users-permissions.role.deleteRole');
   });
 

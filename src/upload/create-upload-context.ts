@@ -1,0 +1,48 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
+import { findManyDocuments } from '../documents/read-documents.js';
+import type { EventBus } from '../events/event-bus.js';
+import { normalizeQuery } from '../query/normalize-query.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType, Schema } from '../schema/types.js';
+import { createLocalProvider } from './local-provider.js';
+import type { UploadContext } from './upload-service.js';
+import { loadImageSettings } from './upload-settings.js';
+
+export const FILE_UID = 'plugin::upload.file';
+
+/**
+ * Builds the upload context at start: the provider, the image settings from the core store, and
+ * `public/uploads` (with its `.tmp` folder, where multipart files are streamed first: on the same
+ * disk, so storing a file is a rename).
+ */
+export async function createUploadContext(options: {
+  readonly config: Config;
+  readonly schema: Schema;
+  readonly db: Database;
+  readonly events: EventBus;
+  readonly now: () => Date;
+}): Promise<{ readonly context: UploadContext; readonly tempRoot: string; readonly fileType: ContentType }> {
+  const { config, schema, db } = options;
+  const fileType = schema.contentTypes.get(FILE_UID) as ContentType;
+  const uploadsDir = join(config.upload.publicDir, 'uploads');
+  await mkdir(uploadsDir, { recursive: true });
+  const imageSettings = await loadImageSettings(db, config.upload.breakpoints);
+  const read = { schema, exec: db, dialect: db.dialect };
+  const everyColumn: Query = {
+    ...normalizeQuery(schema, fileType, {}, { api: config.api, defaultLocale: config.i18n.defaultLocale }),
+    pagination: { mode: 'all', withCount: false },
+  };
+  const context: UploadContext = {
+    config: config.upload,
+    db,
+    provider: createLocalProvider(config.upload.publicDir),
+    imageSettings: () => imageSettings,
+    events: options.events,
+    now: options.now,
+    readFile: async (id) => (await findManyDocuments(read, fileType, { ...everyColumn, filters: { kind: 'compare', field: 'id', op: 'eq', value: id } })).documents[0] ?? null,
+  };
+  return { context, tempRoot: join(uploadsDir, '.tmp'), fileType };
+}

@@ -1,0 +1,39 @@
+import type { Config } from '../config/config.js';
+import type { DocumentContext } from '../documents/context.js';
+import type { EmailTransport } from '../email/email-transport.js';
+import type { ContentType } from '../schema/types.js';
+import { apiUrlOf, USER_UID, type AuthContext } from './auth-context.js';
+import { createJwtService } from './jwt-service.js';
+import { loadUsersPermissionsSettings } from './plugin-settings.js';
+import { findRoleIdByType } from './role-permissions.js';
+import { createSessionStore } from './session-store.js';
+import { createUserStore } from './user-store.js';
+
+/** Builds the users-permissions context at start: settings from the core store, stores, JWT signer. */
+export async function createAuthContext(options: {
+  readonly config: Config;
+  readonly documents: DocumentContext;
+  readonly mail: EmailTransport;
+  readonly now: () => Date;
+  readonly onMailError: (error: unknown) => void;
+}): Promise<AuthContext> {
+  const { config, documents, now } = options;
+  const { db } = documents;
+  const up = config.usersPermissions;
+  const clock = () => now().getTime();
+  return {
+    config: up,
+    settings: await loadUsersPermissionsSettings(db, up.advanced),
+    documents,
+    userType: documents.schema.contentTypes.get(USER_UID) as ContentType,
+    users: createUserStore(db),
+    roles: { idOfType: (type) => findRoleIdByType(db, type) },
+    sessions: createSessionStore(db, { idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds, maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds }, clock),
+    jwt: createJwtService(up.jwtSecret, up.jwtAlgorithm, clock),
+    mail: options.mail,
+    apiUrl: apiUrlOf(config),
+    serverUrl: config.server.url,
+    now,
+    onMailError: options.onMailError,
+  };
+}
