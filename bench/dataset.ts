@@ -5,10 +5,23 @@ export interface DatasetSize {
   readonly articles: number;
   readonly authors: number;
   readonly tags: number;
+  /** Images uploaded through POST /api/upload, used as covers, galleries and avatars. */
+  readonly images: number;
+}
+
+/** One generated JPEG to upload. */
+export interface SeedImage {
+  readonly name: string;
+  readonly width: number;
+  readonly height: number;
+  /** Gradient colours (RGB) from the left edge to the right. */
+  readonly from: readonly [number, number, number];
+  readonly to: readonly [number, number, number];
 }
 
 /** The request bodies that seed one run, in the order they must be sent. */
 export interface Dataset {
+  readonly images: readonly SeedImage[];
   readonly authors: readonly Record<string, unknown>[];
   readonly tags: readonly Record<string, unknown>[];
   /**
@@ -24,6 +37,9 @@ export interface SeedArticle {
   readonly authorIndex: number;
   readonly editorIndex: number | null;
   readonly tagIndexes: readonly number[];
+  /** Indexes into the uploaded images: the cover (or none) and the gallery. */
+  readonly coverIndex: number | null;
+  readonly galleryIndexes: readonly number[];
   readonly seo: Record<string, unknown>;
   /** Dynamic-zone items; a quote's `authorIndex` becomes its `author` relation. */
   readonly blocks: readonly ({ __component: string; authorIndex?: number } & Record<string, unknown>)[];
@@ -42,6 +58,13 @@ export function buildDataset(size: DatasetSize, seed = 20261121): Dataset {
     bio: words(rng.int(8, 30)),
   }));
   const tags = Array.from({ length: size.tags }, (_, i) => ({ name: `tag-${i}-${rng.pick(WORDS)}` }));
+  const SIZES = [[1200, 800], [800, 600], [640, 480], [320, 240]] as const;
+  const colour = () => [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)] as const;
+  const images = Array.from({ length: size.images }, (_, i) => {
+    const [width, height] = SIZES[i % SIZES.length] as readonly [number, number];
+    return { name: `photo-${i}.jpg`, width, height, from: colour(), to: colour() };
+  });
+  const imagePool = images.map((_, i) => i);
   const tagPool = tags.map((_, i) => i);
   const articles: SeedArticle[] = [];
   for (let i = 0; i < size.articles; i++) {
@@ -76,6 +99,8 @@ export function buildDataset(size: DatasetSize, seed = 20261121): Dataset {
       // oneToOne: an author edits at most one article.
       editorIndex: i < size.authors && rng.next() < 0.5 ? i : null,
       tagIndexes: rng.sample(tagPool, rng.int(1, Math.min(5, size.tags))),
+      coverIndex: images.length > 0 && rng.next() < 0.8 ? rng.int(0, images.length - 1) : null,
+      galleryIndexes: images.length > 0 ? rng.sample(imagePool, rng.int(0, Math.min(3, images.length))) : [],
       seo: {
         metaTitle: words(4),
         metaDescription: words(rng.int(10, 25)),
@@ -84,18 +109,20 @@ export function buildDataset(size: DatasetSize, seed = 20261121): Dataset {
       blocks,
     });
   }
-  return { authors, tags, articles };
+  return { images, authors, tags, articles };
 }
 
-/** The POST body of a seed article, given the documentIds the authors and tags were created with. */
-export function articleBody(article: SeedArticle, authorIds: readonly string[], tagIds: readonly string[]): { data: Record<string, unknown> } {
+/** The POST body of a seed article, given the documentIds of the authors and tags and the ids of the uploaded files. */
+export function articleBody(article: SeedArticle, authorIds: readonly string[], tagIds: readonly string[], fileIds: readonly number[]): { data: Record<string, unknown> } {
   const id = (ids: readonly string[], index: number) => ids[index] as string;
+  const file = (index: number) => fileIds[index] as number;
   return {
     data: {
       ...article.fields,
       author: id(authorIds, article.authorIndex),
       editor: article.editorIndex === null ? null : id(authorIds, article.editorIndex),
       tags: article.tagIndexes.map((index) => id(tagIds, index)),
+      ...(fileIds.length > 0 ? { cover: article.coverIndex === null ? null : file(article.coverIndex), gallery: article.galleryIndexes.map(file) } : {}),
       seo: article.seo,
       blocks: article.blocks.map(({ authorIndex, ...block }) => (authorIndex === undefined ? block : { ...block, author: id(authorIds, authorIndex) })),
     },

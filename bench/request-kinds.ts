@@ -23,6 +23,7 @@ export interface KindInputs {
   readonly articleIds: readonly string[];
   readonly authorIds: readonly string[];
   readonly tagIds: readonly string[];
+  readonly fileIds: readonly number[];
   /** A dataset article the create requests send (with relations, seo and a dynamic zone). */
   readonly createTemplate: SeedArticle;
 }
@@ -43,7 +44,7 @@ export function requestKinds(inputs: KindInputs): RequestKind[] {
     writes: false,
   });
   const { slug: _slug, ...createFields } = inputs.createTemplate.fields;
-  const createBody = JSON.stringify(articleBody({ ...inputs.createTemplate, fields: { ...createFields, title: 'Benchmark article' } }, inputs.authorIds, inputs.tagIds));
+  const createBody = JSON.stringify(articleBody({ ...inputs.createTemplate, fields: { ...createFields, title: 'Benchmark article' } }, inputs.authorIds, inputs.tagIds, inputs.fileIds));
   return [
     get('plain list', () => '/api/articles', true),
     get('populate=*', () => '/api/articles?populate=*', true),

@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     articles: { type: 'string', default: '2000' },
     authors: { type: 'string', default: '200' },
     tags: { type: 'string', default: '50' },
+    images: { type: 'string', default: '40' },
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
@@ -43,7 +44,7 @@ const { values: args } = parseArgs({
 async function main(): Promise<number> {
   const database = args.db as BenchDatabase;
   if (!['sqlite', 'postgres', 'mysql'].includes(database)) throw new Error(`--db must be sqlite, postgres or mysql (got ${database})`);
-  const size = { articles: Number(args.articles), authors: Number(args.authors), tags: Number(args.tags) };
+  const size = { articles: Number(args.articles), authors: Number(args.authors), tags: Number(args.tags), images: Number(args.images) };
   const load: LoadOptions = { connections: Number(args.connections), seconds: Number(args.seconds), warmupSeconds: Number(args.warmup) };
 
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
@@ -53,7 +54,7 @@ async function main(): Promise<number> {
   const cairnSpec = (port: number) => ({ args: [join(root, 'bin/cairn.js'), 'start', '--dir', projectDir], cwd: projectDir, env: target.env, port, readyPath: '/api/articles' });
   const servers: ServerProcess[] = [];
   try {
-    log(`seeding ${size.articles} articles, ${size.authors} authors, ${size.tags} tags on ${database} (${workDir})`);
+    log(`seeding ${size.images} images, ${size.articles} articles, ${size.authors} authors, ${size.tags} tags on ${database} (${workDir})`);
     const first = await spawnServer(cairnSpec(await freePort()));
     servers.push(first);
     const seeded = await seedThroughApi(first.baseUrl, buildDataset(size));
