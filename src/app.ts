@@ -6,6 +6,7 @@ import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
+import { i18nRoutes } from './api/i18n-routes.js';
 import { rolesRoutes } from './api/roles-routes.js';
 import { uploadRoutes } from './api/upload-routes.js';
 import { usersRoutes } from './api/users-routes.js';
@@ -17,6 +18,7 @@ import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
 import { createHttpServer } from './http/create-server.js';
+import { syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
 import { planTables } from './schema/tables.js';
@@ -63,6 +65,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const sync = await syncSchema(db, planTables(project.schema));
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
     let roles: RolePermissions = await loadRolePermissions(db);
+    await syncLocales(db, config.i18n, now());
     const documents = createDocumentContext(project.schema, db, now);
     const auth = await createAuthContext({
       config,
@@ -92,6 +95,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         ...authRoutes(auth, config),
         ...usersRoutes(auth, config, access),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
+        ...i18nRoutes(db, config),
         ...uploadRoutes({ upload: upload.context, config, access, read, fileType: upload.fileType, tempRoot: upload.tempRoot }),
       ],
       access,

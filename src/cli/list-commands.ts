@@ -2,6 +2,7 @@ import { authRouteTable } from '../api/auth-routes.js';
 import { contentRouteTable } from '../api/content-api.js';
 import { rolesRouteTable } from '../api/roles-routes.js';
 import { uploadRouteTable } from '../api/upload-routes.js';
+import { i18nRouteTable } from '../api/i18n-routes.js';
 import { usersRouteTable } from '../api/users-routes.js';
 import { loadProject } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
@@ -28,7 +29,7 @@ export async function listRoutesCommand(args: CliArgs, out: Output): Promise<voi
   const project = await loadProject(args.dir, process.env);
   out('GET     /_health');
   const prefix = project.config.api.prefix;
-  for (const route of [...contentRouteTable(project.schema, prefix), ...authRouteTable(prefix), ...usersRouteTable(prefix), ...rolesRouteTable(prefix), ...uploadRouteTable(prefix)]) {
+  for (const route of [...contentRouteTable(project.schema, prefix), ...authRouteTable(prefix), ...usersRouteTable(prefix), ...rolesRouteTable(prefix), ...uploadRouteTable(prefix), ...i18nRouteTable(prefix)]) {
     out(`${route.method.padEnd(7)} ${route.path}  ${route.action}`);
   }
 }

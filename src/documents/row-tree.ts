@@ -1,5 +1,5 @@
 import { componentJoinTable, MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
-import type { RowValues, ValueKind } from '../plan/plan-types.js';
+import { allOf, type Condition, type RowValues, type ValueKind } from '../plan/plan-types.js';
 import { eq, isIn } from '../plan/simple-plans.js';
 import { storedColumns } from '../plan/plan-write.js';
 import type { Model } from '../schema/types.js';
@@ -83,6 +83,15 @@ export async function deleteRowTrees(writer: LinkWriter, model: Model, rowIds: r
   }
 }
 
+/** Deletes the components one attribute of some rows holds (and their join rows). */
+export async function deleteAttributeComponents(writer: LinkWriter, model: Model, rowIds: readonly number[], field: string): Promise<void> {
+  const links = await componentLinks(writer, model, rowIds, field);
+  await deleteComponents(writer, links);
+  if (links.length > 0) {
+    await writer.exec.run(compileDelete(writer.dialect, { table: componentJoinTable(model.table), where: allOf([isIn('entity_id', rowIds), eq('field', field)]) as Condition }));
+  }
+}
+
 async function deleteComponents(writer: LinkWriter, links: readonly ComponentLink[]): Promise<void> {
   const byType = new Map<string, number[]>();
   for (const link of links) byType.set(link.componentType, [...(byType.get(link.componentType) ?? []), link.componentId]);
@@ -98,22 +107,26 @@ async function deleteComponents(writer: LinkWriter, links: readonly ComponentLin
  * Gives row `toId` a copy of row `fromId`'s tree (publishing a draft): relation links with
  * draft & publish targets mapped to their published versions (links to drafts without one are
  * dropped), media morph rows, and fresh copies of every component row, recursively.
+ * `only` limits the copy to some attributes' media and components, without relation links (a
+ * new localization takes the shared attributes of another locale).
  */
-export async function copyRowTree(writer: LinkWriter, model: Model, fromId: number, toId: number): Promise<void> {
-  const attributes = [...model.attributes.values()];
-  await copyLinks(writer, model, fromId, toId);
-  if (attributes.some((a) => a.type === 'media')) {
-    await writer.exec.run(
+export async function copyRowTree(writer: LinkWriter, model: Model, fromId: number, toId: number, only?: ReadonlySet<string>): Promise<void> {
+  const attributes = [...model.attributes.values()].filter((a) => only === undefined || only.has(a.name));
+  if (only === undefined) await copyLinks(writer, model, fromId, toId);
+  const copyMedia = (field?: string) =>
+    writer.exec.run(
       compileCopyRows(writer.dialect, {
         table: MEDIA_MORPH_TABLE,
         columns: [MEDIA_FILE_COLUMN, 'related_id', 'related_type', 'field', 'order'],
         overrides: new Map([['related_id', { value: toId, kind: 'integer' }]]),
-        where: morphRowsOf(model, [fromId]),
+        where: morphRowsOf(model, [fromId], field),
       }),
     );
-  }
+  const media = attributes.filter((a) => a.type === 'media');
+  if (only === undefined && media.length > 0) await copyMedia();
+  if (only !== undefined) for (const attribute of media) await copyMedia(attribute.name);
   if (!attributes.some((a) => a.type === 'component' || a.type === 'dynamiczone')) return;
-  const links = await componentLinks(writer, model, [fromId]);
+  const links = (await componentLinks(writer, model, [fromId])).filter((link) => only === undefined || only.has(link.field));
   const rows: RowValues[] = [];
   for (const link of links) {
     const component = writer.schema.components.get(link.componentType);

@@ -16,6 +16,7 @@ import { deleteRowTrees, resolveWrite, writeRowTree } from './row-tree.js';
 import { prepareValues } from './prepare-values.js';
 import { publishDraft } from './publish-draft.js';
 import { findOneDocument } from './read-documents.js';
+import { createLocalization, syncSharedAttributes } from './localizations.js';
 
 /** The locale a write targets: `*` cannot be written (Strapi's message). */
 function writeLocale(query: Query): string | null {
@@ -63,7 +64,9 @@ export async function updateDocument(
   return ctx.db.transaction(async (tx) => {
     const dialect = ctx.db.dialect;
     const scope = { documentId, locale, ...(type.draftAndPublish ? { status: 'draft' as const } : {}) };
-    const [rowId] = await findVersionIds(tx, dialect, type, scope);
+    let [rowId] = await findVersionIds(tx, dialect, type, scope);
+    // A write in a locale the document lacks creates that localization, as Strapi does.
+    if (rowId === undefined && type.localized && locale !== null) rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
     if (rowId === undefined) return null;
     const prepared = await prepareValues(ctx, type, data, { creating: false, draft: type.draftAndPublish });
     const writer = { schema: ctx.schema, exec: tx, dialect };
@@ -77,7 +80,9 @@ export async function updateDocument(
     const idCondition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: rowId, valueKind: 'integer' } as const;
     await tx.run(compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }));
     await writeRowTree(writer, type, rowId, prepared, false, resolved);
-    if (type.draftAndPublish && query.status !== 'draft') await publishDraft(ctx, tx, type, rowId, { documentId, locale });
+    const publishing = type.draftAndPublish && query.status !== 'draft';
+    if (publishing) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
+    if (locale !== null) await syncSharedAttributes(ctx, tx, type, documentId, locale, Object.keys(data), publishing);
     return readBack(tx, ctx, type, documentId, query);
   });
 }

@@ -1,0 +1,91 @@
+import type { Executor } from '../db/database.js';
+import { MEDIA_MORPH_TABLE } from '../plan/hops.js';
+import type { SelectColumn, ValueKind } from '../plan/plan-types.js';
+import { storedColumns } from '../plan/plan-write.js';
+import { eq, isIn, rowOf } from '../plan/simple-plans.js';
+import { valueKindOf } from '../plan/value-kind.js';
+import { isScalar, type Attribute, type ContentType, type ScalarAttribute } from '../schema/types.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { shapeRows } from '../shape/shape-rows.js';
+import { compileCopyRows, compileDelete, compileUpdate } from '../sql/compile-write.js';
+import type { DocumentContext } from './context.js';
+import { findVersionIds } from './document-rows.js';
+import { copyRowTree, deleteAttributeComponents } from './row-tree.js';
+import { morphRowsOf } from './write-media.js';
+
+/**
+ * Creates the `locale` version of a document that exists in other locales (`PUT
+ * /:documentId?locale=fr`): a new draft row (the only row of non-D&P types) that takes the shared
+ * (non-localized) attributes of an existing version — scalars, media and components — while its
+ * localized attributes start empty (or at their default) and it has no relations yet, as Strapi
+ * creates a localization. Returns the new row id, or null when the document has no version at all.
+ */
+export async function createLocalization(ctx: DocumentContext, tx: Executor, type: ContentType, documentId: string, locale: string): Promise<number | null> {
+  const dialect = ctx.db.dialect;
+  const [sourceId] = await findVersionIds(tx, dialect, type, { documentId, locale: '*', ...(type.draftAndPublish ? { status: 'draft' as const } : {}) });
+  if (sourceId === undefined) return null;
+  const now = ctx.now();
+  const overrides = new Map<string, { value: unknown; kind: ValueKind }>([
+    ['locale', { value: locale, kind: 'string' }],
+    ['created_at', { value: now, kind: 'datetime' }],
+    ['updated_at', { value: now, kind: 'datetime' }],
+    ['published_at', { value: type.draftAndPublish ? null : now, kind: 'datetime' }],
+  ]);
+  for (const attribute of writableScalars(type)) {
+    if (attribute.localized) overrides.set(attribute.column, { value: attribute.default ?? null, kind: valueKindOf(attribute.type) });
+  }
+  const [rowId] = await tx.insert(compileCopyRows(dialect, { table: type.table, columns: storedColumns(type), overrides, where: eq('id', sourceId, 'integer') }), 1);
+  if (rowId === undefined) throw new Error(`Copying ${type.uid} row ${sourceId} for locale ${locale} returned no id`);
+  const shared = new Set([...type.attributes.values()].filter((a) => !a.localized && a.writable && !isScalar(a) && a.type !== 'relation').map((a) => a.name));
+  await copyRowTree({ schema: ctx.schema, exec: tx, dialect }, type, sourceId, rowId, shared);
+  return rowId;
+}
+
+/**
+ * After a write to one locale of a localized document, gives its other locales the new values of
+ * the shared (non-localized) attributes the write set, as Strapi does: draft rows from this
+ * locale's draft and — when the write published — published rows from its published row.
+ */
+export async function syncSharedAttributes(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  documentId: string,
+  locale: string,
+  written: readonly string[],
+  published: boolean,
+): Promise<void> {
+  const shared = written.map((name) => type.attributes.get(name)).filter((a): a is Attribute => a !== undefined && a.writable && !a.localized && a.type !== 'relation');
+  if (!type.localized || shared.length === 0) return;
+  const dialect = ctx.db.dialect;
+  const statuses = type.draftAndPublish ? (published ? (['draft', 'published'] as const) : (['draft'] as const)) : ([undefined] as const);
+  for (const status of statuses) {
+    const scope = status === undefined ? {} : { status };
+    const [sourceId] = await findVersionIds(tx, dialect, type, { documentId, locale, ...scope });
+    const all = await findVersionIds(tx, dialect, type, { documentId, locale: '*', ...scope });
+    const targets = all.filter((id) => id !== sourceId);
+    if (sourceId === undefined || targets.length === 0) continue;
+    const scalars = shared.filter((a): a is ScalarAttribute => isScalar(a));
+    if (scalars.length > 0) {
+      const columns: SelectColumn[] = scalars.map((a) => ({ column: { alias: '', column: a.column }, as: a.column, kind: valueKindOf(a.type) }));
+      const rows = await tx.all(compileSelect(dialect, { from: { table: type.table, alias: '' }, columns, where: eq('id', sourceId, 'integer'), orderBy: [], limit: 1, offset: 0 }));
+      // Shaped to logical values (parsed JSON, ISO datetimes) so they encode again like any write.
+      const [row] = shapeRows(rows, columns) as Record<string, unknown>[];
+      if (row) {
+        const set = rowOf(Object.fromEntries(scalars.map((a) => [a.column, [row[a.column], valueKindOf(a.type)] as const])));
+        await tx.run(compileUpdate(dialect, { table: type.table, set, where: isIn('id', targets) }));
+      }
+    }
+    const writer = { schema: ctx.schema, exec: tx, dialect };
+    for (const attribute of shared) {
+      if (attribute.type === 'component' || attribute.type === 'dynamiczone') await deleteAttributeComponents(writer, type, targets, attribute.name);
+      else if (attribute.type === 'media') await tx.run(compileDelete(dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(type, targets, attribute.name) }));
+      else continue;
+      for (const target of targets) await copyRowTree(writer, type, sourceId, target, new Set([attribute.name]));
+    }
+  }
+}
+
+function writableScalars(type: ContentType): ScalarAttribute[] {
+  return [...type.attributes.values()].filter((a): a is ScalarAttribute => isScalar(a) && a.writable);
+}
