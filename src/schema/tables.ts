@@ -32,6 +32,15 @@ const SCALAR_COLUMN_TYPES: Readonly<Record<ScalarType, ColumnType>> = {
 const column = (name: string, type: ColumnType, unsigned = false): ColumnSpec => ({ name, type, unsigned });
 const index = (name: string, columns: string[], unique = false): IndexSpec => ({ name, columns, unique });
 
+/**
+ * Indexes Cairn adds to Strapi's layout where a lookup runs on every request: refresh-mode access
+ * tokens find their session by id, refresh and logout by user. Strapi's own schema sync ignores
+ * indexes it does not know; if it drops them, Cairn recreates them at the next start.
+ */
+const EXTRA_INDEXES: Readonly<Record<string, readonly IndexSpec[]>> = {
+  strapi_sessions: [index('strapi_sessions_session_id_idx', ['session_id']), index('strapi_sessions_user_id_idx', ['user_id'])],
+};
+
 function modelTable(schema: Schema, model: Model): TableSpec {
   const columns: ColumnSpec[] = [column('id', 'increments')];
   const indexes: IndexSpec[] = [];
@@ -52,6 +61,7 @@ function modelTable(schema: Schema, model: Model): TableSpec {
   if (model.modelType === 'contentType') {
     indexes.unshift(index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']));
   }
+  indexes.push(...(EXTRA_INDEXES[model.table] ?? []));
   return { name: model.table, columns, indexes, foreignKeys };
 }
 
