@@ -1,11 +1,20 @@
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatabaseKind } from './databases.js';
 import { startTestServer, type RequestOptions, type TestResponse, type TestServer, type TestServerOptions } from './test-server.js';
 
 export type Vars = Record<string, unknown>;
 
+/** A raw body and the headers that describe it (a multipart form and its content-type, see multipart.ts). */
+export interface RawBody {
+  readonly payload: Buffer | Readable;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** One request of an HTTP scenario and what its response must be. */
-export interface Step extends RequestOptions {
+export interface Step extends Omit<RequestOptions, 'payload'> {
+  /** A raw body, with its headers or built from the saved values when the step runs (the headers are added to the step's). */
+  readonly payload?: Buffer | RawBody | ((vars: Vars) => RawBody);
   readonly name: string;
   readonly method?: string;
   /** Request path; `{{var}}` is replaced by a saved value. */
@@ -75,10 +84,13 @@ function scenarioOn(database: DatabaseKind, steps: readonly Step[], options: Tes
 
 /** Sends one step's request and checks its response. */
 export async function runStep(server: TestServer, step: Step, vars: Vars): Promise<TestResponse> {
+  const raw: RawBody | undefined = typeof step.payload === 'function' ? step.payload(vars) : Buffer.isBuffer(step.payload) ? { payload: step.payload } : step.payload;
+  const headers = step.headers || raw?.headers ? { ...substitute(step.headers, vars), ...raw?.headers } : undefined;
   const response = await server.request(step.method ?? 'GET', substitute(step.path, vars), {
     ...(step.body !== undefined ? { body: substitute(step.body, vars) } : {}),
     ...(step.raw !== undefined ? { raw: substitute(step.raw, vars) } : {}),
-    ...(step.headers ? { headers: substitute(step.headers, vars) } : {}),
+    ...(raw ? { payload: raw.payload } : {}),
+    ...(headers ? { headers } : {}),
     ...(step.auth ? { auth: step.auth } : {}),
   });
   const label = `${step.method ?? 'GET'} ${step.path} → ${response.text.slice(0, 300)}`;

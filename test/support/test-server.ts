@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { createApiToken } from '../../src/api-tokens/api-token-store.js';
 import { createApp, type App } from '../../src/app.js';
 import type { EmailMessage } from '../../src/email/email-transport.js';
@@ -15,6 +16,8 @@ export interface TestResponse {
   readonly status: number;
   readonly headers: Record<string, string | number | string[] | undefined>;
   readonly text: string;
+  /** The body's bytes as sent (for binary answers such as files under /uploads). */
+  readonly bytes: Buffer;
   /** Parsed JSON body, or undefined when the body is not JSON. */
   readonly json: any;
 }
@@ -23,6 +26,11 @@ export interface RequestOptions {
   readonly body?: unknown;
   /** Sent as-is (with content-type application/json unless headers say otherwise). */
   readonly raw?: string;
+  /**
+   * A body sent as bytes or streamed (multipart uploads, see multipart.ts), with the headers'
+   * content-type (application/octet-stream when they give none). A stream can be sent once.
+   */
+  readonly payload?: Buffer | Readable;
   readonly headers?: Record<string, string>;
   /** `full` / `readonly` tokens, `bad` token, or `public` (no header); a user's JWT: `{ jwt }`. */
   readonly auth?: 'full' | 'readonly' | 'bad' | 'public' | { readonly jwt: string };
@@ -104,17 +112,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (request.auth === 'readonly') headers.authorization = `Bearer ${tokens.readonly}`;
       if (request.auth === 'bad') headers.authorization = 'Bearer not-a-valid-token-0123456789abcdef';
       if (typeof request.auth === 'object') headers.authorization = `Bearer ${request.auth.jwt}`;
-      let payload: string | undefined;
-      if (request.raw !== undefined) payload = request.raw;
+      let payload: string | Buffer | Readable | undefined;
+      if (request.payload !== undefined) payload = request.payload;
+      else if (request.raw !== undefined) payload = request.raw;
       else if (request.body !== undefined) payload = JSON.stringify(request.body);
       if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-        headers['content-type'] = 'application/json';
+        headers['content-type'] = request.payload !== undefined ? 'application/octet-stream' : 'application/json';
       }
       const response = await app.server.inject({ method: method as 'GET', url: path, headers, ...(payload !== undefined ? { payload } : {}) });
       const json = parseJson(response.body);
       const sent = request.body !== undefined ? request.body : parseJson(request.raw);
       await scan.check({ method, path, body: sent, status: response.statusCode, text: response.body, json }, mails.length);
-      return { status: response.statusCode, headers: response.headers, text: response.body, json };
+      return { status: response.statusCode, headers: response.headers, text: response.body, bytes: response.rawPayload, json };
     },
     async close() {
       await app.close();
