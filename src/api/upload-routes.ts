@@ -2,7 +2,7 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import { prunePopulate } from '../access/prune-populate.js';
 import { assertFindableRelations } from '../access/restricted-relations.js';
 import type { Config } from '../config/config.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
 import type { HttpRequest, HttpResponse } from '../http/http-types.js';
 import { normalizeQuery } from '../query/normalize-query.js';
@@ -11,7 +11,7 @@ import type { ContentType } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
 import { receiveUpload, type ReceivedUpload } from '../upload/receive-upload.js';
 import { parseFileInfo, parseUploadTarget } from '../upload/upload-body.js';
-import { deleteFile, replaceFile, updateFileInfo, uploadFiles, type UploadContext } from '../upload/upload-service.js';
+import { deleteFile, ENTITY_NOT_FOUND, replaceFile, updateFileInfo, uploadFiles, type UploadContext } from '../upload/upload-service.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
@@ -79,9 +79,10 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
       try {
         const fields = received?.fields ?? jsonFields(request.body);
         const files = received?.files ?? [];
-        const replaceId = request.query.id === undefined ? null : fileIdParam(String(request.query.id));
         if (request.query.id !== undefined) {
-          if (replaceId === null) throw new NotFoundError('file.notFound');
+          if (typeof request.query.id !== 'string') throw new ValidationError('File id is required and must be a single value');
+          const replaceId = fileIdParam(request.query.id);
+          if (replaceId === null) throw new NotFoundError(ENTITY_NOT_FOUND);
           const [info = {}] = parseFileInfo(fields.fileInfo, 1);
           if (files.length === 0 || !received) await updateFileInfo(deps.upload, replaceId, info);
           else await replaceFile(deps.upload, replaceId, received, info);

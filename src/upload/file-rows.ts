@@ -91,7 +91,7 @@ export async function replaceFileRow(tx: Executor, db: Database, id: number, val
   await tx.run(compileUpdate(db.dialect, { table: FILES, set: rowOf({ ...fileColumns(values), updated_at: [now, 'datetime'] }), where: eq('id', id, 'integer') }));
 }
 
-/** Changes a file's name, alternative text and caption (the keys given). */
+/** Changes a file's name, alternative text and caption: the keys given and not null (Strapi's `updateFileInfo` keeps the stored value for a nil one). */
 export async function updateFileInfoRow(
   tx: Executor,
   db: Database,
@@ -102,8 +102,8 @@ export async function updateFileInfoRow(
   const set = rowOf({
     updated_at: [now, 'datetime'],
     ...(info.name !== undefined && info.name !== null ? { name: [info.name, 'string'] as const } : {}),
-    ...(info.alternativeText !== undefined ? { alternative_text: [info.alternativeText, 'string'] as const } : {}),
-    ...(info.caption !== undefined ? { caption: [info.caption, 'string'] as const } : {}),
+    ...(info.alternativeText !== undefined && info.alternativeText !== null ? { alternative_text: [info.alternativeText, 'string'] as const } : {}),
+    ...(info.caption !== undefined && info.caption !== null ? { caption: [info.caption, 'string'] as const } : {}),
   });
   await tx.run(compileUpdate(db.dialect, { table: FILES, set, where: eq('id', id, 'integer') }));
 }

@@ -11,6 +11,9 @@ import type { ReceivedFile, ReceivedUpload } from './receive-upload.js';
 import type { FileInfo, UploadTarget } from './upload-body.js';
 import type { ProviderFile, UploadProvider } from './upload-provider.js';
 
+/** Strapi's `NotFoundError()` default message, which its replace and info update answer for an unknown `?id=`. */
+export const ENTITY_NOT_FOUND = 'Entity not found';
+
 /** What the upload operations work with, built once by the composition root. */
 export interface UploadContext {
   readonly config: UploadConfig;
@@ -72,11 +75,11 @@ export async function replaceFile(ctx: UploadContext, id: number, upload: Receiv
   const [file] = upload.files;
   if (!file) throw new ValidationError('Files are empty');
   const old = await findStoredFile(ctx.db, ctx.db, id);
-  if (!old) throw new NotFoundError('file.notFound');
+  if (!old) throw new NotFoundError(ENTITY_NOT_FOUND);
   const replacement = await store(ctx, upload, file, info, checkType(ctx, file, null));
   try {
     await ctx.db.transaction(async (tx) => {
-      if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError('file.notFound');
+      if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
       await replaceFileRow(tx, ctx.db, id, replacement.values, ctx.now());
     });
   } catch (error) {
@@ -90,7 +93,7 @@ export async function replaceFile(ctx: UploadContext, id: number, upload: Receiv
 /** `POST /api/upload?id=` without a file: changes name, alternative text and caption. */
 export async function updateFileInfo(ctx: UploadContext, id: number, info: FileInfo): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError('file.notFound');
+    if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
     await updateFileInfoRow(tx, ctx.db, id, info, ctx.now());
   });
   await emit(ctx, 'media.update', [id]);
@@ -114,7 +117,9 @@ function checkType(ctx: UploadContext, file: ReceivedFile, target: UploadTarget 
   const mime = mimeOf(file.mimetype, file.filename);
   const { allowedTypes, deniedTypes } = ctx.config;
   if (deniedTypes.some((pattern) => mimeMatches(pattern, mime)) || (allowedTypes !== null && !allowedTypes.some((pattern) => mimeMatches(pattern, mime)))) {
-    throw new ValidationError(`File type ${mime} is not allowed (${file.filename})`, { fileName: file.filename, mime });
+    // Strapi's mime-validation message and details (its `detectedType`, from the file's content, is not computed here).
+    const details = { fileName: file.filename, declaredType: file.mimetype, finalType: mime, ...(allowedTypes === null ? {} : { allowedTypes }), deniedTypes };
+    throw new ValidationError(`File type '${mime}' is not allowed`, details);
   }
   if (target?.allowedTypes && !target.allowedTypes.includes(mediaCategory(mime))) {
     throw new ValidationError(`${target.field} accepts ${target.allowedTypes.join(', ')}; ${file.filename} is ${mime}`);
