@@ -4,6 +4,7 @@ import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
 import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
+import { createContentEvents } from './api/content-events.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
 import { i18nRoutes } from './api/i18n-routes.js';
@@ -26,6 +27,7 @@ import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
 import { createUploadContext } from './upload/create-upload-context.js';
+import { startWebhooks } from './webhooks/start-webhooks.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 export interface AppOptions {
@@ -89,9 +91,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const events = createEventBus((error, event) => logger.error({ err: error, event: event.event }, 'an event listener failed'));
     const upload = await createUploadContext({ config, schema: project.schema, db, events, now });
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
+    const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
+    const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
+    const contentEvents = createContentEvents(events, read, config, onEventError);
     const guarded = guardRoutes(
       [
-        ...contentApiRoutes({ config, documents, access }),
+        ...contentApiRoutes({ config, documents, access, events: contentEvents }),
         ...authRoutes(auth, config),
         ...usersRoutes(auth, config, access),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
@@ -112,6 +117,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       notices: [...sync.notices, ...permissionWarnings],
       async close() {
         await server.close();
+        await webhooks.stop();
         await db.close();
       },
     };

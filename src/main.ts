@@ -3,6 +3,7 @@ import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
 import { listContentTypesCommand, listRoutesCommand } from './cli/list-commands.js';
 import { startCommand } from './cli/start-command.js';
+import { webhooksLogCommand } from './cli/webhooks-commands.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -38,6 +39,9 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
         return 0;
       case 'routes:list':
         await listRoutesCommand(args, print);
+        return 0;
+      case 'webhooks:log':
+        await webhooksLogCommand(args, print);
         return 0;
       default:
         throw new UsageError(`unknown command "${args.command}" (run \`cairn help\`)`);

@@ -9,6 +9,7 @@ import { findSingleDocumentId } from '../documents/document-rows.js';
 import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
 import { createDocument, deleteDocument, updateDocument } from '../documents/write-documents.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
+import type { ContentEvents } from './content-events.js';
 import type { GuardedRoute } from './guard.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
@@ -20,6 +21,7 @@ export interface ContentApiDeps {
   readonly config: Config;
   readonly documents: DocumentContext;
   readonly access: AccessControl;
+  readonly events: ContentEvents;
 }
 
 type Verb = 'find' | 'findOne' | 'create' | 'update' | 'delete';
@@ -120,6 +122,7 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
     case 'create':
       return async (request, query, mayFind) => {
         const document = await createDocument(documents, type, input(request, mayFind), query);
+        deps.events.written(type, String(document.documentId), query, true);
         return ok(201, format(request, document));
       };
     case 'update':
@@ -129,6 +132,7 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
         const document =
           documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);
         if (!document) throw new NotFoundError();
+        deps.events.written(type, String(document.documentId), query, documentId === null);
         return ok(200, format(request, document));
       };
     case 'delete':
@@ -138,7 +142,11 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
           throw new ValidationError('Cannot delete only the draft of a document: DELETE removes every version; remove ?status=draft');
         }
         const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
-        if (documentId !== null) await deleteDocument(documents, type, documentId, query);
+        if (documentId !== null) {
+          const deleted = await deps.events.deleting(type, documentId, query);
+          await deleteDocument(documents, type, documentId, query);
+          deleted();
+        }
         return { status: 204 };
       };
   }

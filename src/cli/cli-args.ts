@@ -10,6 +10,8 @@ export interface CliArgs {
   readonly lifespan?: string;
   readonly description?: string;
   readonly json: boolean;
+  /** `webhooks:log --limit N`. */
+  readonly limit?: string;
   readonly help: boolean;
 }
 
@@ -31,6 +33,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         lifespan: { type: 'string' },
         description: { type: 'string' },
         json: { type: 'boolean' },
+        limit: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -44,6 +47,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       ...(values.lifespan !== undefined ? { lifespan: values.lifespan } : {}),
       ...(values.description !== undefined ? { description: values.description } : {}),
       json: values.json ?? false,
+      ...(values.limit !== undefined ? { limit: values.limit } : {}),
       help: values.help ?? false,
     };
   } catch (error) {
@@ -64,5 +68,7 @@ Commands:
   api-token:revoke --name N  delete a token
   content-types:list         list the project's content types
   routes:list                list the HTTP routes and their permission actions
+  webhooks:log [--limit N] [--json]
+                             the newest webhook deliveries: status, attempts, last error
 
 --dir defaults to the current directory.`;

@@ -1,6 +1,7 @@
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { EmailConfig } from '../email/email-transport.js';
 import type { UploadConfig } from './upload-config.js';
+import type { WebhookDeclaration, WebhookDeliveryConfig } from './webhooks-config.js';
 import type { UsersPermissionsConfig } from './users-permissions-config.js';
 
 export type DatabaseClient = 'sqlite' | 'postgres' | 'mysql';
@@ -70,6 +71,10 @@ export interface Config {
   readonly upload: UploadConfig;
   /** `config/plugins` → `email.config`: how emails leave (a log line unless a provider is set). */
   readonly email: EmailConfig;
+  /** `config/webhooks`: webhooks as code. */
+  readonly webhooks: readonly WebhookDeclaration[];
+  /** `config/server` → `webhooks`: default headers and how deliveries are retried. */
+  readonly webhookDelivery: WebhookDeliveryConfig;
   /** `config/permissions`: role type → actions granted (on top of the plugin defaults). */
   readonly permissions: ReadonlyMap<string, readonly string[]>;
 }

@@ -4,6 +4,7 @@ import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } fr
 import type { RawConfig } from './load-config-files.js';
 import { parseByteSize } from './parse-byte-size.js';
 import { normalizeUploadConfig } from './upload-config.js';
+import { normalizeWebhookDelivery, normalizeWebhooks } from './webhooks-config.js';
 import { normalizeUsersPermissionsConfig } from './users-permissions-config.js';
 import { parseEmailConfig } from '../email/email-transport.js';
 
@@ -49,6 +50,8 @@ export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: strin
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
     upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),
+    webhooks: normalizeWebhooks(raw.webhooks),
+    webhookDelivery: normalizeWebhookDelivery(server.webhooks),
     permissions: normalizePermissions(raw.permissions),
   });
 }

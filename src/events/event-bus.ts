@@ -17,6 +17,8 @@ export type EventListener = (event: CairnEvent) => void | Promise<void>;
 export interface EventBus {
   on(listener: EventListener): () => void;
   emit(event: CairnEvent): void;
+  /** Whether anything listens (events whose payload costs a read are built only then). */
+  hasListeners(): boolean;
 }
 
 /** Creates a bus; `onError` sees listener failures (the app logs them). */
@@ -26,6 +28,9 @@ export function createEventBus(onError: (error: unknown, event: CairnEvent) => v
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    hasListeners() {
+      return listeners.size > 0;
     },
     emit(event) {
       for (const listener of listeners) {

@@ -168,6 +168,28 @@ const CORE_TABLES: readonly TableSpec[] = [
     foreignKeys: [],
   },
   {
+    // Cairn's webhook delivery queue and log (Strapi has none: it sends once and forgets).
+    name: 'cairn_webhook_deliveries',
+    columns: [
+      column('id', 'increments'),
+      column('webhook_id', 'integer'),
+      column('webhook_name', 'string'),
+      column('url', 'text'),
+      column('event', 'string'),
+      column('payload', 'text'),
+      column('status', 'string'),
+      column('attempts', 'integer'),
+      column('next_attempt_at', 'datetime'),
+      column('last_status', 'integer'),
+      column('last_error', 'text'),
+      column('created_at', 'datetime'),
+      column('updated_at', 'datetime'),
+      column('delivered_at', 'datetime'),
+    ],
+    indexes: [index('cairn_webhook_deliveries_due_idx', ['status', 'next_attempt_at'])],
+    foreignKeys: [],
+  },
+  {
     name: 'strapi_webhooks',
     columns: [
       column('id', 'increments'),

@@ -1,0 +1,56 @@
+import type { Config } from '../config/config.js';
+import { findOneDocument, type ReadContext } from '../documents/read-documents.js';
+import type { EventBus } from '../events/event-bus.js';
+import { normalizeQuery } from '../query/normalize-query.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType } from '../schema/types.js';
+import type { Document } from '../shape/shape-rows.js';
+
+/** Emits the `entry.*` events of content-API writes (Strapi's webhook payloads). */
+export interface ContentEvents {
+  /** After a create or update committed: `entry.create`/`entry.update`, then `entry.publish` when it published. */
+  written(type: ContentType, documentId: string, query: Query, created: boolean): void;
+  /** Before a delete: reads the document as it is; call the result after the delete committed. */
+  deleting(type: ContentType, documentId: string, query: Query): Promise<() => void>;
+}
+
+/**
+ * Entry events as Strapi sends them (`{ event, createdAt, model, uid, entry }`, the entry with
+ * its relations, media, components and dynamic zones populated and private fields left out), but
+ * one `entry.delete` per deleted document rather than one per row. Payloads are read after the
+ * response is on its way (a write never waits for them), and only when something listens.
+ */
+export function createContentEvents(events: EventBus, read: ReadContext, config: Config, onError: (error: unknown) => void): ContentEvents {
+  const everything = new Map<string, Query>();
+  const payloadQuery = (type: ContentType, query: Query, status: 'draft' | 'published'): Query => {
+    let base = everything.get(type.uid);
+    if (!base) {
+      base = normalizeQuery(read.schema, type, { populate: '*' }, { api: config.api, defaultLocale: config.i18n.defaultLocale });
+      everything.set(type.uid, base);
+    }
+    return { ...base, locale: query.locale === '*' ? null : query.locale, status };
+  };
+  const emit = (event: string, type: ContentType, entry: Document | null) => {
+    if (entry) events.emit({ event: event as 'entry.create', createdAt: new Date().toISOString(), model: type.singularName, uid: type.uid, entry });
+  };
+  return {
+    written(type, documentId, query, created) {
+      if (!events.hasListeners()) return;
+      const publishing = type.draftAndPublish && query.status !== 'draft';
+      setImmediate(() => {
+        void (async () => {
+          const saved = await findOneDocument(read, type, documentId, payloadQuery(type, query, type.draftAndPublish ? 'draft' : 'published'));
+          emit(created ? 'entry.create' : 'entry.update', type, saved);
+          if (publishing) emit('entry.publish', type, await findOneDocument(read, type, documentId, payloadQuery(type, query, 'published')));
+        })().catch(onError);
+      });
+    },
+    async deleting(type, documentId, query) {
+      if (!events.hasListeners()) return () => undefined;
+      const entry =
+        (await findOneDocument(read, type, documentId, payloadQuery(type, query, 'published'))) ??
+        (type.draftAndPublish ? await findOneDocument(read, type, documentId, payloadQuery(type, query, 'draft')) : null);
+      return () => emit('entry.delete', type, entry);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { Database } from '../db/database.js';
+import type { Condition } from '../plan/plan-types.js';
+import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileInsert, compileUpdate } from '../sql/compile-write.js';
+import { decodeValue } from '../shape/decode-value.js';
+
+const DELIVERIES = 'cairn_webhook_deliveries';
+
+/** One delivery of one event to one webhook, as stored. */
+export interface Delivery {
+  readonly id: number;
+  readonly webhookId: number;
+  readonly webhookName: string;
+  readonly url: string;
+  readonly event: string;
+  /** The JSON body, fixed when the event happened (every attempt sends the same bytes). */
+  readonly payload: string;
+  readonly status: 'pending' | 'sending' | 'delivered' | 'failed';
+  readonly attempts: number;
+  readonly nextAttemptAt: string | null;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+  readonly createdAt: string | null;
+  readonly deliveredAt: string | null;
+}
+
+const COLUMNS = {
+  id: ['id', 'integer'], webhookId: ['webhook_id', 'integer'], webhookName: ['webhook_name', 'string'], url: ['url', 'string'], event: ['event', 'string'],
+  payload: ['payload', 'string'], status: ['status', 'string'], attempts: ['attempts', 'integer'], nextAttemptAt: ['next_attempt_at', 'datetime'],
+  lastStatus: ['last_status', 'integer'], lastError: ['last_error', 'string'], createdAt: ['created_at', 'datetime'], deliveredAt: ['delivered_at', 'datetime'],
+} as const;
+
+/** The persistent delivery queue (`cairn_webhook_deliveries`): it survives restarts and is the delivery log. */
+export function createDeliveryQueue(db: Database) {
+  const read = async (where: Condition | null, limit?: number, newestFirst = false): Promise<Delivery[]> => {
+    const plan = simpleSelect(DELIVERIES, COLUMNS, where, { orderById: true, ...(limit === undefined ? {} : { limit }) });
+    const rows = await db.all(compileSelect(db.dialect, newestFirst ? { ...plan, orderBy: plan.orderBy.map((term) => ({ ...term, direction: 'desc' as const })) } : plan));
+    return rows.map(toDelivery);
+  };
+  return {
+    /** Queues one delivery per webhook, due now. */
+    async enqueue(webhooks: readonly { id: number; name: string; url: string }[], event: string, payload: string, now: Date): Promise<void> {
+      if (webhooks.length === 0) return;
+      const rows = webhooks.map((webhook) =>
+        rowOf({
+          webhook_id: [webhook.id, 'integer'], webhook_name: [webhook.name, 'string'], url: [webhook.url, 'string'], event: [event, 'string'], payload: [payload, 'string'],
+          status: ['pending', 'string'], attempts: [0, 'integer'], next_attempt_at: [now, 'datetime'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'],
+        }),
+      );
+      await db.run(compileInsert(db.dialect, { table: DELIVERIES, rows }));
+    },
+    /** Pending deliveries due at `now`, oldest first. */
+    due: (now: Date, limit: number) =>
+      read({ kind: 'and', children: [eq('status', 'pending'), { kind: 'compare', column: { alias: '', column: 'next_attempt_at' }, op: 'lte', value: now, valueKind: 'datetime' }] }, limit),
+    /** When the next pending delivery is due (epoch ms), or null when none is pending. */
+    async nextDue(): Promise<number | null> {
+      const plan = simpleSelect(DELIVERIES, { nextAttemptAt: ['next_attempt_at', 'datetime'] }, eq('status', 'pending'), { limit: 1 });
+      const [row] = await db.all(compileSelect(db.dialect, { ...plan, orderBy: [{ column: { alias: '', column: 'next_attempt_at' }, direction: 'asc', kind: 'datetime' }] }));
+      const at = row ? (decodeValue('datetime', row.nextAttemptAt) as string | null) : null;
+      return at === null ? null : Date.parse(at);
+    },
+    /** Marks a pending delivery as being sent; false when another worker took it first. */
+    async claim(id: number, now: Date): Promise<boolean> {
+      const set = rowOf({ status: ['sending', 'string'], updated_at: [now, 'datetime'] });
+      return (await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: { kind: 'and', children: [eq('id', id, 'integer'), eq('status', 'pending')] } }))) === 1;
+    },
+    /** Records an attempt's outcome. */
+    async settle(id: number, outcome: { status: 'delivered' | 'pending' | 'failed'; attempts: number; nextAttemptAt: Date | null; lastStatus: number | null; lastError: string | null }, now: Date): Promise<void> {
+      const set = rowOf({
+        status: [outcome.status, 'string'], attempts: [outcome.attempts, 'integer'], next_attempt_at: [outcome.nextAttemptAt, 'datetime'],
+        last_status: [outcome.lastStatus, 'integer'], last_error: [outcome.lastError, 'string'], updated_at: [now, 'datetime'],
+        ...(outcome.status === 'delivered' ? { delivered_at: [now, 'datetime'] as const } : {}),
+      });
+      await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: eq('id', id, 'integer') }));
+    },
+    /** Deliveries a stopped process left `sending` go back to `pending` (at start). */
+    async requeueInterrupted(now: Date): Promise<void> {
+      const set = rowOf({ status: ['pending', 'string'], next_attempt_at: [now, 'datetime'], updated_at: [now, 'datetime'] });
+      await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: isIn('status', ['sending'], 'string') }));
+    },
+    /** The newest deliveries first (the delivery log). */
+    log: (limit: number) => read(null, limit, true),
+  };
+}
+
+/** The delivery queue's interface. */
+export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>;
+
+function toDelivery(row: Record<string, unknown>): Delivery {
+  const time = (value: unknown) => decodeValue('datetime', value) as string | null;
+  const int = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    id: Number(row.id),
+    webhookId: Number(row.webhookId),
+    webhookName: String(row.webhookName ?? ''),
+    url: String(row.url ?? ''),
+    event: String(row.event ?? ''),
+    payload: String(row.payload ?? ''),
+    status: String(row.status) as Delivery['status'],
+    attempts: Number(row.attempts ?? 0),
+    nextAttemptAt: time(row.nextAttemptAt),
+    lastStatus: int(row.lastStatus),
+    lastError: row.lastError === null || row.lastError === undefined ? null : String(row.lastError),
+    createdAt: time(row.createdAt),
+    deliveredAt: time(row.deliveredAt),
+  };
+}

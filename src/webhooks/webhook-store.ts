@@ -1,0 +1,51 @@
+import type { WebhookDeclaration } from '../config/webhooks-config.js';
+import type { Database } from '../db/database.js';
+import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileInsert, compileUpdate } from '../sql/compile-write.js';
+
+const WEBHOOKS = 'strapi_webhooks';
+
+/** A webhook deliveries go to: a row of `strapi_webhooks`, with the secret of its declaration. */
+export interface Webhook {
+  readonly id: number;
+  readonly name: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly events: readonly string[];
+  readonly enabled: boolean;
+  readonly secret: string | null;
+}
+
+/**
+ * Webhooks as code: each webhook of `config/webhooks.js` is written to `strapi_webhooks` (matched
+ * by name; created or updated), so Strapi serving the same database sees them too. Webhooks
+ * stored by other means are kept. Returns every stored webhook.
+ */
+export async function syncWebhooks(db: Database, declared: readonly WebhookDeclaration[]): Promise<Webhook[]> {
+  await db.transaction(async (tx) => {
+    const rows = await tx.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, { id: ['id', 'integer'], name: ['name', 'string'] }, null)));
+    const byName = new Map(rows.map((row) => [String(row.name), Number(row.id)]));
+    for (const webhook of declared) {
+      const values = rowOf({
+        name: [webhook.name, 'string'], url: [webhook.url, 'string'], headers: [webhook.headers, 'json'], events: [webhook.events, 'json'], enabled: [webhook.enabled, 'boolean'],
+      });
+      const id = byName.get(webhook.name);
+      if (id === undefined) await tx.insert(compileInsert(db.dialect, { table: WEBHOOKS, rows: [values] }), 1);
+      else await tx.run(compileUpdate(db.dialect, { table: WEBHOOKS, set: values, where: eq('id', id, 'integer') }));
+    }
+  });
+  const columns = { id: ['id', 'integer'], name: ['name', 'string'], url: ['url', 'string'], headers: ['headers', 'json'], events: ['events', 'json'], enabled: ['enabled', 'boolean'] } as const;
+  const rows = await db.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, columns, null, { orderById: true })));
+  const secrets = new Map(declared.map((webhook) => [webhook.name, webhook.secret]));
+  const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    name: String(row.name ?? ''),
+    url: String(row.url ?? ''),
+    headers: (json(row.headers) ?? {}) as Record<string, string>,
+    events: (json(row.events) ?? []) as string[],
+    enabled: row.enabled === true || row.enabled === 1 || row.enabled === '1',
+    secret: secrets.get(String(row.name)) ?? null,
+  }));
+}
