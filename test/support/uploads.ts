@@ -209,11 +209,13 @@ export function expectUploadCounts(name: string, base: string, delta: Partial<{ 
   });
 }
 
-/** Starts recording the server's events into `vars.events`. */
-export const recordEvents = (): Step => dbStep('record the event bus', ({ vars, server }) => {
+/** Starts recording the server's `media.*` events into `vars.events` (entry events are left out). */
+export const recordEvents = (): Step => dbStep('record the media events of the event bus', ({ vars, server }) => {
   const events: CairnEvent[] = [];
   vars.events = events;
-  server.app.events.on((event) => void events.push(event));
+  server.app.events.on((event) => {
+    if (event.event.startsWith('media.')) events.push(event);
+  });
 });
 
 /** The events since the last check are exactly these (built from the saved values), then forgotten. */
