@@ -67,6 +67,18 @@ scenario('POST /api/upload: file objects, image formats, objects stored and serv
     save: { widePhoto: '0' },
     check: stored,
   }),
+  uploadStep('a 750×500 PNG: no medium format, as 750 is not smaller than a side', { files: [png('edge.png', images.png750)] }, {
+    status: 201,
+    equal: [uploadedFile({ name: 'edge.png', slug: 'edge', ext: '.png', mime: 'image/png', width: 750, height: 500, formats: { thumbnail: [234, 156], small: [500, 333] } })],
+    save: { edge: '0' },
+    check: stored,
+  }),
+  uploadStep('a 400×800 portrait PNG: formats chosen and fitted by the height', { files: [png('portrait.png', images.portrait)] }, {
+    status: 201,
+    equal: [uploadedFile({ name: 'portrait.png', slug: 'portrait', ext: '.png', mime: 'image/png', width: 400, height: 800, formats: { thumbnail: [78, 156], medium: [375, 750], small: [250, 500] } })],
+    save: { portrait: '0' },
+    check: stored,
+  }),
   uploadStep('two files in one request, in order: a 64×64 PNG (no formats) and a text file (null width, height, formats) (upload-two-files)', {
     files: [png('g1.png'), text('notes-a.txt')],
   }, {
@@ -78,10 +90,10 @@ scenario('POST /api/upload: file objects, image formats, objects stored and serv
     save: { g1: '0', notes: '1', notesUrl: '1.url' },
     check: stored,
   }),
-  expectEvents('one media.create per file, in upload order', created('cover', 'photo', 'widePhoto', 'g1', 'notes')),
-  expectUploadCounts('six rows; 5 + 3 + 2 + 5 + 1 + 1 stored objects; the temp folder is empty', 'base', { files: 6, objects: 17 }),
+  expectEvents('one media.create per file, in upload order', created('cover', 'photo', 'widePhoto', 'edge', 'portrait', 'g1', 'notes')),
+  expectUploadCounts('eight rows; 5 + 3 + 2 + 5 + 3 + 4 + 1 + 1 stored objects; the temp folder is empty', 'base', { files: 8, objects: 24 }),
   dbStep('public/uploads holds exactly the objects the answers name', ({ vars, server }) => {
-    const files = ['wide', 'cover', 'photo', 'widePhoto', 'g1', 'notes'].map((name) => vars[name] as Parameters<typeof objectNames>[0]);
+    const files = ['wide', 'cover', 'photo', 'widePhoto', 'edge', 'portrait', 'g1', 'notes'].map((name) => vars[name] as Parameters<typeof objectNames>[0]);
     expect(storedNames(server)).toEqual(files.flatMap(objectNames).sort());
   }),
   {
@@ -97,7 +109,7 @@ scenario('POST /api/upload: file objects, image formats, objects stored and serv
   { name: 'an unknown object under /uploads: 404 envelope', path: '/uploads/nothing_0123456789.png', status: 404, equal: errorBody(404, 'NotFoundError', 'Not Found', {}) },
   { name: 'the temp folder is never served', path: '/uploads/.tmp/', status: 404 },
   { name: 'nor anything above public/', path: '/uploads/..%2f..%2fconfig%2fplugins.js', status: 404 },
-  { name: 'GET /api/upload/files lists the six', path: '/api/upload/files?fields[0]=name&sort=name', status: 200, check: (r) => expect(r.json.map((f: { name: string }) => f.name)).toEqual(['cover.png', 'g1.png', 'notes-a.txt', 'photo.jpg', 'wide-photo.jpeg', 'wide.png']) },
+  { name: 'GET /api/upload/files lists the eight', path: '/api/upload/files?fields[0]=name&sort=name', status: 200, check: (r) => expect(r.json.map((f: { name: string }) => f.name)).toEqual(['cover.png', 'edge.png', 'g1.png', 'notes-a.txt', 'photo.jpg', 'portrait.png', 'wide-photo.jpeg', 'wide.png']) },
 
   // fileInfo: object, array, one field per file, unknown keys; then the refused bodies.
   saveUploadCounts('counts before the fileInfo cases', 'info'),

@@ -56,14 +56,19 @@ export interface TestImages {
   readonly jpeg320: Buffer;
   /** 64×64 PNG: below the thumbnail's size, no formats. */
   readonly png64: Buffer;
+  /** 750×500 PNG: thumbnail and small; no medium (a breakpoint must be smaller than a side). */
+  readonly png750: Buffer;
+  /** 400×800 PNG (portrait): thumbnail 78×156, medium 375×750 and small 250×500, chosen by the height. */
+  readonly portrait: Buffer;
 }
 
-/** Generates the test images (about 0.1 s). */
+/** Generates the test images (about 0.2 s). */
 export async function testImages(): Promise<TestImages> {
-  const [png1200, jpeg1200, png600, jpeg320, png64] = await Promise.all([
+  const [png1200, jpeg1200, png600, jpeg320, png64, png750, portrait] = await Promise.all([
     gradientImage(1200, 800, 'png'), gradientImage(1200, 800, 'jpeg'), gradientImage(600, 400, 'png'), gradientImage(320, 240, 'jpeg'), gradientImage(64, 64, 'png'),
+    gradientImage(750, 500, 'png'), gradientImage(400, 800, 'png'),
   ]);
-  return { png1200, jpeg1200, png600, jpeg320, png64 };
+  return { png1200, jpeg1200, png600, jpeg320, png64, png750, portrait };
 }
 
 /** A small text file (44 bytes: `size` 0.04). */
