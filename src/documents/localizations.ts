@@ -42,9 +42,12 @@ export async function createLocalization(ctx: DocumentContext, tx: Executor, typ
 }
 
 /**
- * After a write to one locale of a localized document, gives its other locales the new values of
- * the shared (non-localized) attributes the write set, as Strapi does: draft rows from this
- * locale's draft and — when the write published — published rows from its published row.
+ * After a write to one locale of a localized document, gives its other locales the shared
+ * (non-localized) values, as Strapi does: their drafts take the shared attributes the write set,
+ * from this locale's draft; when the write published, their published rows take every shared
+ * attribute of this locale's new published row (Strapi syncs all non-localized attributes of the
+ * version a write returns), so a publish also carries shared values that an earlier draft-only
+ * write gave the drafts, and no two published locales disagree on a shared attribute.
  */
 export async function syncSharedAttributes(
   ctx: DocumentContext,
@@ -55,35 +58,49 @@ export async function syncSharedAttributes(
   written: readonly string[],
   published: boolean,
 ): Promise<void> {
-  const shared = written.map((name) => type.attributes.get(name)).filter((a): a is Attribute => a !== undefined && a.writable && !a.localized && a.type !== 'relation');
-  if (!type.localized || shared.length === 0) return;
+  if (!type.localized) return;
+  const sharedAttributes = [...type.attributes.values()].filter((a) => a.writable && !a.localized && a.type !== 'relation');
+  const writtenShared = sharedAttributes.filter((a) => written.includes(a.name));
+  const passes: { status: 'draft' | 'published' | undefined; attributes: readonly Attribute[] }[] = type.draftAndPublish
+    ? [{ status: 'draft', attributes: writtenShared }, ...(published ? [{ status: 'published' as const, attributes: sharedAttributes }] : [])]
+    : [{ status: undefined, attributes: writtenShared }];
+  for (const { status, attributes } of passes) {
+    if (attributes.length > 0) await copySharedAttributes(ctx, tx, type, { documentId, locale, ...(status === undefined ? {} : { status }) }, attributes);
+  }
+}
+
+/** Copies `attributes` (scalars, media, components) from the `locale` row of a version to the other locales' rows in the same status. */
+async function copySharedAttributes(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  scope: { readonly documentId: string; readonly locale: string; readonly status?: 'draft' | 'published' },
+  attributes: readonly Attribute[],
+): Promise<void> {
   const dialect = ctx.db.dialect;
-  const statuses = type.draftAndPublish ? (published ? (['draft', 'published'] as const) : (['draft'] as const)) : ([undefined] as const);
-  for (const status of statuses) {
-    const scope = status === undefined ? {} : { status };
-    const [sourceId] = await findVersionIds(tx, dialect, type, { documentId, locale, ...scope });
-    const all = await findVersionIds(tx, dialect, type, { documentId, locale: '*', ...scope });
-    const targets = all.filter((id) => id !== sourceId);
-    if (sourceId === undefined || targets.length === 0) continue;
-    const scalars = shared.filter((a): a is ScalarAttribute => isScalar(a));
-    if (scalars.length > 0) {
-      const columns: SelectColumn[] = scalars.map((a) => ({ column: { alias: '', column: a.column }, as: a.column, kind: valueKindOf(a.type) }));
-      const rows = await tx.all(compileSelect(dialect, { from: { table: type.table, alias: '' }, columns, where: eq('id', sourceId, 'integer'), orderBy: [], limit: 1, offset: 0 }));
-      // Shaped to logical values (parsed JSON, ISO datetimes) so they encode again like any write.
-      const [row] = shapeRows(rows, columns) as Record<string, unknown>[];
-      if (row) {
-        const set = rowOf(Object.fromEntries(scalars.map((a) => [a.column, [row[a.column], valueKindOf(a.type)] as const])));
-        await tx.run(compileUpdate(dialect, { table: type.table, set, where: isIn('id', targets) }));
-      }
-    }
-    const writer = { schema: ctx.schema, exec: tx, dialect };
-    for (const attribute of shared) {
-      if (attribute.type === 'component' || attribute.type === 'dynamiczone') await deleteAttributeComponents(writer, type, targets, attribute.name);
-      else if (attribute.type === 'media') await tx.run(compileDelete(dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(type, targets, attribute.name) }));
-      else continue;
-      for (const target of targets) await copyRowTree(writer, type, sourceId, target, new Set([attribute.name]));
+  const [sourceId] = await findVersionIds(tx, dialect, type, scope);
+  const targets = (await findVersionIds(tx, dialect, type, { ...scope, locale: '*' })).filter((id) => id !== sourceId);
+  if (sourceId === undefined || targets.length === 0) return;
+  const scalars = attributes.filter((a): a is ScalarAttribute => isScalar(a));
+  if (scalars.length > 0) {
+    const columns: SelectColumn[] = scalars.map((a) => ({ column: { alias: '', column: a.column }, as: a.column, kind: valueKindOf(a.type) }));
+    const rows = await tx.all(compileSelect(dialect, { from: { table: type.table, alias: '' }, columns, where: eq('id', sourceId, 'integer'), orderBy: [], limit: 1, offset: 0 }));
+    // Shaped to logical values (parsed JSON, ISO datetimes) so they encode again like any write.
+    const [row] = shapeRows(rows, columns) as Record<string, unknown>[];
+    if (row) {
+      const set = rowOf(Object.fromEntries(scalars.map((a) => [a.column, [row[a.column], valueKindOf(a.type)] as const])));
+      await tx.run(compileUpdate(dialect, { table: type.table, set, where: isIn('id', targets) }));
     }
   }
+  const tree = attributes.filter((a) => a.type === 'component' || a.type === 'dynamiczone' || a.type === 'media');
+  if (tree.length === 0) return;
+  const writer = { schema: ctx.schema, exec: tx, dialect };
+  for (const attribute of tree) {
+    if (attribute.type === 'media') await tx.run(compileDelete(dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(type, targets, attribute.name) }));
+    else await deleteAttributeComponents(writer, type, targets, attribute.name);
+  }
+  const names = new Set(tree.map((a) => a.name));
+  for (const target of targets) await copyRowTree(writer, type, sourceId, target, names);
 }
 
 function writableScalars(type: ContentType): ScalarAttribute[] {
