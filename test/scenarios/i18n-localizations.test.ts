@@ -212,3 +212,56 @@ scenario('i18n: localizations created as drafts, with shared values, or from a n
   },
   expectVersions('and no es version', 'f', ['en/draft', 'en/published', 'fr/draft', 'fr/published']),
 ]);
+
+const LOCALIZATION = (locale: string, title: string, extra: Record<string, unknown> = {}) => ({ id: ID, documentId: '{{a}}', title, locale, ...extra });
+const invalidLocalizations = (param: string, path: string | null) => errorBody(400, 'ValidationError', 'Invalid key localizations', { key: 'localizations', path, source: 'query', param });
+const bodyLocalizations = errorBody(400, 'ValidationError', 'Invalid key localizations', { key: 'localizations', path: 'localizations', source: 'body' });
+
+scenario('i18n: localizations are populatable, filterable and never writable', [
+  { name: 'create en', method: 'POST', path: '/api/articles?fields[0]=title', body: { data: { title: 'Hello', views: 4, seo: { metaTitle: 'Seo' } } }, status: 201, save: { a: 'data.documentId' } },
+  { name: 'create fr', method: 'PUT', path: '/api/articles/{{a}}?locale=fr&fields[0]=title', body: { data: { title: 'Bonjour' } }, status: 200 },
+  { name: 'create de', method: 'PUT', path: '/api/articles/{{a}}?locale=de&fields[0]=title', body: { data: { title: 'Hallo' } }, status: 200 },
+  {
+    name: 'populate=localizations: the other locales with default fields',
+    path: '/api/articles/{{a}}?fields[0]=title&populate=localizations',
+    status: 200,
+    check: ({ json }) => {
+      expect(json.data.title).toBe('Hello');
+      const byLocale = [...json.data.localizations].sort((x: { locale: string }, y: { locale: string }) => x.locale.localeCompare(y.locale));
+      expect(byLocale).toEqual([
+        { id: ID, documentId: json.data.documentId, ...articleFields({ title: 'Hallo', views: 4 }), createdAt: TS, updatedAt: TS, publishedAt: TS, locale: 'de' },
+        { id: ID, documentId: json.data.documentId, ...articleFields({ title: 'Bonjour', views: 4 }), createdAt: TS, updatedAt: TS, publishedAt: TS, locale: 'fr' },
+      ]);
+    },
+  },
+  { name: 'populate=* includes localizations', path: '/api/articles/{{a}}?fields[0]=title&populate=*', status: 200, check: ({ json }) => expect(json.data.localizations.map((l: { locale: string }) => l.locale).sort()).toEqual(['de', 'fr']) },
+  { name: 'populate[localizations] with fields and sort', path: '/api/articles/{{a}}?fields[0]=title&populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale&populate[localizations][sort]=locale:desc', status: 200, equal: single({ id: ID, documentId: '{{a}}', title: 'Hello', localizations: [LOCALIZATION('fr', 'Bonjour'), LOCALIZATION('de', 'Hallo')] }) },
+  { name: 'populate[localizations] with filters', path: '/api/articles/{{a}}?fields[0]=title&populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale&populate[localizations][filters][locale][$eq]=de', status: 200, equal: single({ id: ID, documentId: '{{a}}', title: 'Hello', localizations: [LOCALIZATION('de', 'Hallo')] }) },
+  { name: 'populate[localizations][count]', path: '/api/articles/{{a}}?fields[0]=title&populate[localizations][count]=true', status: 200, equal: single({ id: ID, documentId: '{{a}}', title: 'Hello', localizations: { count: 2 } }) },
+  {
+    name: 'populate inside localizations: each its own seo',
+    path: '/api/articles/{{a}}?fields[0]=title&populate[seo]=true&populate[localizations][fields][0]=title&populate[localizations][fields][1]=locale&populate[localizations][sort]=locale&populate[localizations][populate][seo]=true',
+    status: 200,
+    equal: single({
+      id: ID, documentId: '{{a}}', title: 'Hello', seo: { id: ID, metaTitle: 'Seo', metaDescription: null },
+      localizations: [LOCALIZATION('de', 'Hallo', { seo: { id: ID, metaTitle: 'Seo', metaDescription: null } }), LOCALIZATION('fr', 'Bonjour', { seo: { id: ID, metaTitle: 'Seo', metaDescription: null } })],
+    }),
+    check: ({ json }) => expect(new Set([json.data.seo.id, ...json.data.localizations.map((l: { seo: { id: number } }) => l.seo.id)]).size).toBe(3),
+  },
+  {
+    name: 'a list with locale=*: each version lists the others',
+    path: '/api/articles?locale=*&fields[0]=locale&sort=locale&populate[localizations][fields][0]=locale&populate[localizations][sort]=locale',
+    status: 200,
+    check: ({ json }) => expect(json.data.map((d: { locale: string; localizations: { locale: string }[] }) => `${d.locale}: ${d.localizations.map((l) => l.locale).join(',')}`)).toEqual(['de: en,fr', 'en: de,fr', 'fr: de,en']),
+  },
+  { name: 'filters on localizations', path: '/api/articles?fields[0]=title&filters[localizations][title][$eq]=Hallo', status: 200, equal: { data: [{ id: ID, documentId: '{{a}}', title: 'Hello' }], meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 } } } },
+  { name: 'filters on localizations: no match', path: '/api/articles?fields[0]=title&filters[localizations][title][$eq]=Hello', status: 200, equal: { data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } } },
+  { name: 'localizations is no field', path: '/api/articles?fields[0]=localizations', status: 400, equal: invalidLocalizations('fields', null) },
+  { name: 'populate=localizations on a type that is not localized', path: '/api/tags?populate=localizations', status: 400, equal: invalidLocalizations('populate', 'localizations') },
+  { name: 'filters[localizations] on a type that is not localized', path: '/api/tags?filters[localizations][name][$eq]=x', status: 400, equal: invalidLocalizations('filters', null) },
+  { name: 'POST with localizations: 400', method: 'POST', path: '/api/articles', body: { data: { title: 'x', localizations: [] } }, status: 400, equal: bodyLocalizations },
+  { name: 'POST with localizations as connect: 400', method: 'POST', path: '/api/articles', body: { data: { title: 'x', localizations: { connect: ['{{a}}'] } } }, status: 400, equal: bodyLocalizations },
+  { name: 'PUT with localizations null: 400', method: 'PUT', path: '/api/articles/{{a}}?locale=fr', body: { data: { title: 'x', localizations: null } }, status: 400, equal: bodyLocalizations },
+  { name: 'PUT ?status=draft with localizations: 400', method: 'PUT', path: '/api/articles/{{a}}?status=draft', body: { data: { localizations: [{ documentId: '{{a}}', locale: 'fr' }] } }, status: 400, equal: bodyLocalizations },
+  { name: 'the refused writes changed nothing', path: '/api/articles/{{a}}?locale=fr&status=draft&fields[0]=title', status: 200, equal: single({ id: ID, documentId: '{{a}}', title: 'Bonjour' }) },
+]);
