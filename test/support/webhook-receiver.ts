@@ -1,0 +1,138 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** One request the receiver got, with how it was answered. */
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  /** The parsed body (undefined when it is not JSON). */
+  readonly json: any;
+  /** When it arrived (`performance.now()` of the test process). */
+  readonly at: number;
+  /** The status answered, or null when the receiver hung (never answered). */
+  readonly status: number | null;
+}
+
+/** How the receiver answers one request. */
+export type Answer = { readonly status: number } | { readonly hang: true; readonly ms?: number };
+
+/**
+ * A real webhook receiver: node:http on 127.0.0.1, port 0. It records every request and answers
+ * 200 unless told otherwise: `failNext(2)` answers the next two with 500, `hangNext(1, 2000)`
+ * holds the next one for 2 s (forever without `ms`, until `close()`), `answerWith` sets the
+ * answer of every later request.
+ */
+export interface WebhookReceiver {
+  readonly url: string;
+  readonly requests: ReceivedRequest[];
+  /** The requests answered 2xx. */
+  delivered(): ReceivedRequest[];
+  failNext(count: number, status?: number): void;
+  hangNext(count: number, ms?: number): void;
+  /** The answer once the queued ones are used up (200 at first). */
+  answerWith(answer: Answer): void;
+  /** Resolves once `count` requests (or `count` matching `filter`) arrived; rejects after `timeoutMs`. */
+  waitFor(count: number, options?: { readonly timeoutMs?: number; readonly filter?: (request: ReceivedRequest) => boolean }): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver; `path` is the URL path deliveries are expected on. */
+export async function startWebhookReceiver(path = '/hook'): Promise<WebhookReceiver> {
+  const requests: ReceivedRequest[] = [];
+  const queued: Answer[] = [];
+  let fallback: Answer = { status: 200 };
+  const waiters = new Set<() => void>();
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const answer = queued.shift() ?? fallback;
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, json, at: performance.now(), status: 'status' in answer ? answer.status : null });
+      for (const wake of waiters) wake();
+      if ('status' in answer) {
+        response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.status < 300 ? 'ok' : 'nope');
+        return;
+      }
+      hanging.add(response);
+      if (answer.ms !== undefined) {
+        setTimeout(() => {
+          hanging.delete(response);
+          if (!response.destroyed) response.writeHead(200).end('late');
+        }, answer.ms).unref();
+      }
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    requests,
+    delivered: () => requests.filter((request) => request.status !== null && request.status < 300),
+    failNext(count, status = 500) {
+      for (let i = 0; i < count; i++) queued.push({ status });
+    },
+    hangNext(count, ms) {
+      for (let i = 0; i < count; i++) queued.push(ms === undefined ? { hang: true } : { hang: true, ms });
+    },
+    answerWith(answer) {
+      fallback = answer;
+    },
+    waitFor(count, options = {}) {
+      const matching = () => (options.filter ? requests.filter(options.filter) : requests);
+      const timeoutMs = options.timeoutMs ?? 5000;
+      return new Promise((done, fail) => {
+        const check = () => {
+          if (matching().length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          done(matching());
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          fail(new Error(`webhook receiver: ${matching().length} of ${count} requests after ${timeoutMs} ms: ${JSON.stringify(requests.map((r) => [r.headers['x-strapi-event'], r.status]))}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    close() {
+      for (const response of hanging) response.destroy();
+      for (const socket of sockets) socket.destroy();
+      return new Promise((done) => server.close(() => done()));
+    },
+  };
+}
+
+/** A `config/webhooks.js` exporting these webhooks. */
+export const webhooksFile = (webhooks: readonly Record<string, unknown>[]): string => `module.exports = ${JSON.stringify(webhooks, null, 2)};\n`;
+
+/** The example's `config/server.js` with a `webhooks` section (delivery settings). */
+export const serverFile = (webhooks: Readonly<Record<string, unknown>>): string => `module.exports = ({ env }) => ({
+  host: env('HOST', '0.0.0.0'),
+  port: env.int('PORT', 1337),
+  app: {
+    keys: env.array('APP_KEYS'),
+  },
+  webhooks: ${JSON.stringify(webhooks)},
+});
+`;
+
+/** Resolves after `ms`. */
+export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
