@@ -139,7 +139,7 @@ function translateMultipartError(error: unknown): unknown {
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError('FileTooBig');
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new ValidationError('Too many parts in the multipart body');
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new ValidationError('The multipart body is malformed');
-  if (error instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(error.message)) return new ValidationError('The multipart body is malformed');
+  if (error instanceof Error && /Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Boundary not found/i.test(error.message)) return new ValidationError('The multipart body is malformed');
   return error;
 }
 

@@ -185,10 +185,8 @@ describe('[sqlite] a multipart body cut short leaves nothing behind', () => {
     expect(await uploadCounts(server)).toEqual(before);
   });
 
-  // Bug: @fastify/busboy reports a truncated body as `Unexpected end of multipart data`, which
-  // translateMultipartError (src/http/create-server.ts) does not recognise (it looks for busboy's
-  // `Unexpected end of form`), so the error reaches the envelope as a 500.
-  it.fails('… and answers 400 (today: 500 Internal Server Error)', async () => {
+  // @fastify/busboy words a truncated body `Unexpected end of multipart data`.
+  it('… and answers 400, not 500', async () => {
     const response = await server.request('POST', '/api/upload', truncated());
     expect(response.json).toEqual(errorBody(400, 'ValidationError', 'The multipart body is malformed', {}));
   });
