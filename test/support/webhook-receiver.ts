@@ -13,6 +13,8 @@ export interface ReceivedRequest {
   readonly at: number;
   /** The status answered, or null when the receiver hung (never answered). */
   readonly status: number | null;
+  /** Requests unanswered when this one arrived, itself included (deliveries in flight at once). */
+  readonly concurrent: number;
 }
 
 /** How the receiver answers one request. */
@@ -46,8 +48,13 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
+  let open = 0;
 
   const server = createServer((request, response) => {
+    open += 1;
+    response.on('close', () => {
+      open -= 1;
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -59,7 +66,7 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
       } catch {
         json = undefined;
       }
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, json, at: performance.now(), status: 'status' in answer ? answer.status : null });
+      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, json, at: performance.now(), status: 'status' in answer ? answer.status : null, concurrent: open });
       for (const wake of waiters) wake();
       if ('status' in answer) {
         response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.status < 300 ? 'ok' : 'nope');

@@ -1,0 +1,228 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import { loadProject } from '../src/project/load-project.js';
+import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/test-server.js';
+import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+
+// Issue 9, delivery: retries with exponential backoff (±50% jitter) until maxAttempts, a timeout
+// per attempt, bounded concurrency, writes that never wait, and a queue that survives a restart.
+// SQLite (the queue's SQL is the same on every database: webhooks-events runs on all three).
+
+interface DeliveryRow {
+  readonly id: number;
+  readonly status: string;
+  readonly attempts: number;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+  readonly nextAttemptAt: unknown;
+}
+
+async function deliveries(app: App): Promise<DeliveryRow[]> {
+  const rows = await app.db.all({ sql: 'select id, status, attempts, last_status, last_error, next_attempt_at from cairn_webhook_deliveries order by id', params: [] });
+  return rows.map((row) => ({
+    id: Number(row.id),
+    status: String(row.status),
+    attempts: Number(row.attempts),
+    lastStatus: row.last_status === null ? null : Number(row.last_status),
+    lastError: row.last_error === null ? null : String(row.last_error),
+    nextAttemptAt: row.next_attempt_at,
+  }));
+}
+
+/** Polls until `check` holds (the worker settles an attempt after the receiver saw it). */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (performance.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(20);
+  }
+}
+
+const author = (name: string) => ({ body: { data: { name } } });
+
+describe('webhook delivery', () => {
+  let receiver: WebhookReceiver;
+  let server: TestServer | undefined;
+  const start = async (delivery: Record<string, unknown>) => {
+    server = await startTestServer({
+      files: { 'config/webhooks.js': webhooksFile([{ name: 'receiver', url: receiver.url, events: ['entry.create'] }]), 'config/server.js': serverFile(delivery) },
+    });
+    return server;
+  };
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    receiver.requests.length = 0;
+    receiver.answerWith({ status: 200 });
+  });
+  afterAll(() => receiver.close());
+
+  it('a receiver that fails twice then succeeds gets the event on the third attempt: same delivery, same bytes, delays growing within the jitter', async () => {
+    const backoffMs = 100;
+    const cairn = await start({ backoffMs, timeoutMs: 500, maxAttempts: 5 });
+    receiver.failNext(2);
+    expect((await cairn.request('POST', '/api/authors', author('Retry'))).status).toBe(201);
+    const [first, second, third] = await receiver.waitFor(3);
+    expect([first, second, third].map((request) => request?.status)).toEqual([500, 500, 200]);
+    expect([first, second, third].map((request) => request?.headers['x-cairn-attempt'])).toEqual(['1', '2', '3']);
+    expect(new Set([first, second, third].map((request) => request?.headers['x-cairn-delivery'])).size).toBe(1);
+    expect(second?.body).toBe(first?.body);
+    expect(third?.body).toBe(first?.body);
+    // Retry k waits backoffMs × 2^(k−1) × [0.5, 1.5): 50–150 ms, then 100–300 ms (plus the
+    // attempt's own time and the timer's lateness on the upper side).
+    const gaps = [second!.at - first!.at, third!.at - second!.at];
+    expect(gaps[0]).toBeGreaterThanOrEqual(backoffMs * 0.5 - 5);
+    expect(gaps[0]).toBeLessThan(backoffMs * 1.5 + 150);
+    expect(gaps[1]).toBeGreaterThanOrEqual(backoffMs * 2 * 0.5 - 5);
+    expect(gaps[1]).toBeLessThan(backoffMs * 2 * 1.5 + 150);
+    const [row] = await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.status === 'delivered');
+    expect(row).toMatchObject({ status: 'delivered', attempts: 3, lastStatus: 200, lastError: null, nextAttemptAt: null });
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(3);
+  });
+
+  it('delays double with each retry: the fourth attempt comes later after the third than the second after the first', async () => {
+    const backoffMs = 60;
+    const cairn = await start({ backoffMs, timeoutMs: 500, maxAttempts: 5 });
+    receiver.failNext(3);
+    expect((await cairn.request('POST', '/api/authors', author('Backoff'))).status).toBe(201);
+    const arrived = await receiver.waitFor(4);
+    const gaps = arrived.slice(1).map((request, index) => request.at - (arrived[index] as { at: number }).at);
+    // 30–90 ms, 60–180 ms, 120–360 ms: the third retry's shortest wait exceeds the first's longest.
+    expect(gaps[2]).toBeGreaterThan(gaps[0] as number);
+    for (const [index, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual(backoffMs * 2 ** index * 0.5 - 5);
+  });
+
+  it('after maxAttempts the delivery is failed with the last answer recorded, and nothing more is sent', async () => {
+    const cairn = await start({ backoffMs: 40, timeoutMs: 500, maxAttempts: 3 });
+    receiver.answerWith({ status: 503 });
+    expect((await cairn.request('POST', '/api/authors', author('Doomed'))).status).toBe(201);
+    await receiver.waitFor(3);
+    const [row] = await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.status === 'failed');
+    expect(row).toMatchObject({ status: 'failed', attempts: 3, lastStatus: 503, lastError: 'HTTP 503', nextAttemptAt: null });
+    await sleep(400);
+    expect(receiver.requests.map((request) => request.headers['x-cairn-attempt'])).toEqual(['1', '2', '3']);
+  });
+
+  it('a receiver that does not answer: the attempt times out, the timeout is recorded as the error, and the retry delivers', async () => {
+    const cairn = await start({ backoffMs: 600, timeoutMs: 300, maxAttempts: 3 });
+    receiver.hangNext(1);
+    expect((await cairn.request('POST', '/api/authors', author('Slow'))).status).toBe(201);
+    const [hung] = await receiver.waitFor(1);
+    const [pending] = await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.attempts === 1);
+    const settledAfter = performance.now() - hung!.at;
+    expect(settledAfter).toBeGreaterThanOrEqual(250);
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
+    expect(pending?.lastError).toMatch(/timeout|aborted/i);
+    const [, retried] = await receiver.waitFor(2);
+    expect(retried?.status).toBe(200);
+    expect(retried?.headers['x-cairn-attempt']).toBe('2');
+    expect(retried?.body).toBe(hung?.body);
+    await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.status === 'delivered');
+  });
+
+  it('at most `concurrency` deliveries are in flight at once, and all of them arrive', async () => {
+    const cairn = await start({ backoffMs: 50, timeoutMs: 2000, concurrency: 2 });
+    receiver.answerWith({ hang: true, ms: 250 });
+    for (let i = 0; i < 6; i++) expect((await cairn.request('POST', '/api/authors', author(`Parallel ${i}`))).status).toBe(201);
+    const arrived = await receiver.waitFor(6, { timeoutMs: 8000 });
+    expect(Math.max(...arrived.map((request) => request.concurrent))).toBe(2);
+    const rows = await eventually(() => deliveries(cairn.app), (all) => all.length === 6 && all.every((row) => row.status === 'delivered'), 8000);
+    expect(rows.map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(new Set(arrived.map((request) => request.json.entry.name)).size).toBe(6);
+  });
+
+  it('writes never wait for deliveries: with a receiver taking 2 s to answer, each write answers at once', async () => {
+    const cairn = await start({ timeoutMs: 5000 });
+    receiver.answerWith({ hang: true, ms: 2000 });
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      expect((await cairn.request('POST', '/api/authors', author(`Fast ${i}`))).status).toBe(201);
+      times.push(performance.now() - started);
+    }
+    expect(Math.max(...times), `write times ${times.map(Math.round).join(', ')} ms`).toBeLessThan(500);
+    await receiver.waitFor(5);
+    await eventually(() => deliveries(cairn.app), (rows) => rows.length === 5 && rows.every((row) => row.status === 'delivered'), 6000);
+  });
+});
+
+describe('the delivery queue survives a restart (one project folder, one SQLite file)', () => {
+  let dir: string;
+  let receiver: WebhookReceiver;
+  let app: App | undefined;
+  const configure = (url: string) => {
+    writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'receiver', url, events: ['entry.create'] }]));
+    writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 400, timeoutMs: 500, maxAttempts: 6 }));
+  };
+  const open = async () => {
+    app = await createApp(await loadProject(dir, {}));
+    return app;
+  };
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cairn-webhooks-'));
+    cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a server closed between two attempts leaves the delivery pending; the next server on the same database delivers it', async () => {
+    configure(receiver.url);
+    const first = await open();
+    receiver.answerWith({ status: 500 });
+    const created = await first.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Survivor' } }) });
+    expect(created.statusCode).toBe(201);
+    const [failed] = await receiver.waitFor(1);
+    await eventually(() => deliveries(first), (rows) => rows[0]?.attempts === 1);
+    await first.close();
+    app = undefined;
+    expect((await receiver.waitFor(1)).length).toBe(1);
+
+    receiver.answerWith({ status: 200 });
+    const second = await open();
+    const rowsAtStart = await deliveries(second);
+    expect(rowsAtStart).toMatchObject([{ status: expect.stringMatching(/^(pending|sending|delivered)$/), attempts: expect.any(Number) }]);
+    const [, delivered] = await receiver.waitFor(2, { timeoutMs: 3000 });
+    expect(delivered).toMatchObject({ status: 200 });
+    expect(delivered?.headers['x-cairn-attempt']).toBe('2');
+    expect(delivered?.headers['x-cairn-delivery']).toBe(failed?.headers['x-cairn-delivery']);
+    expect(delivered?.body).toBe(failed?.body);
+    expect(JSON.parse(delivered!.body)).toMatchObject({ event: 'entry.create', entry: { name: 'Survivor' } });
+    await eventually(() => deliveries(second), (rows) => rows[0]?.status === 'delivered');
+    await sleep(200);
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('strapi_webhooks keeps one row per declared name: a start with a changed url updates it in place', async () => {
+    const webhooks = async (current: App) =>
+      (await current.db.all({ sql: 'select id, name, url from strapi_webhooks order by id', params: [] })).map((row) => ({ id: Number(row.id), name: row.name, url: row.url }));
+    const before = await webhooks(app as App);
+    expect(before).toEqual([{ id: expect.any(Number), name: 'receiver', url: receiver.url }]);
+    await app?.close();
+    app = undefined;
+    const other = await startWebhookReceiver('/moved');
+    try {
+      configure(other.url);
+      const moved = await open();
+      expect(await webhooks(moved)).toEqual([{ id: before[0]?.id, name: 'receiver', url: other.url }]);
+      const created = await moved.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Moved' } }) });
+      expect(created.statusCode).toBe(201);
+      const [request] = await other.waitFor(1);
+      expect(request).toMatchObject({ path: '/moved', json: { event: 'entry.create', entry: { name: 'Moved' } } });
+    } finally {
+      await other.close();
+    }
+  });
+});
