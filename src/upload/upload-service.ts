@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { UploadConfig } from '../config/upload-config.js';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
 import { mediaCategory } from '../schema/media-category.js';
@@ -26,6 +26,9 @@ export interface UploadContext {
   /** Reads a file back as the API shows it (for events). */
   readonly readFile: (id: number) => Promise<Readonly<Record<string, unknown>> | null>;
 }
+
+/** Declared types sharp decodes: such a file must really be an image. */
+const DECODABLE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/tiff', 'image/avif']);
 
 /** A file stored by the provider during a request: deleted again if the request fails. */
 interface Stored {
@@ -134,6 +137,8 @@ async function store(ctx: UploadContext, upload: ReceivedUpload, file: ReceivedF
   const ext = safeExtension(name) || safeExtension(file.filename);
   const hash = fileHash(name);
   const image = await processImage({ path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes }, ctx.imageSettings(), upload.workDir);
+  // A file declared as a raster image its bytes do not hold (an executable named photo.png) is refused, as Strapi does.
+  if (DECODABLE_IMAGE_TYPES.has(mime) && image.main.width === null) throw new ApplicationError('File is not a valid image');
   const objects: { hash: string; ext: string; url: string }[] = [];
   try {
     const put = async (object: ProviderFile) => {

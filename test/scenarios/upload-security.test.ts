@@ -147,6 +147,9 @@ scenario('config/plugins: security.allowedTypes ["image/*"], deniedTypes ["image
   }),
   uploadStep('an image and a text file: 400, the image is not kept', { files: [png('kept.png'), text('notes.txt')] }, { auth: 'full', status: 400, match: { error: { message: "File type 'text/plain' is not allowed" } } }),
   uploadStep('replace an image with a text file: 400', { files: [text('notes.txt')] }, { path: '/api/upload?id={{small}}', auth: 'full', status: 400, match: { error: { message: "File type 'text/plain' is not allowed" } } }),
+  uploadStep('bytes that are no image, sent as image/png (an executable renamed photo.png): 400', { files: [png('photo.png', Buffer.from('MZ\x90\x00 not a picture at all'))] }, {
+    auth: 'full', status: 400, equal: errorBody(400, 'ApplicationError', 'File is not a valid image', {}),
+  }),
   expectUploadCounts('the refused uploads left no object, no row and no temp file', 'refused'),
   { name: 'the replaced-and-refused image is intact', path: '{{smallUrl}}', status: 200, check: (r) => expect(r.headers['content-type']).toBe('image/png') },
 ], {
