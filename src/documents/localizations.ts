@@ -43,11 +43,12 @@ export async function createLocalization(ctx: DocumentContext, tx: Executor, typ
 
 /**
  * After a write to one locale of a localized document, gives its other locales the shared
- * (non-localized) values, as Strapi does: their drafts take the shared attributes the write set,
- * from this locale's draft; when the write published, their published rows take every shared
- * attribute of this locale's new published row (Strapi syncs all non-localized attributes of the
- * version a write returns), so a publish also carries shared values that an earlier draft-only
- * write gave the drafts, and no two published locales disagree on a shared attribute.
+ * (non-localized) values. Their drafts take the shared attributes the write set, from this
+ * locale's draft. When the write published, their published rows take every shared attribute of
+ * this locale's new published row, as Strapi syncs all non-localized attributes of the version a
+ * write returns: a publish also carries shared values an earlier draft-only write gave the drafts,
+ * and no two published locales disagree on a shared attribute. (Strapi 5.54 leaves the other
+ * drafts alone on a publishing write — reference §6; Cairn keeps them in step.)
  */
 export async function syncSharedAttributes(
   ctx: DocumentContext,
