@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { loadProject } from '../src/project/load-project.js';
 import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/test-server.js';
-import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { closedPort, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 9, delivery: retries with exponential backoff (±50% jitter) until maxAttempts, a timeout
 // per attempt, bounded concurrency, writes that never wait, and a queue that survives a restart.
@@ -140,6 +140,34 @@ describe('webhook delivery', () => {
     expect(new Set(arrived.map((request) => request.json.entry.name)).size).toBe(6);
   });
 
+  it('a receiver that refuses connections gets a probe now and then, not every delivery retried; once it listens, the backlog is delivered', async () => {
+    const port = await closedPort();
+    server = await startTestServer({
+      files: {
+        'config/webhooks.js': webhooksFile([{ name: 'dead', url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] }]),
+        'config/server.js': serverFile({ backoffMs: 100, maxBackoffMs: 300, maxAttempts: 8, timeoutMs: 500 }),
+      },
+    });
+    for (let i = 0; i < 20; i++) expect((await server.request('POST', '/api/authors', author(`Queued ${i}`))).status).toBe(201);
+    await sleep(800);
+    const waiting = await deliveries(server.app);
+    // Retrying each delivery on its own would have made about 3 attempts per delivery by now (60).
+    expect(waiting.reduce((sum, row) => sum + row.attempts, 0)).toBeLessThanOrEqual(15);
+    expect(waiting.filter((row) => row.status === 'failed')).toEqual([]);
+    expect(waiting.every((row) => row.lastError === null || /fetch failed|ECONNREFUSED/.test(row.lastError))).toBe(true);
+
+    const revived = await startWebhookReceiver('/hook', port);
+    try {
+      await revived.waitFor(20, { timeoutMs: 5000 });
+      const rows = await eventually(() => deliveries(server!.app), (all) => all.every((row) => row.status === 'delivered'));
+      expect(rows).toHaveLength(20);
+      expect(new Set(revived.requests.map((request) => request.json.entry.name)).size).toBe(20);
+      expect(revived.requests).toHaveLength(20);
+    } finally {
+      await revived.close();
+    }
+  });
+
   it('writes never wait for deliveries: with a receiver taking 2 s to answer, each write answers at once', async () => {
     const cairn = await start({ timeoutMs: 5000 });
     receiver.answerWith({ hang: true, ms: 2000 });
@@ -159,9 +187,9 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
   let dir: string;
   let receiver: WebhookReceiver;
   let app: App | undefined;
-  const configure = (url: string) => {
+  const configure = (url: string, delivery: Record<string, unknown> = {}) => {
     writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'receiver', url, events: ['entry.create'] }]));
-    writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 400, timeoutMs: 500, maxAttempts: 6 }));
+    writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 400, timeoutMs: 500, maxAttempts: 6, ...delivery }));
   };
   const open = async () => {
     app = await createApp(await loadProject(dir, {}));
@@ -203,6 +231,34 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     await eventually(() => deliveries(second), (rows) => rows[0]?.status === 'delivered');
     await sleep(200);
     expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('closing during an attempt to a receiver that does not answer returns at once; the next start sends it again, the interrupted attempt not counted', async () => {
+    await app?.close();
+    app = undefined;
+    configure(receiver.url, { timeoutMs: 10_000 });
+    const first = await open();
+    receiver.requests.length = 0;
+    receiver.hangNext(1);
+    const created = await first.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Interrupted' } }) });
+    expect(created.statusCode).toBe(201);
+    const [hung] = await receiver.waitFor(1);
+    const started = performance.now();
+    await first.close();
+    app = undefined;
+    expect(performance.now() - started).toBeLessThan(1000);
+
+    const second = await open();
+    const [, resent] = await receiver.waitFor(2);
+    expect(resent).toMatchObject({ status: 200, body: hung?.body });
+    expect(resent?.headers['x-cairn-delivery']).toBe(hung?.headers['x-cairn-delivery']);
+    expect(resent?.headers['x-cairn-attempt']).toBe('1');
+    const rows = await eventually(() => deliveries(second), (all) => all.at(-1)?.status === 'delivered');
+    expect(rows.at(-1)).toMatchObject({ status: 'delivered', attempts: 1 });
+    await second.close();
+    app = undefined;
+    configure(receiver.url);
+    await open();
   });
 
   it('strapi_webhooks keeps one row per declared name: a start with a changed url updates it in place', async () => {

@@ -50,12 +50,18 @@ export function createDeliveryQueue(db: Database) {
       );
       await db.run(compileInsert(db.dialect, { table: DELIVERIES, rows }));
     },
-    /** Pending deliveries due at `now`, oldest first. */
-    due: (now: Date, limit: number) =>
-      read({ kind: 'and', children: [eq('status', 'pending'), { kind: 'compare', column: { alias: '', column: 'next_attempt_at' }, op: 'lte', value: now, valueKind: 'datetime' }] }, limit),
-    /** When the next pending delivery is due (epoch ms), or null when none is pending. */
-    async nextDue(): Promise<number | null> {
-      const plan = simpleSelect(DELIVERIES, { nextAttemptAt: ['next_attempt_at', 'datetime'] }, eq('status', 'pending'), { limit: 1 });
+    /** Pending deliveries due at `now`, oldest first, leaving out those to the `except` webhooks. */
+    due: (now: Date, limit: number, except: readonly number[] = []) =>
+      read(
+        {
+          kind: 'and',
+          children: [pendingExcept(except), { kind: 'compare', column: { alias: '', column: 'next_attempt_at' }, op: 'lte', value: now, valueKind: 'datetime' }],
+        },
+        limit,
+      ),
+    /** When the next pending delivery (not to the `except` webhooks) is due, in epoch ms; null when there is none. */
+    async nextDue(except: readonly number[] = []): Promise<number | null> {
+      const plan = simpleSelect(DELIVERIES, { nextAttemptAt: ['next_attempt_at', 'datetime'] }, pendingExcept(except), { limit: 1 });
       const [row] = await db.all(compileSelect(db.dialect, { ...plan, orderBy: [{ column: { alias: '', column: 'next_attempt_at' }, direction: 'asc', kind: 'datetime' }] }));
       const at = row ? (decodeValue('datetime', row.nextAttemptAt) as string | null) : null;
       return at === null ? null : Date.parse(at);
@@ -82,6 +88,12 @@ export function createDeliveryQueue(db: Database) {
     /** The newest deliveries first (the delivery log). */
     log: (limit: number) => read(null, limit, true),
   };
+}
+
+/** `status = 'pending'`, and `webhook_id not in (except)` when some are given. */
+function pendingExcept(except: readonly number[]): Condition {
+  const pending = eq('status', 'pending');
+  return except.length === 0 ? pending : { kind: 'and', children: [pending, { kind: 'not', child: isIn('webhook_id', except, 'integer') }] };
 }
 
 /** The delivery queue's interface. */

@@ -25,6 +25,16 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
+/** A webhook whose endpoint could not be reached (refused, reset, unresolvable, timed out). */
+interface Unreachable {
+  /** Failed probes in a row (the first failure counts as one). */
+  readonly failures: number;
+  /** No attempt to this webhook before this time (epoch ms); then one probe. */
+  readonly until: number;
+  /** A probe is in flight: nothing else goes to this webhook until it answers. */
+  probing: boolean;
+}
+
 /**
  * Reliable delivery, unlike Strapi's single attempt: every event is first written to the
  * delivery queue (so a restart loses nothing), then POSTed with a timeout by at most
@@ -32,55 +42,101 @@ export interface WebhookWorker {
  * `backoffMs × 2^(attempt−1)` (±50% jitter, at most `maxBackoffMs`), until `maxAttempts`, then
  * the delivery is marked failed. Requests never wait for any of this: the bus calls `onEvent`
  * without awaiting it, and the worker runs on timers.
+ *
+ * An endpoint that cannot be reached at all (connection refused, timeout) is held as a whole: its
+ * other deliveries stay queued, untried, while it waits the same kind of backoff (doubling with
+ * each failed probe), then a single delivery probes it; the first answer, whatever its status,
+ * releases the queue. A dead receiver thus costs a probe now and then instead of `maxAttempts`
+ * attempts per event, leaves the concurrency to the other webhooks, and gets its backlog in
+ * order once it is back. A receiver that answers (even 500) is reachable: only the delivery it
+ * refused is retried later.
+ *
+ * `stop()` aborts the attempts in flight; they go back to pending, their attempt not counted,
+ * as after a crash (`requeueInterrupted` at the next start).
  */
 export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const { queue, config } = options;
   const inFlight = new Set<Promise<void>>();
+  const unreachable = new Map<number, Unreachable>();
+  let aborter = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
-  let pumping = false;
+  let pumping: Promise<void> | null = null;
   let pumpAgain = false;
 
+  const delay = (failures: number) => Math.min(config.maxBackoffMs, config.backoffMs * 2 ** (failures - 1) * (0.5 + options.random()));
+  /** Webhooks not to attempt at `now`: waiting after a failure to connect, or with a probe in flight. */
+  const held = (now: number) => [...unreachable].filter(([, state]) => state.probing || state.until > now).map(([id]) => id);
+
   const schedule = async () => {
-    if (stopped) return;
-    const next = await queue.nextDue();
     if (timer) clearTimeout(timer);
     timer = null;
-    if (next === null) return;
+    // Saturated: the first attempt to finish pumps again (a timer would only spin on the queue).
+    if (stopped || inFlight.size >= config.concurrency) return;
+    const now = options.now().getTime();
+    const waits = [...unreachable.values()].filter((state) => !state.probing && state.until > now).map((state) => state.until);
+    const next = Math.min((await queue.nextDue(held(now))) ?? Infinity, ...waits);
+    if (stopped || next === Infinity) return;
+    if (timer) clearTimeout(timer);
     timer = setTimeout(() => void pump(), Math.max(0, next - options.now().getTime()));
     timer.unref();
   };
 
-  const pump = async (): Promise<void> => {
-    if (stopped) return;
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    pumping = true;
-    try {
-      do {
-        pumpAgain = false;
-        const free = config.concurrency - inFlight.size;
-        if (free <= 0) break;
-        for (const delivery of await queue.due(options.now(), free)) {
-          if (!(await queue.claim(delivery.id, options.now()))) continue;
-          const attempt = deliver(delivery).catch(options.onError).finally(() => {
-            inFlight.delete(attempt);
-            void pump();
-          });
-          inFlight.add(attempt);
-        }
-      } while (pumpAgain && !stopped);
-      await schedule();
-    } catch (error) {
-      options.onError(error);
-    } finally {
-      pumping = false;
+  /** Claims what is due (one probe per held webhook whose wait is over) and starts the attempts. */
+  const startDue = async () => {
+    let free = config.concurrency - inFlight.size;
+    if (free <= 0) return;
+    const now = options.now();
+    for (const delivery of await queue.due(now, free, held(now.getTime()))) {
+      if (stopped || free <= 0) break;
+      const state = unreachable.get(delivery.webhookId);
+      if (state?.probing) continue;
+      if (!(await queue.claim(delivery.id, options.now()))) continue;
+      if (state) state.probing = true;
+      free -= 1;
+      const attempt = deliver(delivery, state !== undefined)
+        .catch(options.onError)
+        .finally(() => {
+          inFlight.delete(attempt);
+          void pump();
+        });
+      inFlight.add(attempt);
     }
   };
 
-  const deliver = async (delivery: Delivery): Promise<void> => {
+  /** One pass at a time; a call during a pass makes it go round again (nothing due is missed). */
+  const pump = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (pumping) {
+      pumpAgain = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      try {
+        do {
+          pumpAgain = false;
+          await startDue();
+          await schedule();
+        } while (pumpAgain && !stopped);
+      } catch (error) {
+        options.onError(error);
+      } finally {
+        pumping = null;
+      }
+    })();
+    return pumping;
+  };
+
+  const reachable = (webhookId: number) => unreachable.delete(webhookId);
+  const unreached = (webhookId: number, probe: boolean) => {
+    const state = unreachable.get(webhookId);
+    // An attempt that started before the endpoint was known to be down changes nothing.
+    if (state && !probe) return;
+    const failures = (state?.failures ?? 0) + 1;
+    unreachable.set(webhookId, { failures, until: options.now().getTime() + delay(failures), probing: false });
+  };
+
+  const deliver = async (delivery: Delivery, probe: boolean): Promise<void> => {
     const webhook = options.webhooks().find((candidate) => candidate.id === delivery.webhookId);
     const attempts = delivery.attempts + 1;
     const timestamp = Math.floor(options.now().getTime() / 1000);
@@ -93,25 +149,33 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       'X-Cairn-Attempt': String(attempts),
       ...(webhook?.secret ? { 'X-Cairn-Signature': signature(webhook.secret, timestamp, delivery.payload) } : {}),
     };
+    const stopping = aborter.signal;
     let lastStatus: number | null = null;
     let lastError: string | null = null;
     try {
-      const response = await options.send(delivery.url, { method: 'POST', headers, body: delivery.payload, signal: AbortSignal.timeout(config.timeoutMs) });
+      const signal = AbortSignal.any([AbortSignal.timeout(config.timeoutMs), stopping]);
+      const response = await options.send(delivery.url, { method: 'POST', headers, body: delivery.payload, signal });
       lastStatus = response.status;
       await response.body?.cancel().catch(() => undefined);
+      reachable(delivery.webhookId);
       if (response.ok) {
         await queue.settle(delivery.id, { status: 'delivered', attempts, nextAttemptAt: null, lastStatus, lastError: null }, options.now());
         return;
       }
       lastError = `HTTP ${response.status}`;
     } catch (error) {
+      if (stopping.aborted) {
+        const { lastStatus: previousStatus, lastError: previousError } = delivery;
+        await queue.settle(delivery.id, { status: 'pending', attempts: delivery.attempts, nextAttemptAt: options.now(), lastStatus: previousStatus, lastError: previousError }, options.now());
+        return;
+      }
       lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      unreached(delivery.webhookId, probe);
     }
     const failed = attempts >= config.maxAttempts;
-    const delay = Math.min(config.maxBackoffMs, config.backoffMs * 2 ** (attempts - 1) * (0.5 + options.random()));
     await queue.settle(
       delivery.id,
-      { status: failed ? 'failed' : 'pending', attempts, nextAttemptAt: failed ? null : new Date(options.now().getTime() + delay), lastStatus, lastError },
+      { status: failed ? 'failed' : 'pending', attempts, nextAttemptAt: failed ? null : new Date(options.now().getTime() + delay(attempts)), lastStatus, lastError },
       options.now(),
     );
   };
@@ -121,10 +185,14 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       const subscribed = options.webhooks().filter((webhook) => webhook.enabled && webhook.events.includes(event.event));
       if (subscribed.length === 0) return;
       await queue.enqueue(subscribed, event.event, JSON.stringify(event), options.now());
-      void pump();
+      // A held webhook's deliveries wait for its probe (a timer is set): no pass needed for them.
+      const waiting = held(options.now().getTime());
+      if (subscribed.some((webhook) => !waiting.includes(webhook.id))) void pump();
     },
     async start() {
       stopped = false;
+      aborter = new AbortController();
+      unreachable.clear();
       await queue.requeueInterrupted(options.now());
       await pump();
     },
@@ -132,6 +200,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      aborter.abort();
+      await pumping;
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer as createNetServer, type Socket } from 'node:net';
 
 /** One request the receiver got, with how it was answered. */
 export interface ReceivedRequest {
@@ -40,8 +40,8 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** Starts a receiver; `path` is the URL path deliveries are expected on. */
-export async function startWebhookReceiver(path = '/hook'): Promise<WebhookReceiver> {
+/** Starts a receiver; `path` is the URL path deliveries are expected on; `port` 0 picks a free one. */
+export async function startWebhookReceiver(path = '/hook', port = 0): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
   const queued: Answer[] = [];
   let fallback: Answer = { status: 200 };
@@ -85,11 +85,14 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', done);
+  });
+  const address = server.address() as { port: number };
 
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://127.0.0.1:${address.port}${path}`,
     requests,
     delivered: () => requests.filter((request) => request.status !== null && request.status < 300),
     failNext(count, status = 500) {
@@ -140,6 +143,18 @@ export const serverFile = (webhooks: Readonly<Record<string, unknown>>): string 
   webhooks: ${JSON.stringify(webhooks)},
 });
 `;
+
+/** A port on 127.0.0.1 nothing listens on (bound, then released): connections to it are refused. */
+export function closedPort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createNetServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
 
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
