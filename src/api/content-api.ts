@@ -128,7 +128,10 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
     case 'update':
       return async (request, query, mayFind) => {
         const data = input(request, mayFind);
-        const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
+        // A localized single type keeps one document across locales: a new locale localizes it.
+        const documentId = single
+          ? ((await findSingleDocumentId(db, db.dialect, type, query.locale)) ?? (type.localized ? await findSingleDocumentId(db, db.dialect, type, '*') : null))
+          : documentIdOf(request);
         const document =
           documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);
         if (!document) throw new NotFoundError();

@@ -10,13 +10,13 @@ type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
 
 /**
  * Copies the relation links of row `fromId` (a draft, or a component of one) to row `toId`, on
- * both sides of every relation the model has. Targets with draft & publish are mapped to their
- * published version of the same document and locale; links to drafts never published are
- * dropped. Order columns are carried over. A self link (the row related to itself through a
+ * both sides of every relation the model has. With `toPublished` (publishing), targets with draft
+ * & publish are mapped to their published version of the same document and locale and links to
+ * drafts never published are dropped; otherwise links are copied as they are. Order columns are carried over. A self link (the row related to itself through a
  * bidirectional self relation) is one link row both sides see: it is copied from the owner side
  * only.
  */
-export async function copyLinks(writer: LinkWriter, model: Model, fromId: number, toId: number): Promise<void> {
+export async function copyLinks(writer: LinkWriter, model: Model, fromId: number, toId: number, toPublished = true): Promise<void> {
   for (const attribute of model.attributes.values()) {
     if (attribute.type !== 'relation' || attribute.target === undefined) continue;
     const link = relationLink(writer.schema, model, attribute);
@@ -25,7 +25,7 @@ export async function copyLinks(writer: LinkWriter, model: Model, fromId: number
     const selfInverse = !link.owner && target === model;
     const links = (await readLinks(writer, link, fromId)).filter((stored) => !(selfInverse && stored.target === fromId));
     if (links.length === 0) continue;
-    const published = target.modelType === 'contentType' && target.draftAndPublish ? await publishedVersions(writer, target, links.map((l) => l.target)) : null;
+    const published = toPublished && target.modelType === 'contentType' && target.draftAndPublish ? await publishedVersions(writer, target, links.map((l) => l.target)) : null;
     const rows: RowValues[] = [];
     for (const stored of links) {
       const mapped = published ? published.get(stored.target) : stored.target;

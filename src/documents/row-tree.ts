@@ -107,12 +107,13 @@ async function deleteComponents(writer: LinkWriter, links: readonly ComponentLin
  * Gives row `toId` a copy of row `fromId`'s tree (publishing a draft): relation links with
  * draft & publish targets mapped to their published versions (links to drafts without one are
  * dropped), media morph rows, and fresh copies of every component row, recursively.
- * `only` limits the copy to some attributes' media and components, without relation links (a
- * new localization takes the shared attributes of another locale).
+ * `only` limits the copy to some attributes' media and components, without the row's own relation
+ * links (a new localization takes the shared attributes of another locale); the components it
+ * copies then keep their links as they are, since source and copy have the same status.
  */
-export async function copyRowTree(writer: LinkWriter, model: Model, fromId: number, toId: number, only?: ReadonlySet<string>): Promise<void> {
+export async function copyRowTree(writer: LinkWriter, model: Model, fromId: number, toId: number, only?: ReadonlySet<string>, sameStatus = false): Promise<void> {
   const attributes = [...model.attributes.values()].filter((a) => only === undefined || only.has(a.name));
-  if (only === undefined) await copyLinks(writer, model, fromId, toId);
+  if (only === undefined) await copyLinks(writer, model, fromId, toId, !sameStatus);
   const copyMedia = (field?: string) =>
     writer.exec.run(
       compileCopyRows(writer.dialect, {
@@ -138,7 +139,7 @@ export async function copyRowTree(writer: LinkWriter, model: Model, fromId: numb
         : compileInsert(writer.dialect, { table: component.table, rows: [new Map()] });
     const [copyId] = await writer.exec.insert(copy, 1);
     if (copyId === undefined) continue;
-    await copyRowTree(writer, component, link.componentId, copyId);
+    await copyRowTree(writer, component, link.componentId, copyId, undefined, sameStatus || only !== undefined);
     rows.push(
       new Map<string, { value: unknown; kind: ValueKind }>([
         ['entity_id', { value: toId, kind: 'integer' }],
