@@ -176,6 +176,20 @@ describe('the webhook delivery worker', () => {
     expect(recovered.slice(1)).toEqual([...recovered.slice(1)].sort((a, b) => a - b));
   });
 
+  it('no retry waits longer than maxBackoffMs', async () => {
+    const { queue, rows } = memoryQueue();
+    let calls = 0;
+    const { send, sent } = fakeSend(async () => (++calls <= 3 ? 500 : 200));
+    const running = startWorker(queue, send, settings({ backoffMs: 40, maxBackoffMs: 50 }), [webhook(1)], () => 0.99);
+    await running.start();
+    await running.onEvent(event(1));
+    await until(() => rows[0]?.status === 'delivered');
+    const gaps = sent.slice(1).map((call, index) => call.at - (sent[index] as Sent).at);
+    // Uncapped: 59, 119, 238 ms.
+    for (const gap of gaps) expect(gap).toBeLessThan(50 + 30);
+    expect(gaps[2]).toBeGreaterThanOrEqual(48);
+  });
+
   it('retry n waits backoffMs × 2^(n−1), times the jitter factor (0.5 + random)', async () => {
     const { queue, rows } = memoryQueue();
     let calls = 0;
