@@ -93,7 +93,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
-    const contentEvents = createContentEvents(events, read, config, onEventError);
+    const contentEvents = createContentEvents(events, read, config, onEventError, now);
     const guarded = guardRoutes(
       [
         ...contentApiRoutes({ config, documents, access, events: contentEvents }),

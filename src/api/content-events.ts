@@ -20,7 +20,7 @@ export interface ContentEvents {
  * one `entry.delete` per deleted document rather than one per row. Payloads are read after the
  * response is on its way (a write never waits for them), and only when something listens.
  */
-export function createContentEvents(events: EventBus, read: ReadContext, config: Config, onError: (error: unknown) => void): ContentEvents {
+export function createContentEvents(events: EventBus, read: ReadContext, config: Config, onError: (error: unknown) => void, now: () => Date = () => new Date()): ContentEvents {
   const everything = new Map<string, Query>();
   const payloadQuery = (type: ContentType, query: Query, status: 'draft' | 'published'): Query => {
     let base = everything.get(type.uid);
@@ -31,22 +31,23 @@ export function createContentEvents(events: EventBus, read: ReadContext, config:
     return { ...base, locale: query.locale === '*' ? null : query.locale, status };
   };
   const emit = (event: string, type: ContentType, entry: Document | null) => {
-    if (entry) events.emit({ event: event as 'entry.create', createdAt: new Date().toISOString(), model: type.singularName, uid: type.uid, entry });
+    if (entry) events.emit({ event: event as 'entry.create', createdAt: now().toISOString(), model: type.singularName, uid: type.uid, entry });
   };
   return {
     written(type, documentId, query, created) {
-      if (!events.hasListeners()) return;
-      const publishing = type.draftAndPublish && query.status !== 'draft';
+      const name = created ? 'entry.create' : 'entry.update';
+      const publishing = type.draftAndPublish && query.status !== 'draft' && events.wants('entry.publish');
+      const writing = events.wants(name);
+      if (!writing && !publishing) return;
       setImmediate(() => {
         void (async () => {
-          const saved = await findOneDocument(read, type, documentId, payloadQuery(type, query, type.draftAndPublish ? 'draft' : 'published'));
-          emit(created ? 'entry.create' : 'entry.update', type, saved);
+          if (writing) emit(name, type, await findOneDocument(read, type, documentId, payloadQuery(type, query, type.draftAndPublish ? 'draft' : 'published')));
           if (publishing) emit('entry.publish', type, await findOneDocument(read, type, documentId, payloadQuery(type, query, 'published')));
         })().catch(onError);
       });
     },
     async deleting(type, documentId, query) {
-      if (!events.hasListeners()) return () => undefined;
+      if (!events.wants('entry.delete')) return () => undefined;
       const entry =
         (await findOneDocument(read, type, documentId, payloadQuery(type, query, 'published'))) ??
         (type.draftAndPublish ? await findOneDocument(read, type, documentId, payloadQuery(type, query, 'draft')) : null);

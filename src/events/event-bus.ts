@@ -15,25 +15,28 @@ export type EventListener = (event: CairnEvent) => void | Promise<void>;
 
 /** A synchronous, in-process event bus: `emit` calls every listener and never throws. */
 export interface EventBus {
-  on(listener: EventListener): () => void;
+  /** Subscribes to every event, or only to `names`. */
+  on(listener: EventListener, names?: readonly string[]): () => void;
   emit(event: CairnEvent): void;
-  /** Whether anything listens (events whose payload costs a read are built only then). */
-  hasListeners(): boolean;
+  /** Whether anything listens to `name` (events whose payload costs a read are built only then). */
+  wants(name: string): boolean;
 }
 
 /** Creates a bus; `onError` sees listener failures (the app logs them). */
 export function createEventBus(onError: (error: unknown, event: CairnEvent) => void): EventBus {
-  const listeners = new Set<EventListener>();
+  const listeners = new Map<EventListener, ReadonlySet<string> | null>();
   return {
-    on(listener) {
-      listeners.add(listener);
+    on(listener, names) {
+      listeners.set(listener, names === undefined ? null : new Set(names));
       return () => listeners.delete(listener);
     },
-    hasListeners() {
-      return listeners.size > 0;
+    wants(name) {
+      for (const names of listeners.values()) if (names === null || names.has(name)) return true;
+      return false;
     },
     emit(event) {
-      for (const listener of listeners) {
+      for (const [listener, names] of listeners) {
+        if (names !== null && !names.has(event.event)) continue;
         try {
           Promise.resolve(listener(event)).catch((error: unknown) => onError(error, event));
         } catch (error) {

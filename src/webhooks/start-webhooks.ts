@@ -26,7 +26,9 @@ export async function startWebhooks(options: {
     send: fetch,
     onError: options.onError,
   });
-  if (webhooks.some((webhook) => webhook.enabled)) options.events.on(worker.onEvent);
+  const subscribed = [...new Set(webhooks.filter((webhook) => webhook.enabled).flatMap((webhook) => webhook.events))];
+  // Only the events some enabled webhook wants: the others are never built (an entry payload costs reads).
+  if (subscribed.length > 0) options.events.on(worker.onEvent, subscribed);
   await worker.start();
   return worker;
 }
