@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.js';
 import { MEDIA_MORPH_TABLE } from '../plan/hops.js';
-import type { SelectColumn, ValueKind } from '../plan/plan-types.js';
+import { allOf, type SelectColumn, type ValueKind } from '../plan/plan-types.js';
 import { storedColumns } from '../plan/plan-write.js';
 import { eq, isIn, rowOf } from '../plan/simple-plans.js';
 import { valueKindOf } from '../plan/value-kind.js';
@@ -60,6 +60,8 @@ export async function syncSharedAttributes(
   published: boolean,
 ): Promise<void> {
   if (!type.localized) return;
+  // Most documents live in one locale: one look at their rows spares the per-status passes.
+  if (!(await hasOtherLocales(ctx, tx, type, documentId, locale))) return;
   const sharedAttributes = [...type.attributes.values()].filter((a) => a.writable && !a.localized && a.type !== 'relation');
   const writtenShared = sharedAttributes.filter((a) => written.includes(a.name));
   const passes: { status: 'draft' | 'published' | undefined; attributes: readonly Attribute[] }[] = type.draftAndPublish
@@ -106,4 +108,11 @@ async function copySharedAttributes(
 
 function writableScalars(type: ContentType): ScalarAttribute[] {
   return [...type.attributes.values()].filter((a): a is ScalarAttribute => isScalar(a) && a.writable);
+}
+
+/** Whether the document has rows in another locale than `locale` (one statement). */
+async function hasOtherLocales(ctx: DocumentContext, tx: Executor, type: ContentType, documentId: string, locale: string): Promise<boolean> {
+  const where = allOf([eq('document_id', documentId), { kind: 'compare', column: { alias: '', column: 'locale' }, op: 'ne', value: locale, valueKind: 'string' }]);
+  const rows = await tx.all(compileSelect(ctx.db.dialect, { from: { table: type.table, alias: '' }, columns: [{ column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' }], where, orderBy: [], limit: 1, offset: 0 }));
+  return rows.length > 0;
 }
