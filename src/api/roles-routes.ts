@@ -3,7 +3,7 @@ import { serialQueue } from '../db/database.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { buildPermissionTree } from '../users-permissions/permission-tree.js';
 import { createRole, deleteRole, findRole, listRoles, updateRole, type RoleAdminContext } from '../users-permissions/role-admin.js';
-import { rowIdParam } from '../users-permissions/row-id-param.js';
+import { rowIdParam } from '../core/row-id-param.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 

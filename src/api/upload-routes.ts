@@ -3,6 +3,7 @@ import { prunePopulate } from '../access/prune-populate.js';
 import { assertFindableRelations } from '../access/restricted-relations.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import { rowIdParam } from '../core/row-id-param.js';
 import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
 import type { HttpRequest, HttpResponse } from '../http/http-types.js';
 import { normalizeQuery } from '../query/normalize-query.js';
@@ -68,7 +69,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
     return documents.sort((a, b) => (order.get(Number(a.id)) ?? 0) - (order.get(Number(b.id)) ?? 0));
   };
   const fileOrNotFound = async (request: HttpRequest, principal: Principal) => {
-    const id = fileIdParam(request.params.id);
+    const id = rowIdParam(request.params.id);
     const [file] = id === null ? [] : await filesById([id], query(request, principal, {}));
     if (!file || id === null) throw new NotFoundError('file.notFound');
     return { id, file };
@@ -81,7 +82,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
         const files = received?.files ?? [];
         if (request.query.id !== undefined) {
           if (typeof request.query.id !== 'string') throw new ValidationError('File id is required and must be a single value');
-          const replaceId = fileIdParam(request.query.id);
+          const replaceId = rowIdParam(request.query.id);
           if (replaceId === null) throw new NotFoundError(ENTITY_NOT_FOUND);
           const [info = {}] = parseFileInfo(fields.fileInfo, 1);
           if (files.length === 0 || !received) await updateFileInfo(deps.upload, replaceId, info);
@@ -122,10 +123,6 @@ function jsonFields(body: unknown): Record<string, string> {
 
 function emptyUpload(): ReceivedUpload {
   return { files: [], fields: {}, workDir: '', cleanup: async () => undefined };
-}
-
-function fileIdParam(value: string | undefined): number | null {
-  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
 }
 
 function signed(file: Document | null): Document | null {

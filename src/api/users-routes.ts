@@ -9,7 +9,7 @@ import { planCount } from '../plan/plan-read.js';
 import type { Query } from '../query/query-types.js';
 import { compileCount } from '../sql/compile-read.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
-import { rowIdParam } from '../users-permissions/row-id-param.js';
+import { rowIdParam } from '../core/row-id-param.js';
 import { createUser, deleteUser, updateUser } from '../users-permissions/user-admin.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';

@@ -5,6 +5,7 @@ import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
 import type { Condition } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { decodeValue } from '../shape/decode-value.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 
@@ -113,14 +114,13 @@ export async function findStoredFile(exec: Executor, db: Database, id: number): 
   const columns = { id: ['id', 'integer'], hash: ['hash', 'string'], ext: ['ext', 'string'], url: ['url', 'string'], formats: ['formats', 'json'], providerMetadata: ['provider_metadata', 'json'] } as const;
   const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(FILES, columns, eq('id', id, 'integer'), { limit: 1 })));
   if (!row) return null;
-  const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
   return {
     id: Number(row.id),
     hash: String(row.hash ?? ''),
     ext: String(row.ext ?? ''),
     url: String(row.url ?? ''),
-    formats: (json(row.formats) ?? null) as StoredFileRow['formats'],
-    providerMetadata: json(row.providerMetadata) ?? null,
+    formats: (decodeValue('json', row.formats) ?? null) as StoredFileRow['formats'],
+    providerMetadata: decodeValue('json', row.providerMetadata) ?? null,
   };
 }
 

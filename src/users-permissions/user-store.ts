@@ -3,6 +3,7 @@ import type { Condition, ValueKind } from '../plan/plan-types.js';
 import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileCount, compileSelect } from '../sql/compile-read.js';
 import { compileUpdate } from '../sql/compile-write.js';
+import { decodeValue } from '../shape/decode-value.js';
 
 const USERS = 'up_users';
 const ROLE_LINKS = 'up_users_role_lnk';
@@ -88,7 +89,6 @@ export function createUserStore(db: Database) {
         }),
       );
       if (!row) return null;
-      const flag = (value: unknown) => value === true || value === 1 || value === '1';
       return { blocked: flag(row.blocked), confirmed: flag(row.confirmed), roleId: row.roleId === null || row.roleId === undefined ? null : Number(row.roleId) };
     },
     /**
@@ -128,7 +128,12 @@ function toStoredUser(row: Record<string, unknown>): StoredUser {
     passwordHash: text(row.password),
     resetPasswordToken: text(row.resetPasswordToken),
     confirmationToken: text(row.confirmationToken),
-    confirmed: row.confirmed === true || row.confirmed === 1 || row.confirmed === '1',
-    blocked: row.blocked === true || row.blocked === 1 || row.blocked === '1',
+    confirmed: flag(row.confirmed),
+    blocked: flag(row.blocked),
   };
+}
+
+/** A boolean column as the driver returns it (0/1, true/false, 't'). */
+function flag(value: unknown): boolean {
+  return decodeValue('boolean', value) === true;
 }

@@ -2,6 +2,7 @@ import type { WebhookDeclaration } from '../config/webhooks-config.js';
 import type { Database } from '../db/database.js';
 import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileSelect } from '../sql/compile-read.js';
+import { decodeValue } from '../shape/decode-value.js';
 import { compileInsert, compileUpdate } from '../sql/compile-write.js';
 
 const WEBHOOKS = 'strapi_webhooks';
@@ -38,14 +39,13 @@ export async function syncWebhooks(db: Database, declared: readonly WebhookDecla
   const columns = { id: ['id', 'integer'], name: ['name', 'string'], url: ['url', 'string'], headers: ['headers', 'json'], events: ['events', 'json'], enabled: ['enabled', 'boolean'] } as const;
   const rows = await db.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, columns, null, { orderById: true })));
   const secrets = new Map(declared.map((webhook) => [webhook.name, webhook.secret]));
-  const json = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
   return rows.map((row) => ({
     id: Number(row.id),
     name: String(row.name ?? ''),
     url: String(row.url ?? ''),
-    headers: (json(row.headers) ?? {}) as Record<string, string>,
-    events: (json(row.events) ?? []) as string[],
-    enabled: row.enabled === true || row.enabled === 1 || row.enabled === '1',
+    headers: (decodeValue('json', row.headers) ?? {}) as Record<string, string>,
+    events: (decodeValue('json', row.events) ?? []) as string[],
+    enabled: decodeValue('boolean', row.enabled) === true,
     secret: secrets.get(String(row.name)) ?? null,
   }));
 }

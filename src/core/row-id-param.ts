@@ -2,7 +2,7 @@
 const MAX_ROW_ID = 2_147_483_647;
 
 /**
- * A row id (`/users/:id`, `/roles/:role`) from a path parameter, or null when it cannot name a
+ * A row id (`/users/:id`, `/roles/:role`, `/upload/files/:id`, `?id=`) from a path parameter, or null when it cannot name a
  * row — so an unknown id is answered the same way on every database, rather than PostgreSQL
  * refusing a number past its id column's range:
  *
