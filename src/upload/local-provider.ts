@@ -1,5 +1,5 @@
 import { copyFile, mkdir, rename, unlink } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { UploadProvider } from './upload-provider.js';
 
 /**
@@ -36,9 +36,4 @@ export function createLocalProvider(publicDir: string): UploadProvider {
       }
     },
   };
-}
-
-/** The folder the local provider stores into (for the static file server). */
-export function localUploadsFolder(publicDir: string): string {
-  return join(resolve(publicDir), 'uploads');
 }
