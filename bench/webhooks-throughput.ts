@@ -18,7 +18,7 @@
  * `--bin <file>` starts another build of the command line (a copy of bin/cairn.js beside its own
  * bundle), to compare two builds without rebuilding dist/.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,6 +61,8 @@ interface Run {
   readonly setup: Setup;
   readonly round: number;
   readonly result: LoadResult;
+  /** CPU time per write of the server's main thread and of the whole process (all its threads), in ms; null without /proc. */
+  readonly cpu: { readonly mainMs: number; readonly processMs: number } | null;
   /** Deliveries by status at the end of the run, and the attempts they made. */
   readonly queue: { readonly rows: number; readonly attempts: number; readonly byStatus: Record<string, number> };
 }
@@ -79,7 +81,8 @@ async function main(): Promise<number> {
         const target = { none: null, live: live.url, dead: `http://127.0.0.1:${await closedPort()}/hook`, hanging: hanging.url }[setup];
         const run = await measureSetup(setup, target, load);
         runs.push({ ...run, setup, round });
-        log(`round ${round} ${setup}: ${Math.round(run.result.requestsPerSecond)} req/s, p99 ${run.result.p99Ms} ms, ${run.queue.rows} deliveries / ${run.queue.attempts} attempts`);
+        const cpu = run.cpu ? `, CPU/write main ${run.cpu.mainMs.toFixed(2)} ms, process ${run.cpu.processMs.toFixed(2)} ms` : '';
+        log(`round ${round} ${setup}: ${Math.round(run.result.requestsPerSecond)} req/s, p99 ${run.result.p99Ms} ms${cpu}, ${run.queue.rows} deliveries / ${run.queue.attempts} attempts`);
         if (run.result.errors > 0 || run.result.non2xx > 0) {
           failed = true;
           log(`!!! INVALID RUN: ${run.result.non2xx} non-2xx answers, ${run.result.errors} errors`);
@@ -103,9 +106,13 @@ async function measureSetup(setup: Setup, url: string | null, load: { connection
   const bin = args.bin ? resolve(args.bin) : join(root, 'bin/cairn.js');
   const server = await spawnServer({ args: [bin, 'start', '--dir', projectDir], cwd: projectDir, env: { DATABASE_CLIENT: 'sqlite' }, port: await closedPort(), readyPath: '/api/articles' });
   try {
-    const result = await measure(server.baseUrl, CREATE, load);
+    if (load.warmupSeconds > 0) await measure(server.baseUrl, CREATE, { ...load, seconds: load.warmupSeconds, warmupSeconds: 0 });
+    const before = cpuMs(server.pid);
+    const result = await measure(server.baseUrl, CREATE, { ...load, warmupSeconds: 0 });
+    const after = cpuMs(server.pid);
     await server.stop();
-    return { result, queue: readQueue(join(projectDir, '.tmp/data.db')) };
+    const cpu = before && after ? { mainMs: (after.mainMs - before.mainMs) / result.total, processMs: (after.processMs - before.processMs) / result.total } : null;
+    return { result, cpu, queue: readQueue(join(projectDir, '.tmp/data.db')) };
   } finally {
     await server.stop();
     rmSync(workDir, { recursive: true, force: true });
@@ -123,6 +130,24 @@ function readQueue(file: string): Run['queue'] {
     };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * CPU time used so far by a process's main thread and by the whole process, in ms (Linux
+ * /proc: utime + stime, in clock ticks of 10 ms); null elsewhere. Throughput on a shared VM
+ * drifts from run to run; CPU time per write says where the work is done and drifts less.
+ */
+function cpuMs(pid: number): { mainMs: number; processMs: number } | null {
+  const ticks = (file: string) => {
+    // Fields after the command name (which may hold spaces), 14th and 15th of the line.
+    const fields = readFileSync(file, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  try {
+    return { mainMs: ticks(`/proc/${pid}/task/${pid}/stat`), processMs: ticks(`/proc/${pid}/stat`) };
+  } catch {
+    return null;
   }
 }
 
@@ -171,8 +196,8 @@ function formatTable(runs: readonly Run[], setups: readonly Setup[], load: { con
   const lines = [
     `POST /api/articles on SQLite, autocannon ${load.connections} connections, ${load.seconds} s per run`,
     '',
-    '| webhook | runs req/s | median req/s | vs none | p50 ms | p99 ms | deliveries queued | attempts made |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| webhook | runs req/s | median req/s | vs none | p50 ms | p99 ms | main thread CPU ms/write | process CPU ms/write | deliveries queued | attempts made |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const setup of setups) {
     const mine = runs.filter((run) => run.setup === setup);
@@ -180,10 +205,16 @@ function formatTable(runs: readonly Run[], setups: readonly Setup[], load: { con
     lines.push(
       `| ${setup} | ${mine.map((run) => Math.round(run.result.requestsPerSecond)).join(', ')} | ${Math.round(rate)} | ${base ? `${(rate / base).toFixed(2)}×` : ''} | ` +
         `${median(mine.map((run) => run.result.p50Ms))} | ${median(mine.map((run) => run.result.p99Ms))} | ` +
+        `${cpuCell(mine.map((run) => run.cpu?.mainMs))} | ${cpuCell(mine.map((run) => run.cpu?.processMs))} | ` +
         `${Math.round(median(mine.map((run) => run.queue.rows)))} | ${Math.round(median(mine.map((run) => run.queue.attempts)))} |`,
     );
   }
   return lines.join('\n');
+
+  function cpuCell(values: (number | undefined)[]): string {
+    const known = values.filter((value): value is number => value !== undefined);
+    return known.length === 0 ? '' : median(known).toFixed(2);
+  }
 }
 
 function log(message: string): void {
