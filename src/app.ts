@@ -15,6 +15,7 @@ import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncSchema } from './db/sync-schema.js';
 import { createDocumentContext } from './documents/context.js';
+import type { ReadContext } from './documents/read-documents.js';
 import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
@@ -27,7 +28,9 @@ import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
 import { createUploadContext } from './upload/create-upload-context.js';
+import { createEntryReader, type EntryReader } from './webhooks/entry-reader.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
+import { startThreadEntryReader } from './webhooks/thread-entry-reader.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 export interface AppOptions {
@@ -93,7 +96,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
-    const contentEvents = createContentEvents(events, read, config, onEventError, now);
+    const entries = await openEntryReader(project, read, events, onEventError);
+    const contentEvents = createContentEvents(events, entries, onEventError, now);
     const guarded = guardRoutes(
       [
         ...contentApiRoutes({ config, documents, access, events: contentEvents }),
@@ -117,6 +121,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       notices: [...sync.notices, ...permissionWarnings],
       async close() {
         await server.close();
+        await contentEvents.settled();
+        await entries.close();
         await webhooks.stop();
         await db.close();
       },
@@ -127,3 +133,15 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   }
 }
 
+/**
+ * Where event entries are read: on a thread of their own when a webhook wants entry events (see
+ * thread-entry-reader.ts), else here (nothing reads them; an in-memory SQLite database cannot be
+ * shared with a thread either).
+ */
+async function openEntryReader(project: Project, read: ReadContext, events: EventBus, onError: (error: unknown) => void): Promise<EntryReader> {
+  const { config } = project;
+  const here = createEntryReader(read, config);
+  const wanted = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish'].some((name) => events.wants(name));
+  if (!wanted || (config.database.client === 'sqlite' && (config.database.filename ?? '') === ':memory:')) return here;
+  return startThreadEntryReader({ schema: project.schema, database: config.database, config: { api: config.api, i18n: config.i18n }, fallback: here, onError });
+}

@@ -1,10 +1,7 @@
-import type { Config } from '../config/config.js';
-import { findOneDocument, type ReadContext } from '../documents/read-documents.js';
-import type { EventBus } from '../events/event-bus.js';
-import { normalizeQuery } from '../query/normalize-query.js';
+import { EVENT_BODY, type CairnEvent, type CairnEventName, type EventBus } from '../events/event-bus.js';
 import type { Query } from '../query/query-types.js';
-import type { Model, Schema, ContentType } from '../schema/types.js';
-import type { Document } from '../shape/shape-rows.js';
+import type { ContentType } from '../schema/types.js';
+import type { EntryEvent, EntryReader } from '../webhooks/entry-reader.js';
 
 /** Emits the `entry.*` events of content-API writes (Strapi's webhook payloads). */
 export interface ContentEvents {
@@ -12,74 +9,65 @@ export interface ContentEvents {
   written(type: ContentType, documentId: string, query: Query, created: boolean): void;
   /** Before a delete: reads the document as it is; call the result after the delete committed. */
   deleting(type: ContentType, documentId: string, query: Query): Promise<() => void>;
+  /** Resolves when the events of the writes so far are emitted (the app waits for it at close). */
+  settled(): Promise<void>;
 }
 
 /**
  * Entry events as Strapi sends them (`{ event, createdAt, model, uid, entry }`, the entry
- * deep-populated as `deepPopulate` says and private fields left out), but
- * one `entry.delete` per deleted document rather than one per row. Payloads are read after the
- * response is on its way (a write never waits for them), and only when something listens.
+ * deep-populated and private fields left out, see entry-reader.ts), but one `entry.delete` per
+ * deleted document rather than one per row. Bodies are built after the response is on its way
+ * (a write never waits for them; `entries` may build them on another thread), and only when
+ * something listens. `createdAt` is the time of the write.
  */
-export function createContentEvents(events: EventBus, read: ReadContext, config: Config, onError: (error: unknown) => void, now: () => Date = () => new Date()): ContentEvents {
-  const everything = new Map<string, Query>();
-  const payloadQuery = (type: ContentType, query: Query, status: 'draft' | 'published'): Query => {
-    let base = everything.get(type.uid);
-    if (!base) {
-      base = normalizeQuery(read.schema, type, { populate: deepPopulate(read.schema, type) }, { api: config.api, defaultLocale: config.i18n.defaultLocale });
-      everything.set(type.uid, base);
-    }
-    return { ...base, locale: query.locale === '*' ? null : query.locale, status };
-  };
-  const emit = (event: string, type: ContentType, entry: Document | null) => {
-    if (entry) events.emit({ event: event as 'entry.create', createdAt: now().toISOString(), model: type.singularName, uid: type.uid, entry });
+export function createContentEvents(events: EventBus, entries: EntryReader, onError: (error: unknown) => void, now: () => Date = () => new Date()): ContentEvents {
+  const building = new Set<Promise<void>>();
+  const entryEvent = (event: CairnEventName, createdAt: string, type: ContentType, documentId: string, query: Query, status: 'draft' | 'published'): EntryEvent => ({
+    event, createdAt, model: type.singularName, uid: type.uid, documentId, locale: query.locale === '*' ? null : query.locale, status,
+  });
+  const emit = (built: EntryEvent, body: string | null) => {
+    if (body !== null) events.emit(carrying(built, body));
   };
   return {
     written(type, documentId, query, created) {
       const name = created ? 'entry.create' : 'entry.update';
-      const publishing = type.draftAndPublish && query.status !== 'draft' && events.wants('entry.publish');
-      const writing = events.wants(name);
-      if (!writing && !publishing) return;
-      setImmediate(() => {
-        void (async () => {
-          if (writing) emit(name, type, await findOneDocument(read, type, documentId, payloadQuery(type, query, type.draftAndPublish ? 'draft' : 'published')));
-          if (publishing) emit('entry.publish', type, await findOneDocument(read, type, documentId, payloadQuery(type, query, 'published')));
-        })().catch(onError);
-      });
+      const createdAt = now().toISOString();
+      const wanted: EntryEvent[] = [];
+      if (events.wants(name)) wanted.push(entryEvent(name, createdAt, type, documentId, query, type.draftAndPublish ? 'draft' : 'published'));
+      if (type.draftAndPublish && query.status !== 'draft' && events.wants('entry.publish')) wanted.push(entryEvent('entry.publish', createdAt, type, documentId, query, 'published'));
+      if (wanted.length === 0) return;
+      const build = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => entries.bodies(wanted))
+        .then((bodies) => wanted.forEach((built, index) => emit(built, bodies[index] ?? null)));
+      building.add(build);
+      void build.catch(onError).finally(() => building.delete(build));
     },
     async deleting(type, documentId, query) {
       if (!events.wants('entry.delete')) return () => undefined;
-      const entry =
-        (await findOneDocument(read, type, documentId, payloadQuery(type, query, 'published'))) ??
-        (type.draftAndPublish ? await findOneDocument(read, type, documentId, payloadQuery(type, query, 'draft')) : null);
-      return () => emit('entry.delete', type, entry);
+      const createdAt = now().toISOString();
+      const version = async (status: 'draft' | 'published') => {
+        const built = entryEvent('entry.delete', createdAt, type, documentId, query, status);
+        const [body] = await entries.bodies([built]);
+        return body ? () => emit(built, body) : null;
+      };
+      return (await version('published')) ?? (type.draftAndPublish ? await version('draft') : null) ?? (() => undefined);
+    },
+    async settled() {
+      await Promise.allSettled([...building]);
     },
   };
 }
 
 /**
- * The populate of an event's entry, as Strapi's document service builds it (`getDeepPopulate`):
- * every relation and media attribute with all the target's fields, components and dynamic-zone
- * components all the way down with theirs. Private attributes stay out (Strapi sanitises them
- * away), and so does `localizations` (not a visible attribute in Strapi, so never populated).
- *
- *   article → { author: true, tags: true, cover: true, …, seo: { populate: { shareImage: true, keywords: true } },
- *               blocks: { on: { 'shared.quote': { populate: { author: true } }, 'shared.rich-text': true, … } } }
+ * The bus event of a built body: the webhook worker sends the body as is; a listener that reads
+ * `entry` gets it parsed then (once).
  */
-export function deepPopulate(schema: Schema, model: Model, path: readonly string[] = []): Record<string, unknown> {
-  const nested = (uid: string): unknown => {
-    const component = schema.components.get(uid);
-    // A component nested in itself (an invalid schema) is not followed a second time.
-    if (!component || path.includes(uid)) return true;
-    const inner = deepPopulate(schema, component, [...path, model.uid]);
-    return Object.keys(inner).length > 0 ? { populate: inner } : true;
-  };
-  const populate: Record<string, unknown> = {};
-  for (const attribute of model.attributes.values()) {
-    if (attribute.private) continue;
-    if (attribute.type === 'relation' && attribute.target !== undefined) populate[attribute.name] = true;
-    else if (attribute.type === 'media') populate[attribute.name] = true;
-    else if (attribute.type === 'component') populate[attribute.name] = nested(attribute.component);
-    else if (attribute.type === 'dynamiczone') populate[attribute.name] = { on: Object.fromEntries(attribute.components.map((uid) => [uid, nested(uid)])) };
-  }
-  return populate;
+function carrying({ event, createdAt, model, uid }: EntryEvent, body: string): CairnEvent {
+  let entry: unknown;
+  const carried = { event, createdAt, model, uid, [EVENT_BODY]: body } as CairnEvent & Record<string, unknown>;
+  Object.defineProperty(carried, 'entry', {
+    enumerable: true,
+    get: () => (entry ??= (JSON.parse(body) as { entry: unknown }).entry),
+  });
+  return carried;
 }

@@ -17,15 +17,20 @@ const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
  * Planner statistics are gathered at open and every few minutes (`PRAGMA optimize`, as SQLite
  * recommends for long-lived connections): without them SQLite reads a whole `_cmps` table through
  * its `component_type` index instead of the few rows of the requested owners (30× slower).
+ *
+ * `readOnly` opens a second, reading connection to a file another connection already set up
+ * (WAL, statistics): it never takes the write lock, so it cannot make that connection wait.
  */
-export function openSqliteDatabase(filename: string, onQuery?: QueryListener): Database {
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const connection = new BetterSqlite3(filename);
-  connection.pragma('journal_mode = WAL');
+export function openSqliteDatabase(filename: string, onQuery?: QueryListener, readOnly = false): Database {
+  if (filename !== ':memory:' && !readOnly) mkdirSync(dirname(filename), { recursive: true });
+  const connection = new BetterSqlite3(filename, { readonly: readOnly, fileMustExist: readOnly });
+  if (!readOnly) connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  connection.pragma('analysis_limit = 400');
-  connection.pragma('optimize = 0x10002');
+  if (!readOnly) {
+    connection.pragma('analysis_limit = 400');
+    connection.pragma('optimize = 0x10002');
+  }
   const statements = new Map<string, BetterSqlite3.Statement>();
   const begin = connection.prepare('begin');
   const commit = connection.prepare('commit');
@@ -80,7 +85,7 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener): D
   const optimizer = setInterval(() => {
     void waitForTransaction()
       .then(() => {
-        if (!connection.open) return;
+        if (!connection.open || readOnly) return;
         // Never wait on another process's lock here: statistics can wait for the next round.
         connection.pragma('busy_timeout = 0');
         try {

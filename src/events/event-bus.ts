@@ -10,6 +10,18 @@ export interface CairnEvent {
   readonly [field: string]: unknown;
 }
 
+/**
+ * Where an event can carry its webhook body already serialized (entry events are serialized on
+ * the thread that read their entry, sparing the thread serving requests a parse and a stringify).
+ */
+export const EVENT_BODY: unique symbol = Symbol('cairn.eventBody');
+
+/** The event as JSON: the body it carries, or its serialization. */
+export function eventBody(event: CairnEvent): string {
+  const carried = (event as { readonly [EVENT_BODY]?: string })[EVENT_BODY];
+  return carried ?? JSON.stringify(event);
+}
+
 /** Receives events; a listener's failure is reported, never passed to the request that emitted. */
 export type EventListener = (event: CairnEvent) => void | Promise<void>;
 

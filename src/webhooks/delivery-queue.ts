@@ -25,6 +25,13 @@ export interface Delivery {
   readonly deliveredAt: string | null;
 }
 
+/** A delivery to queue: one event's payload for one webhook. */
+export interface NewDelivery {
+  readonly webhook: { readonly id: number; readonly name: string; readonly url: string };
+  readonly event: string;
+  readonly payload: string;
+}
+
 const COLUMNS = {
   id: ['id', 'integer'], webhookId: ['webhook_id', 'integer'], webhookName: ['webhook_name', 'string'], url: ['url', 'string'], event: ['event', 'string'],
   payload: ['payload', 'string'], status: ['status', 'string'], attempts: ['attempts', 'integer'], nextAttemptAt: ['next_attempt_at', 'datetime'],
@@ -39,10 +46,10 @@ export function createDeliveryQueue(db: Database) {
     return rows.map(toDelivery);
   };
   return {
-    /** Queues one delivery per webhook, due now. */
-    async enqueue(webhooks: readonly { id: number; name: string; url: string }[], event: string, payload: string, now: Date): Promise<void> {
-      if (webhooks.length === 0) return;
-      const rows = webhooks.map((webhook) =>
+    /** Queues the deliveries, due now, in one statement. */
+    async enqueue(deliveries: readonly NewDelivery[], now: Date): Promise<void> {
+      if (deliveries.length === 0) return;
+      const rows = deliveries.map(({ webhook, event, payload }) =>
         rowOf({
           webhook_id: [webhook.id, 'integer'], webhook_name: [webhook.name, 'string'], url: [webhook.url, 'string'], event: [event, 'string'], payload: [payload, 'string'],
           status: ['pending', 'string'], attempts: [0, 'integer'], next_attempt_at: [now, 'datetime'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'],

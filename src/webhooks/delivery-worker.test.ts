@@ -17,8 +17,8 @@ function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
   const calls = { due: 0, nextDue: 0 };
   const pending = (except: readonly number[]) => rows.filter((row) => row.status === 'pending' && !except.includes(row.webhookId));
   const queue: DeliveryQueue = {
-    async enqueue(webhooks, event, payload, now) {
-      for (const webhook of webhooks) {
+    async enqueue(deliveries, now) {
+      for (const { webhook, event, payload } of deliveries) {
         rows.push({
           id: rows.length + 1, webhookId: webhook.id, webhookName: webhook.name, url: webhook.url, event, payload, status: 'pending', attempts: 0,
           nextAttemptAt: now.toISOString(), lastStatus: null, lastError: null, createdAt: now.toISOString(), deliveredAt: null,

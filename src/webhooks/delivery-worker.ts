@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
-import type { CairnEvent } from '../events/event-bus.js';
+import { eventBody, type CairnEvent } from '../events/event-bus.js';
 import type { Delivery, DeliveryQueue } from './delivery-queue.js';
+import { createEnqueueBatch } from './enqueue-batch.js';
 import type { Webhook } from './webhook-store.js';
 
 /** What the worker needs; `send` is `fetch` (tests may wrap it). */
@@ -127,6 +128,12 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     return pumping;
   };
 
+  const enqueuing = createEnqueueBatch(queue, options.now, (webhookIds) => {
+    // A held webhook's deliveries wait for its probe (a timer is set): no pass needed for them.
+    const waiting = held(options.now().getTime());
+    if (webhookIds.some((id) => !waiting.includes(id))) void pump();
+  });
+
   const reachable = (webhookId: number) => unreachable.delete(webhookId);
   const unreached = (webhookId: number, probe: boolean) => {
     const state = unreachable.get(webhookId);
@@ -181,13 +188,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   };
 
   return {
-    async onEvent(event) {
+    onEvent(event) {
       const subscribed = options.webhooks().filter((webhook) => webhook.enabled && webhook.events.includes(event.event));
-      if (subscribed.length === 0) return;
-      await queue.enqueue(subscribed, event.event, JSON.stringify(event), options.now());
-      // A held webhook's deliveries wait for its probe (a timer is set): no pass needed for them.
-      const waiting = held(options.now().getTime());
-      if (subscribed.some((webhook) => !waiting.includes(webhook.id))) void pump();
+      if (subscribed.length === 0) return Promise.resolve();
+      return enqueuing.add(subscribed, event.event, eventBody(event));
     },
     async start() {
       stopped = false;
@@ -197,6 +201,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       await pump();
     },
     async stop() {
+      await enqueuing.flushed();
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;

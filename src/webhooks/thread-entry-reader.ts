@@ -1,0 +1,119 @@
+import { Worker } from 'node:worker_threads';
+import type { DatabaseConfig } from '../config/config.js';
+import type { Schema } from '../schema/types.js';
+import type { EntryEvent, EntryReader, EntryReaderConfig } from './entry-reader.js';
+import type { ReaderThreadData } from './entry-reader-thread.js';
+
+/** A message to the reader thread. */
+export type ReaderRequest = { readonly kind: 'read'; readonly id: number; readonly events: readonly EntryEvent[] } | { readonly kind: 'close' };
+
+/** A message from the reader thread. */
+export type ReaderReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'failed'; readonly error: string }
+  | { readonly kind: 'bodies'; readonly id: number; readonly bodies: (string | null)[] }
+  | { readonly kind: 'error'; readonly id: number; readonly error: string };
+
+/** Reads waiting for the thread beyond which new reads run on the calling thread instead. */
+const MAX_PENDING = 1_000;
+
+/**
+ * Entry event bodies built on a thread of their own, with its own connection and a low
+ * scheduling priority, so that webhook payloads (a deep read per event, a dozen statements, and
+ * its serialization) take no time from the thread serving requests: a server with webhooks
+ * answers writes as fast as one without (bench/webhooks-throughput.ts).
+ *
+ * `fallback` reads on the calling thread, and takes over when the thread cannot start (its
+ * error goes to `onError`), when it stops unexpectedly, or for the reads beyond `MAX_PENDING`
+ * waiting ones (a thread that cannot keep up then slows writes rather than using ever more memory).
+ * Resolves once the thread has its connection (or has failed and the fallback took over).
+ */
+export async function startThreadEntryReader(options: {
+  readonly schema: Schema;
+  readonly database: DatabaseConfig;
+  readonly config: EntryReaderConfig;
+  readonly fallback: EntryReader;
+  readonly onError: (error: unknown) => void;
+}): Promise<EntryReader> {
+  const { fallback } = options;
+  type Bodies = (string | null)[];
+  const pending = new Map<number, { events: readonly EntryEvent[]; answer: Promise<Bodies>; resolve: (bodies: Bodies) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let thread: Worker | null = null;
+  let closing = false;
+
+  /** Stops using the thread: what it was asked and did not answer is read on this thread. */
+  const abandon = (error: Error) => {
+    if (!thread) return;
+    thread = null;
+    if (!closing) options.onError(error);
+    for (const [id, waiting] of pending) {
+      pending.delete(id);
+      fallback.bodies(waiting.events).then(waiting.resolve, waiting.reject);
+    }
+  };
+
+  const data: ReaderThreadData = { schema: options.schema, database: options.database, config: options.config };
+  const { url, execArgv } = threadProgram();
+  thread = new Worker(url, { workerData: data, execArgv });
+  // The thread never keeps the process alive: a server that stops listening may exit.
+  thread.unref();
+  let started: () => void = () => undefined;
+  const starting = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  thread.on('message', (reply: ReaderReply) => {
+    if (reply.kind === 'ready') return started();
+    if (reply.kind === 'failed') {
+      void thread?.terminate();
+      abandon(new Error(`the webhook entry reader thread could not open the database (${reply.error}); entries are read on the main thread`));
+      return started();
+    }
+    const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    pending.delete(reply.id);
+    if (reply.kind === 'bodies') waiting.resolve(reply.bodies);
+    else waiting.reject(new Error(reply.error));
+  });
+  thread.on('error', (error) => abandon(new Error(`the webhook entry reader thread failed (${error.message}); entries are read on the main thread`)));
+  thread.on('exit', (code) => {
+    abandon(new Error(`the webhook entry reader thread stopped (exit code ${code}); entries are read on the main thread`));
+    started();
+  });
+  await starting;
+
+  return {
+    bodies(events) {
+      if (!thread || pending.size >= MAX_PENDING) return fallback.bodies(events);
+      const id = nextId++;
+      let resolve: (bodies: Bodies) => void = () => undefined;
+      let reject: (error: Error) => void = () => undefined;
+      const answer = new Promise<Bodies>((onBodies, onError) => {
+        resolve = onBodies;
+        reject = onError;
+      });
+      pending.set(id, { events, answer, resolve, reject });
+      thread.postMessage({ kind: 'read', id, events } satisfies ReaderRequest);
+      return answer;
+    },
+    async close() {
+      closing = true;
+      const running = thread;
+      if (!running) return;
+      await Promise.allSettled([...pending.values()].map((waiting) => waiting.answer));
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.postMessage({ kind: 'close' } satisfies ReaderRequest);
+      await exited;
+    },
+  };
+}
+
+/**
+ * The thread's program beside this module, whatever form Cairn runs in: the bundle
+ * (dist/cairn.mjs → dist/entry-reader-thread.mjs), compiled files (.js beside .js), or the
+ * TypeScript sources under the tests (.ts, loaded through jiti as the project's config files are).
+ */
+function threadProgram(): { url: URL; execArgv: string[] } {
+  const extension = /\.(mjs|js|ts)$/.exec(new URL(import.meta.url).pathname)?.[1] ?? 'js';
+  return { url: new URL(`./entry-reader-thread.${extension}`, import.meta.url), execArgv: extension === 'ts' ? ['--import', 'jiti/register'] : [] };
+}
