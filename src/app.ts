@@ -15,7 +15,6 @@ import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncSchema } from './db/sync-schema.js';
 import { createDocumentContext } from './documents/context.js';
-import type { ReadContext } from './documents/read-documents.js';
 import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createEventBus, type EventBus } from './events/event-bus.js';
@@ -96,7 +95,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
-    const entries = await openEntryReader(project, read, events, onEventError);
+    const entries = await openEntryReader(project, db, events, onEventError);
     const contentEvents = createContentEvents(events, entries, onEventError, now);
     const guarded = guardRoutes(
       [
@@ -138,9 +137,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
  * thread-entry-reader.ts), else here (nothing reads them; an in-memory SQLite database cannot be
  * shared with a thread either).
  */
-async function openEntryReader(project: Project, read: ReadContext, events: EventBus, onError: (error: unknown) => void): Promise<EntryReader> {
+async function openEntryReader(project: Project, db: Database, events: EventBus, onError: (error: unknown) => void): Promise<EntryReader> {
   const { config } = project;
-  const here = createEntryReader(read, config);
+  const here = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
   const wanted = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish'].some((name) => events.wants(name));
   if (!wanted || (config.database.client === 'sqlite' && (config.database.filename ?? '') === ':memory:')) return here;
   return startThreadEntryReader({ schema: project.schema, database: config.database, config: { api: config.api, i18n: config.i18n }, fallback: here, onError });

@@ -22,6 +22,8 @@ const PARENTS_PER_STATEMENT = 5000;
  */
 export async function populateDocuments(read: ReadContext, model: Model, documents: readonly Document[], nodes: readonly PopulateNode[], status: Status): Promise<void> {
   if (documents.length === 0 || nodes.length === 0) return;
+  // Keys in populate order, whichever statement answers first (a pool runs them side by side).
+  for (const document of documents) for (const node of nodes) document[node.attribute] = null;
   const ids = [...new Set(documents.map(rowId))];
   await Promise.all(
     nodes.map((node) => (node.kind === 'dynamiczone' ? populateZone(read, model, documents, ids, node, status) : populateTarget(read, model, documents, ids, node, status))),

