@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { loadProject } from '../src/project/load-project.js';
 import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/test-server.js';
-import { closedPort, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { closedPort, eventually, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 9, delivery: retries with exponential backoff (±50% jitter) until maxAttempts, a timeout
 // per attempt, bounded concurrency, writes that never wait, and a queue that survives a restart.
@@ -32,16 +32,6 @@ async function deliveries(app: App): Promise<DeliveryRow[]> {
   }));
 }
 
-/** Polls until `check` holds (the worker settles an attempt after the receiver saw it). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (performance.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(20);
-  }
-}
 
 const author = (name: string) => ({ body: { data: { name } } });
 

@@ -6,7 +6,7 @@ import type { CompiledQuery } from '../src/sql/dialect.js';
 import { createEntryReader, type EntryEvent, type EntryReader, type EntryReaderConfig } from '../src/webhooks/entry-reader.js';
 import { startThreadEntryReader } from '../src/webhooks/thread-entry-reader.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
-import { closedPort, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { closedPort, eventually, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 9: entry event bodies are built off the thread serving requests. The reader thread
 // (thread-entry-reader.ts) answers exactly what the in-process reader answers, on every database;
@@ -58,16 +58,6 @@ const isSelect = (query: CompiledQuery) => /^\s*(\(\s*)?(with|select)\b/i.test(q
 const mentions = (query: CompiledQuery, table: string) => query.sql.includes(table);
 const insertsDeliveries = (query: CompiledQuery) => /^\s*insert\s+into\s+[`"]?cairn_webhook_deliveries\b/i.test(query.sql);
 
-/** Polls until `check` holds. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (performance.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(20);
-  }
-}
 
 const articleData = (title: string, author?: string) => ({
   data: { title, views: 7, ...(author !== undefined ? { author } : {}), seo: { metaTitle: `SEO of ${title}`, keywords: [{ word: 'thread' }, { word: 'reader' }] } },

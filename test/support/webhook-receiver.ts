@@ -158,3 +158,14 @@ export function closedPort(): Promise<number> {
 
 /** Resolves after `ms`. */
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** Polls `read` every 20 ms until `check` holds (a worker settles an attempt after the receiver saw it); throws after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (performance.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(20);
+  }
+}
