@@ -65,6 +65,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   const now = options.now ?? (() => new Date());
   const { config } = project;
   const db = await openDatabase(config.database, options.onQuery);
+  // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
+  const undo: (() => Promise<void>)[] = [];
   try {
     const sync = await syncSchema(db, planTables(project.schema));
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
@@ -95,7 +97,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
+    undo.push(() => webhooks.stop());
     const entries = await openEntryReader(project, db, events, onEventError);
+    undo.push(() => entries.close());
     const contentEvents = createContentEvents(events, entries, onEventError, now);
     const guarded = guardRoutes(
       [
@@ -127,6 +131,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       },
     };
   } catch (error) {
+    for (const step of undo.reverse()) await step();
     await db.close();
     throw error;
   }
