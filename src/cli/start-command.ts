@@ -58,7 +58,14 @@ async function launch(project: Project, logger: Logger): Promise<App> {
   const app = await createApp(project, { logger });
   for (const notice of app.notices) logger.warn(notice);
   const { host, port } = project.config.server;
-  const address = await app.server.listen({ host, port });
+  let address: string;
+  try {
+    address = await app.server.listen({ host, port });
+  } catch (error) {
+    // A port in use, say: stop what the app started (database, webhook worker, threads) before reporting it.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   logger.info(`Cairn is serving ${project.dir} at ${address.replace('0.0.0.0', 'localhost')} (ready ${Math.round(performance.now())} ms after process start)`);
   return app;
 }
