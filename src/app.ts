@@ -98,9 +98,10 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
     undo.push(() => webhooks.stop());
-    const entries = await openEntryReader(project, db, events, onEventError);
+    const here = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
+    const entries = await openEntryReader(project, here, events, onEventError);
     undo.push(() => entries.close());
-    const contentEvents = createContentEvents(events, entries, onEventError, now);
+    const contentEvents = createContentEvents(events, { written: entries, deleting: here }, onEventError, now);
     const guarded = guardRoutes(
       [
         ...contentApiRoutes({ config, documents, access, events: contentEvents }),
@@ -138,14 +139,14 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
 }
 
 /**
- * Where event entries are read: on a thread of their own when a webhook wants entry events (see
+ * Where the bodies of creates and updates are built: on a thread of their own when a webhook wants them (see
  * thread-entry-reader.ts), else here (nothing reads them; an in-memory SQLite database cannot be
  * shared with a thread either).
  */
-async function openEntryReader(project: Project, db: Database, events: EventBus, onError: (error: unknown) => void): Promise<EntryReader> {
+async function openEntryReader(project: Project, here: EntryReader, events: EventBus, onError: (error: unknown) => void): Promise<EntryReader> {
   const { config } = project;
-  const here = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
-  const wanted = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish'].some((name) => events.wants(name));
+  // Delete bodies are read here in any case (the request waits for them).
+  const wanted = ['entry.create', 'entry.update', 'entry.publish', 'entry.unpublish'].some((name) => events.wants(name));
   if (!wanted || (config.database.client === 'sqlite' && (config.database.filename ?? '') === ':memory:')) return here;
   return startThreadEntryReader({ schema: project.schema, database: config.database, config: { api: config.api, i18n: config.i18n }, fallback: here, onError });
 }

@@ -15,13 +15,20 @@ export function createEnqueueBatch(queue: DeliveryQueue, now: () => Date, onQueu
   let batch: NewDelivery[] = [];
   let scheduled: Promise<void> | null = null;
   const writing = new Set<Promise<void>>();
+  // INSERTs one after the other: on a pool, two at once could number their rows out of event order.
+  let previous: Promise<unknown> = Promise.resolve();
 
   const flush = async () => {
     const deliveries = batch;
     batch = [];
     scheduled = null;
-    for (let start = 0; start < deliveries.length; start += MAX_ROWS) await queue.enqueue(deliveries.slice(start, start + MAX_ROWS), now());
-    onQueued([...new Set(deliveries.map((delivery) => delivery.webhook.id))]);
+    let written = 0;
+    try {
+      for (; written < deliveries.length; written += MAX_ROWS) await queue.enqueue(deliveries.slice(written, written + MAX_ROWS), now());
+    } finally {
+      // What is written is announced even when a later chunk failed (the worker must send it).
+      if (written > 0) onQueued([...new Set(deliveries.slice(0, written).map((delivery) => delivery.webhook.id))]);
+    }
   };
 
   return {
@@ -29,7 +36,9 @@ export function createEnqueueBatch(queue: DeliveryQueue, now: () => Date, onQueu
     add(webhooks: readonly Webhook[], event: string, payload: string): Promise<void> {
       for (const webhook of webhooks) batch.push({ webhook, event, payload });
       if (!scheduled) {
-        const write = new Promise<void>((resolve) => setTimeout(resolve, WINDOW_MS)).then(flush);
+        const wait = previous;
+        const write = new Promise<void>((resolve) => setTimeout(resolve, WINDOW_MS)).then(() => wait).then(flush);
+        previous = write.catch(() => undefined);
         scheduled = write;
         writing.add(write);
         void write.catch(() => undefined).finally(() => writing.delete(write));
