@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../src/app.js';
 import type { CompiledQuery } from '../src/sql/dialect.js';
+import type { CairnEventName } from '../src/events/event-bus.js';
 import { createEntryReader, type EntryEvent, type EntryReader, type EntryReaderConfig } from '../src/webhooks/entry-reader.js';
 import { startThreadEntryReader } from '../src/webhooks/thread-entry-reader.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
@@ -33,7 +34,7 @@ const readerConfig = (app: App): EntryReaderConfig => ({ api: app.project.config
 /** The in-process reader over the server's main connection. */
 const inProcessReader = (app: App): EntryReader => createEntryReader({ schema: app.project.schema, exec: app.db, dialect: app.db.dialect }, readerConfig(app));
 
-const entryEvent = (uid: string, model: string, documentId: string, status: 'draft' | 'published', locale: string | null = null, event = 'entry.create'): EntryEvent => ({
+const entryEvent = (uid: string, model: string, documentId: string, status: 'draft' | 'published', locale: string | null = null, event: CairnEventName = 'entry.create'): EntryEvent => ({
   event, createdAt: '2024-05-06T07:08:09.123Z', model, uid, documentId, locale, status,
 });
 

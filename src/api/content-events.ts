@@ -47,7 +47,7 @@ export function createContentEvents(events: EventBus, readers: EventReaders, onE
   });
   // The entries of documents being deleted, by status, kept until their entry.delete is emitted:
   // a create or update read after the delete committed finds nothing and sends the entry as it
-  // was just before the delete (a later state, as any body read after its write may show).
+  // was just before the delete (a later state, as every body read after its write may show).
   const deleted = new Map<string, Map<string, string>>();
   const documentKey = (event: EntryEvent) => `${event.uid}\u0000${event.documentId}\u0000${event.locale ?? ''}`;
   const emit = (built: EntryEvent, body: string | null) => {
@@ -112,7 +112,7 @@ export function createContentEvents(events: EventBus, readers: EventReaders, onE
  */
 function carrying({ event, createdAt, model, uid }: EntryEvent, body: string): CairnEvent {
   let entry: unknown;
-  const carried = { event, createdAt, model, uid, [EVENT_BODY]: body } as CairnEvent & Record<string, unknown>;
+  const carried: CairnEvent & Record<string | symbol, unknown> = { event, createdAt, model, uid, [EVENT_BODY]: body };
   Object.defineProperty(carried, 'entry', {
     enumerable: true,
     get: () => (entry ??= (JSON.parse(body) as { entry: unknown }).entry),

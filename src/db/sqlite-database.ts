@@ -82,10 +82,11 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
     while (open) await open;
   };
 
-  const optimizer = setInterval(() => {
+  // A reading connection leaves statistics to the connection that writes.
+  const optimizer = readOnly ? undefined : setInterval(() => {
     void waitForTransaction()
       .then(() => {
-        if (!connection.open || readOnly) return;
+        if (!connection.open) return;
         // Never wait on another process's lock here: statistics can wait for the next round.
         connection.pragma('busy_timeout = 0');
         try {
@@ -95,7 +96,8 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
         }
       })
       .catch(() => undefined);
-  }, OPTIMIZE_INTERVAL_MS).unref();
+  }, OPTIMIZE_INTERVAL_MS);
+  optimizer?.unref();
 
   const database: Database = {
     dialect: sqliteDialect,

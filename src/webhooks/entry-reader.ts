@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import type { CairnEventName } from '../events/event-bus.js';
 import { findOneDocument, type ReadContext } from '../documents/read-documents.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
@@ -7,7 +8,7 @@ import type { Model, Schema } from '../schema/types.js';
 
 /** An entry event to build: its payload fields, and which version of which document its `entry` is. */
 export interface EntryEvent {
-  readonly event: string;
+  readonly event: CairnEventName;
   readonly createdAt: string;
   readonly model: string;
   readonly uid: string;
