@@ -8,14 +8,8 @@ import { compileInsert, compileUpdate } from '../sql/compile-write.js';
 const WEBHOOKS = 'strapi_webhooks';
 
 /** A webhook deliveries go to: a row of `strapi_webhooks`, with the secret of its declaration. */
-export interface Webhook {
+export interface Webhook extends WebhookDeclaration {
   readonly id: number;
-  readonly name: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly events: readonly string[];
-  readonly enabled: boolean;
-  readonly secret: string | null;
 }
 
 /**
