@@ -1,30 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cairn } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
+import { closedPort } from './support/webhook-receiver.js';
 
-const BIN = resolve(import.meta.dirname, '../bin/cairn.js');
 let dir: string;
-
-function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cairn-cli-'));
@@ -104,7 +87,7 @@ describe('the cairn command line', () => {
   });
 
   it('start serves the project until SIGTERM, and the CLI-made token works', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -132,7 +115,7 @@ describe('the cairn command line', () => {
   });
 
   it('develop restarts on a schema change and keeps serving through a broken one', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const project = mkdtempSync(join(tmpdir(), 'cairn-develop-'));
     cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
     const child = spawn(process.execPath, [BIN, 'develop', '--dir', project], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });

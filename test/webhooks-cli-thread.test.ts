@@ -3,17 +3,16 @@ import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
-import { sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { closedPort, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 9, the built command line (`npm test` builds first): the bundle's entry reader thread
 // (dist/entry-reader-thread.mjs) starts and builds the bodies (a thread that failed would be
 // logged, and the main thread would read instead), and a server that cannot listen exits instead
 // of being kept alive by that thread.
-
-const BIN = resolve(import.meta.dirname, '../bin/cairn.js');
 
 function listenAnywhere(): Promise<{ server: Server; port: number }> {
   return new Promise((done) => {
@@ -36,8 +35,7 @@ describe('cairn start with an entry webhook (bundled build)', () => {
   });
 
   it('builds entry bodies on its thread: both events arrive deep-populated, and nothing about the thread is logged', async () => {
-    const { server, port } = await listenAnywhere();
-    await new Promise<void>((done) => server.close(() => done()));
+    const port = await closedPort();
     const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

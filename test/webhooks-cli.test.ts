@@ -1,40 +1,21 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cairn } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
-import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { closedPort, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // The built command line (run `npm run build` first, as `npm test` does): a `cairn start`
 // killed (SIGKILL) while an attempt is in flight leaves the delivery `sending`; the next start
 // sends it again. `cairn webhooks:log` prints the deliveries, newest first, and `--json` the same
 // without the payloads.
 
-const BIN = resolve(import.meta.dirname, '../bin/cairn.js');
-
-function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
 /** `cairn start --dir <dir>` on a free port, once it answers /_health. */
 async function startServer(dir: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
+  const port = await closedPort();
   const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
