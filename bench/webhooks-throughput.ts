@@ -18,7 +18,7 @@
  * `--bin <file>` starts another build of the command line (a copy of bin/cairn.js beside its own
  * bundle), to compare two builds without rebuilding dist/.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -112,17 +112,19 @@ async function measureSetup(setup: Setup, url: string | null, load: { connection
     const before = cpuMs(server.pid);
     const result = await measure(server.baseUrl, CREATE, { ...load, warmupSeconds: 0 });
     const after = cpuMs(server.pid);
-    const queuedAtEnd = url ? readQueue(join(projectDir, '.tmp/data.db')).rows : 0;
+    const queuedAtEnd = url ? readQueue(join(projectDir, '.tmp/data-webhooks.db')).rows : 0;
     await server.stop();
     const cpu = before && after ? { mainMs: (after.mainMs - before.mainMs) / result.total, processMs: (after.processMs - before.processMs) / result.total } : null;
-    return { result, cpu, queuedAtEnd, queue: readQueue(join(projectDir, '.tmp/data.db')) };
+    return { result, cpu, queuedAtEnd, queue: readQueue(join(projectDir, '.tmp/data-webhooks.db')) };
   } finally {
     await server.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
 }
 
+/** What the delivery queue (its own file beside the SQLite database) holds; empty when there is no file (no webhook). */
 function readQueue(file: string): Run['queue'] {
+  if (!existsSync(file)) return { rows: 0, attempts: 0, byStatus: {} };
   const db = new Database(file, { readonly: true });
   try {
     const rows = db.prepare('select status, count(*) as n, coalesce(sum(attempts), 0) as attempts from cairn_webhook_deliveries group by status').all() as { status: string; n: number; attempts: number }[];

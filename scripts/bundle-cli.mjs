@@ -1,12 +1,12 @@
 // Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into one
 // file, dist/cairn.mjs, which bin/cairn.js runs. One file instead of ~500 modules cuts module
 // resolution and loading, the largest part of start-up. Native and optional drivers stay external
-// (loaded from node_modules on demand). The webhook entry reader thread's program is a second
-// bundle beside it, dist/entry-reader-thread.mjs (a worker thread loads it by that name).
+// (loaded from node_modules on demand). The webhook thread's program is a second
+// bundle beside it, dist/webhook-thread.mjs (a worker thread loads it by that name).
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { cairn: 'dist/main.js', 'entry-reader-thread': 'dist/webhooks/entry-reader-thread.js' },
+  entryPoints: { cairn: 'dist/main.js', 'webhook-thread': 'dist/webhooks/webhook-thread.js' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -27,9 +27,9 @@ import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
 import { createUploadContext } from './upload/create-upload-context.js';
-import { createEntryReader, type EntryReader } from './webhooks/entry-reader.js';
+import { createEntryReader } from './webhooks/entry-reader.js';
+import { deliveryQueueFile } from './webhooks/queue-database.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
-import { startThreadEntryReader } from './webhooks/thread-entry-reader.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 export interface AppOptions {
@@ -48,7 +48,7 @@ export interface App {
   readonly db: Database;
   readonly server: FastifyInstance;
   readonly routes: readonly Route[];
-  /** Events emitted after writes commit (`media.create`, …). */
+  /** The media library's events (`media.create`, …), emitted after their writes commit; entry events go to the webhooks directly (start-webhooks.ts). */
   readonly events: EventBus;
   /** Start-up findings worth logging: schema differences kept, unknown permission actions. */
   readonly notices: readonly string[];
@@ -68,7 +68,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
   try {
-    const sync = await syncSchema(db, planTables(project.schema));
+    const sync = await syncSchema(db, planTables(project.schema, { deliveryQueue: deliveryQueueFile(config.database) === null }));
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
     let roles: RolePermissions = await loadRolePermissions(db);
     await syncLocales(db, config.i18n, now());
@@ -96,12 +96,10 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const upload = await createUploadContext({ config, schema: project.schema, db, events, now });
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
-    const webhooks = await startWebhooks({ config, db, events, now, onError: onEventError });
-    undo.push(() => webhooks.stop());
-    const here = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
-    const entries = await openEntryReader(project, here, events, onEventError);
-    undo.push(() => entries.close());
-    const contentEvents = createContentEvents(events, { written: entries, deleting: here }, onEventError, now);
+    const entries = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
+    const webhooks = await startWebhooks({ config, schema: project.schema, db, reader: entries, events, now, onError: onEventError });
+    undo.push(() => webhooks.close());
+    const contentEvents = createContentEvents(webhooks, entries, now);
     const guarded = guardRoutes(
       [
         ...contentApiRoutes({ config, documents, access, events: contentEvents }),
@@ -125,9 +123,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       notices: [...sync.notices, ...permissionWarnings],
       async close() {
         await server.close();
-        await contentEvents.settled();
-        await entries.close();
-        await webhooks.stop();
+        await webhooks.close();
         await db.close();
       },
     };
@@ -136,17 +132,4 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     await db.close();
     throw error;
   }
-}
-
-/**
- * Where the bodies of creates and updates are built: on a thread of their own when a webhook wants them (see
- * thread-entry-reader.ts), else here (nothing reads them; an in-memory SQLite database cannot be
- * shared with a thread either).
- */
-async function openEntryReader(project: Project, here: EntryReader, events: EventBus, onError: (error: unknown) => void): Promise<EntryReader> {
-  const { config } = project;
-  // Delete bodies are read here in any case (the request waits for them).
-  const wanted = ['entry.create', 'entry.update', 'entry.publish', 'entry.unpublish'].some((name) => events.wants(name));
-  if (!wanted || (config.database.client === 'sqlite' && (config.database.filename ?? '') === ':memory:')) return here;
-  return startThreadEntryReader({ schema: project.schema, database: config.database, config: { api: config.api, i18n: config.i18n }, fallback: here, onError });
 }

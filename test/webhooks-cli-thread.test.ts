@@ -9,9 +9,9 @@ import { BIN } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
 import { closedPort, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
-// Issue 9, the built command line (`npm test` builds first): the bundle's entry reader thread
-// (dist/entry-reader-thread.mjs) starts and builds the bodies (a thread that failed would be
-// logged, and the main thread would read instead), and a server that cannot listen exits instead
+// Issue 9, the built command line (`npm test` builds first): the bundle's webhook thread
+// (dist/webhook-thread.mjs) starts, builds the bodies and delivers (a thread that failed would be
+// logged, and the main thread would take over), and a server that cannot listen exits instead
 // of being kept alive by that thread.
 
 function listenAnywhere(): Promise<{ server: Server; port: number }> {
@@ -58,10 +58,10 @@ describe('cairn start with an entry webhook (bundled build)', () => {
       await exited;
     }
     expect(output).toContain('Cairn is serving');
-    expect(output).not.toMatch(/entry reader thread/);
+    expect(output).not.toMatch(/webhook thread/);
   });
 
-  it('exits with an error when its port is taken (the reader thread does not keep it alive)', async () => {
+  it('exits with an error when its port is taken (the webhook thread does not keep it alive)', async () => {
     const { server, port } = await listenAnywhere();
     try {
       const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' } });

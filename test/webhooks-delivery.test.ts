@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { loadProject } from '../src/project/load-project.js';
 import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/test-server.js';
-import { closedPort, eventually, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { closedPort, eventually, queryDeliveries, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 9, delivery: retries with exponential backoff (±50% jitter) until maxAttempts, a timeout
 // per attempt, bounded concurrency, writes that never wait, and a queue that survives a restart.
@@ -21,7 +21,7 @@ interface DeliveryRow {
 }
 
 async function deliveries(app: App): Promise<DeliveryRow[]> {
-  const rows = await app.db.all({ sql: 'select id, status, attempts, last_status, last_error, next_attempt_at from cairn_webhook_deliveries order by id', params: [] });
+  const rows = await queryDeliveries(app, 'select id, status, attempts, last_status, last_error, next_attempt_at from cairn_webhook_deliveries order by id');
   return rows.map((row) => ({
     id: Number(row.id),
     status: String(row.status),

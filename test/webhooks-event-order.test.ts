@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { closedPort, eventually, webhooksFile } from './support/webhook-receiver.js';
+import { closedPort, eventually, queryDeliveries, webhooksFile } from './support/webhook-receiver.js';
 
 // Issue 9: entry events are queued in the order of the writes, each with the entry as that write
 // left it, although creates and updates are built on the reader thread and a delete's body on
@@ -25,7 +25,7 @@ for (const database of inject('databases')) {
     });
 
     const queued = async (): Promise<Queued[]> => {
-      const rows = await server.app.db.all({ sql: 'select event, payload from cairn_webhook_deliveries order by id', params: [] });
+      const rows = await queryDeliveries(server.app, 'select event, payload from cairn_webhook_deliveries order by id');
       return rows.map((row) => ({ event: String(row.event), entry: (JSON.parse(String(row.payload)) as { entry: Queued['entry'] }).entry }));
     };
 

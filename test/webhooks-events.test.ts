@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { uploadBody } from './support/multipart.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { serverFile, sleep, startWebhookReceiver, webhooksFile, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver.js';
+import { queryDeliveries, serverFile, sleep, startWebhookReceiver, webhooksFile, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // Issue 9: every event kind reaches a real receiver on loopback exactly once, with Strapi's
 // payload (`{ event, createdAt, model, uid, entry }` / `{ event, createdAt, media }`, the entry
@@ -232,7 +232,7 @@ for (const database of inject('databases')) {
     });
 
     it('every delivery is recorded as delivered after one attempt; the declared webhooks are rows of strapi_webhooks', async () => {
-      const deliveries = await server.app.db.all({ sql: 'select webhook_name, event, status, attempts, last_status from cairn_webhook_deliveries order by id', params: [] });
+      const deliveries = await queryDeliveries(server.app, 'select webhook_name, event, status, attempts, last_status from cairn_webhook_deliveries order by id');
       expect(deliveries).toHaveLength(all.requests.length + createsOnly.requests.length);
       for (const row of deliveries) expect([row.status, Number(row.attempts), Number(row.last_status)]).toEqual(['delivered', 1, 200]);
       expect(deliveries.filter((row) => row.webhook_name === 'switched off')).toEqual([]);

@@ -1,4 +1,4 @@
-/** The events Cairn emits after a write commits (webhooks subscribe to them). */
+/** The events Cairn's webhooks send (entry events reach them from the content API, media events through the bus). */
 export type CairnEventName =
   | 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish'
   | 'media.create' | 'media.update' | 'media.delete';
@@ -8,18 +8,6 @@ export interface CairnEvent {
   readonly event: CairnEventName;
   readonly createdAt: string;
   readonly [field: string]: unknown;
-}
-
-/**
- * Where an event can carry its webhook body already serialized (entry events are serialized on
- * the thread that read their entry, sparing the thread serving requests a parse and a stringify).
- */
-export const EVENT_BODY: unique symbol = Symbol('cairn.eventBody');
-
-/** The event as JSON: the body it carries, or its serialization. */
-export function eventBody(event: CairnEvent): string {
-  const carried = (event as { readonly [EVENT_BODY]?: string })[EVENT_BODY];
-  return carried ?? JSON.stringify(event);
 }
 
 /** Receives events; a listener's failure is reported, never passed to the request that emitted. */

@@ -6,9 +6,10 @@ import { isScalar, type Model, type ScalarType, type Schema } from './types.js';
 /**
  * Every table the content model needs, named and typed exactly as Strapi 5 creates them:
  * content-type and component tables, `_lnk` join tables (owner side only), `<table>_cmps`
- * component joins, the upload morph table `files_related_mph`, and Strapi's raw core tables.
+ * component joins, the upload morph table `files_related_mph`, and Strapi's raw core tables;
+ * with `deliveryQueue`, Cairn's webhook delivery queue too (when it lives in this database).
  */
-export function planTables(schema: Schema): TableSpec[] {
+export function planTables(schema: Schema, options: { readonly deliveryQueue: boolean }): TableSpec[] {
   const tables: TableSpec[] = [];
   for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
     tables.push(modelTable(schema, model));
@@ -19,6 +20,7 @@ export function planTables(schema: Schema): TableSpec[] {
   }
   if (schema.contentTypes.has('plugin::upload.file')) tables.push(mediaMorphTable());
   tables.push(...CORE_TABLES);
+  if (options.deliveryQueue) tables.push(WEBHOOK_DELIVERIES_TABLE);
   return tables;
 }
 
@@ -168,28 +170,6 @@ const CORE_TABLES: readonly TableSpec[] = [
     foreignKeys: [],
   },
   {
-    // Cairn's webhook delivery queue and log (Strapi has none: it sends once and forgets).
-    name: 'cairn_webhook_deliveries',
-    columns: [
-      column('id', 'increments'),
-      column('webhook_id', 'integer'),
-      column('webhook_name', 'string'),
-      column('url', 'text'),
-      column('event', 'string'),
-      column('payload', 'text'),
-      column('status', 'string'),
-      column('attempts', 'integer'),
-      column('next_attempt_at', 'datetime'),
-      column('last_status', 'integer'),
-      column('last_error', 'text'),
-      column('created_at', 'datetime'),
-      column('updated_at', 'datetime'),
-      column('delivered_at', 'datetime'),
-    ],
-    indexes: [index('cairn_webhook_deliveries_due_idx', ['status', 'next_attempt_at'])],
-    foreignKeys: [],
-  },
-  {
     name: 'strapi_webhooks',
     columns: [
       column('id', 'increments'),
@@ -203,3 +183,29 @@ const CORE_TABLES: readonly TableSpec[] = [
     foreignKeys: [],
   },
 ];
+
+/**
+ * Cairn's webhook delivery queue and log (Strapi has none: it sends once and forgets). In the
+ * content database, except on a SQLite file, where it has a file of its own (webhooks/queue-database.ts).
+ */
+export const WEBHOOK_DELIVERIES_TABLE: TableSpec = {
+  name: 'cairn_webhook_deliveries',
+  columns: [
+    column('id', 'increments'),
+    column('webhook_id', 'integer'),
+    column('webhook_name', 'string'),
+    column('url', 'text'),
+    column('event', 'string'),
+    column('payload', 'text'),
+    column('status', 'string'),
+    column('attempts', 'integer'),
+    column('next_attempt_at', 'datetime'),
+    column('last_status', 'integer'),
+    column('last_error', 'text'),
+    column('created_at', 'datetime'),
+    column('updated_at', 'datetime'),
+    column('delivered_at', 'datetime'),
+  ],
+  indexes: [index('cairn_webhook_deliveries_due_idx', ['status', 'next_attempt_at'])],
+  foreignKeys: [],
+};

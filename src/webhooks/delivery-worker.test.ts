@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
-import type { CairnEvent } from '../events/event-bus.js';
 import type { Delivery, DeliveryQueue } from './delivery-queue.js';
 import { createWebhookWorker, type WebhookWorker } from './delivery-worker.js';
 import type { Webhook } from './webhook-store.js';
@@ -61,7 +60,8 @@ const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 const webhook = (id: number): Webhook => ({ id, name: `hook ${id}`, url: `http://hook-${id}.test/`, headers: {}, events: ['entry.create'], enabled: true, secret: null });
 
-const event = (n: number): CairnEvent => ({ event: 'entry.create', createdAt: new Date().toISOString(), n });
+/** An event's name and body, as `queue` takes them. */
+const event = (n: number): [string, string] => ['entry.create', JSON.stringify({ event: 'entry.create', createdAt: new Date().toISOString(), n })];
 
 const settings = (overrides: Partial<WebhookDeliveryConfig> = {}): WebhookDeliveryConfig => ({
   defaultHeaders: {}, timeoutMs: 1000, maxAttempts: 5, concurrency: 2, backoffMs: 20, maxBackoffMs: 1000, ...overrides,
@@ -120,7 +120,7 @@ describe('the webhook delivery worker', () => {
     const { send, sent } = fakeSend((_, signal) => never(signal));
     const running = startWorker(queue, send, settings({ concurrency: 1, timeoutMs: 5000 }));
     await running.start();
-    for (let n = 0; n < 3; n++) await running.onEvent(event(n));
+    for (let n = 0; n < 3; n++) await running.queue(...event(n));
     await until(() => sent.length === 1);
     const before = calls.due + calls.nextDue;
     await sleep(200);
@@ -133,9 +133,9 @@ describe('the webhook delivery worker', () => {
     const { send, sent } = fakeSend(async () => 200);
     const running = startWorker(queue, send, settings());
     await running.start();
-    const first = running.onEvent(event(1));
+    const first = running.queue(...event(1));
     await sleep(10);
-    await running.onEvent(event(2));
+    await running.queue(...event(2));
     await first;
     await until(() => rows.every((row) => row.status === 'delivered'), 1000);
     expect(sent.map((call) => call.delivery).sort()).toEqual([1, 2]);
@@ -146,7 +146,7 @@ describe('the webhook delivery worker', () => {
     const { send, sent } = fakeSend((_, signal) => never(signal));
     const running = startWorker(queue, send, settings({ timeoutMs: 10_000 }));
     await running.start();
-    await running.onEvent(event(1));
+    await running.queue(...event(1));
     await until(() => sent.length === 1);
     const started = performance.now();
     await running.stop();
@@ -160,7 +160,7 @@ describe('the webhook delivery worker', () => {
     const { send, sent } = fakeSend((call) => (call.url.includes('hook-1') && down ? refused() : Promise.resolve(200)));
     const running = startWorker(queue, send, settings({ concurrency: 3, backoffMs: 20, maxBackoffMs: 40, maxAttempts: 5 }), [webhook(1), webhook(2)]);
     await running.start();
-    for (let n = 0; n < 20; n++) await running.onEvent(event(n));
+    for (let n = 0; n < 20; n++) await running.queue(...event(n));
     await sleep(300);
     const toDead = () => sent.filter((call) => call.url.includes('hook-1'));
     // Without holding the endpoint: 20 deliveries × 5 attempts within 300 ms (delays 10–60 ms).
@@ -182,7 +182,7 @@ describe('the webhook delivery worker', () => {
     const { send, sent } = fakeSend(async () => (++calls <= 3 ? 500 : 200));
     const running = startWorker(queue, send, settings({ backoffMs: 40, maxBackoffMs: 50 }), [webhook(1)], () => 0.99);
     await running.start();
-    await running.onEvent(event(1));
+    await running.queue(...event(1));
     await until(() => rows[0]?.status === 'delivered');
     const gaps = sent.slice(1).map((call, index) => call.at - (sent[index] as Sent).at);
     // Uncapped: 59, 119, 238 ms.
@@ -196,7 +196,7 @@ describe('the webhook delivery worker', () => {
     const { send, sent } = fakeSend(async () => (++calls <= 3 ? 500 : 200));
     const running = startWorker(queue, send, settings({ backoffMs: 40 }), [webhook(1)], () => 0.5);
     await running.start();
-    await running.onEvent(event(1));
+    await running.queue(...event(1));
     await until(() => rows[0]?.status === 'delivered');
     expect(sent.map((call) => call.attempt)).toEqual([1, 2, 3, 4]);
     const gaps = sent.slice(1).map((call, index) => call.at - (sent[index] as Sent).at);

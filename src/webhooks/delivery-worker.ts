@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
-import { eventBody, type CairnEvent } from '../events/event-bus.js';
 import type { Delivery, DeliveryQueue } from './delivery-queue.js';
 import { createEnqueueBatch } from './enqueue-batch.js';
 import type { Webhook } from './webhook-store.js';
@@ -18,8 +17,8 @@ export interface WorkerOptions {
 
 /** The webhook side of the app: turns events into queued deliveries and delivers them. */
 export interface WebhookWorker {
-  /** Event-bus listener: queues one delivery per enabled webhook subscribed to the event. */
-  readonly onEvent: (event: CairnEvent) => Promise<void>;
+  /** Queues one delivery of `body` per enabled webhook subscribed to `event`; resolves once they are written. */
+  readonly queue: (event: string, body: string) => Promise<void>;
   /** Requeues deliveries interrupted by a stop, then delivers what is due. */
   start(): Promise<void>;
   /** Stops scheduling and waits for the attempts in flight. */
@@ -41,8 +40,8 @@ interface Unreachable {
  * delivery queue (so a restart loses nothing), then POSTed with a timeout by at most
  * `concurrency` attempts at once. A non-2xx answer or a network error schedules a retry after
  * `backoffMs × 2^(attempt−1)` (±50% jitter, at most `maxBackoffMs`), until `maxAttempts`, then
- * the delivery is marked failed. Requests never wait for any of this: the bus calls `onEvent`
- * without awaiting it, and the worker runs on timers.
+ * the delivery is marked failed. Requests never wait for any of this: it runs on the webhook
+ * thread (start-webhooks.ts), on timers.
  *
  * An endpoint that cannot be reached at all (connection refused, timeout) is held as a whole: its
  * other deliveries stay queued, untried, while it waits the same kind of backoff (doubling with
@@ -188,10 +187,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   };
 
   return {
-    onEvent(event) {
-      const subscribed = options.webhooks().filter((webhook) => webhook.enabled && webhook.events.includes(event.event));
+    queue(event, body) {
+      const subscribed = options.webhooks().filter((webhook) => webhook.enabled && webhook.events.includes(event));
       if (subscribed.length === 0) return Promise.resolve();
-      return enqueuing.add(subscribed, event.event, eventBody(event));
+      return enqueuing.add(subscribed, event, body);
     },
     async start() {
       stopped = false;

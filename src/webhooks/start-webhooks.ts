@@ -1,34 +1,62 @@
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
-import { createDeliveryQueue } from './delivery-queue.js';
-import { createWebhookWorker, type WebhookWorker } from './delivery-worker.js';
+import type { Schema } from '../schema/types.js';
+import type { EntryReader } from './entry-reader.js';
+import { startLocalWebhooks, type WebhookSink } from './local-webhooks.js';
+import { deliveryQueueFile, moveDeliveriesToQueueFile, queueFileExists } from './queue-database.js';
+import { startThreadedWebhooks } from './threaded-webhooks.js';
 import { syncWebhooks } from './webhook-store.js';
 
+/** The webhooks of a running server: where content writes send their events. */
+export interface Webhooks extends WebhookSink {
+  /** Whether an enabled webhook subscribes to `event` (entry bodies cost reads: only wanted ones are built). */
+  wants(event: string): boolean;
+}
+
+const MEDIA_EVENTS = ['media.create', 'media.update', 'media.delete'];
+
 /**
- * Syncs `config/webhooks.js` into `strapi_webhooks` and, when any webhook is enabled, subscribes
- * the delivery worker to the event bus and starts it (deliveries left by a previous run resume).
+ * Syncs `config/webhooks.js` into `strapi_webhooks` and starts delivering: on the webhook thread
+ * when a webhook is enabled (threaded-webhooks.ts), else on this thread (an in-memory SQLite
+ * database, or deliveries left by an earlier run to send). Media events come from `events`;
+ * entry events from the content API (content-events.ts), through the returned `Webhooks`.
  */
 export async function startWebhooks(options: {
   readonly config: Config;
+  readonly schema: Schema;
   readonly db: Database;
+  /** Reads entry bodies on this thread (the fallback's reads). */
+  readonly reader: EntryReader;
   readonly events: EventBus;
   readonly now: () => Date;
   readonly onError: (error: unknown) => void;
-}): Promise<WebhookWorker> {
-  const webhooks = await syncWebhooks(options.db, options.config.webhooks);
-  const worker = createWebhookWorker({
-    queue: createDeliveryQueue(options.db),
-    webhooks: () => webhooks,
-    config: options.config.webhookDelivery,
-    now: options.now,
-    random: Math.random,
-    send: fetch,
-    onError: options.onError,
-  });
-  const subscribed = [...new Set(webhooks.filter((webhook) => webhook.enabled).flatMap((webhook) => webhook.events))];
-  // Only the events some enabled webhook wants: the others are never built (an entry payload costs reads).
-  if (subscribed.length > 0) options.events.on(worker.onEvent, subscribed);
-  await worker.start();
-  return worker;
+}): Promise<Webhooks> {
+  const { config, db } = options;
+  const webhooks = await syncWebhooks(db, config.webhooks);
+  await moveDeliveriesToQueueFile(config.database, db);
+  const subscribed = new Set(webhooks.filter((webhook) => webhook.enabled).flatMap((webhook) => webhook.events));
+  const setup = { database: config.database, delivery: config.webhookDelivery, webhooks };
+  const here = () => startLocalWebhooks(setup, { content: db, reader: options.reader, now: options.now, onError: options.onError });
+  const queueFile = deliveryQueueFile(config.database);
+  const inMemory = config.database.client === 'sqlite' && queueFile === null;
+  let sink: WebhookSink;
+  if (subscribed.size > 0 && !inMemory) {
+    const data = { schema: options.schema, database: config.database, reader: { api: config.api, i18n: config.i18n }, webhooks, delivery: config.webhookDelivery };
+    sink = await startThreadedWebhooks({ data, fallback: here, onError: options.onError });
+  } else if (subscribed.size > 0 || queueFile === null || queueFileExists(config.database)) sink = await here();
+  // No webhook, and no queue file a delivery could be waiting in: nothing to run.
+  else sink = { deleting: () => undefined, send: () => undefined, close: async () => undefined };
+
+  const media = MEDIA_EVENTS.filter((event) => subscribed.has(event));
+  const unsubscribe = media.length > 0 ? options.events.on((event) => sink.send([{ kind: 'built', event: event.event, body: JSON.stringify(event) }]), media) : () => undefined;
+  return {
+    wants: (event) => subscribed.has(event),
+    deleting: (notice) => sink.deleting(notice),
+    send: (items) => sink.send(items),
+    async close() {
+      unsubscribe();
+      await sink.close();
+    },
+  };
 }

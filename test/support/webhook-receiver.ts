@@ -1,5 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
+import type { App } from '../../src/app.js';
+import type { Row } from '../../src/db/database.js';
+import { openQueueDatabase } from '../../src/webhooks/queue-database.js';
 
 /** One request the receiver got, with how it was answered. */
 export interface ReceivedRequest {
@@ -167,5 +170,15 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     if (check(value)) return value;
     if (performance.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await sleep(20);
+  }
+}
+
+/** Runs `sql` on the app's webhook delivery queue (a file of its own on SQLite, see queue-database.ts). */
+export async function queryDeliveries(app: App, sql: string): Promise<Row[]> {
+  const queue = await openQueueDatabase(app.project.config.database, app.db);
+  try {
+    return await queue.db.all({ sql, params: [] });
+  } finally {
+    await queue.close();
   }
 }

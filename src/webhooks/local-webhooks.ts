@@ -1,0 +1,70 @@
+import type { DatabaseConfig } from '../config/config.js';
+import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
+import type { Database } from '../db/database.js';
+import { createDeliveryQueue } from './delivery-queue.js';
+import { createWebhookWorker } from './delivery-worker.js';
+import type { EntryReader } from './entry-reader.js';
+import { openQueueDatabase } from './queue-database.js';
+import { createWebhookPipeline, type DeletingNotice, type WebhookItem } from './webhook-pipeline.js';
+import type { Webhook } from './webhook-store.js';
+
+/** Where the server sends what webhooks need: the webhook thread, or a pipeline on the serving thread. */
+export interface WebhookSink {
+  /** Before a delete commits: the document's entries as they are (see `DeletingNotice`). */
+  deleting(notice: DeletingNotice): void;
+  /** After a write committed: its events, in the order of the writes. */
+  send(items: readonly WebhookItem[]): void;
+  /** Queues everything sent, stops delivering (attempts in flight go back to pending) and releases the connections. */
+  close(): Promise<void>;
+}
+
+/** What webhooks run with, wherever they run. */
+export interface WebhookSetup {
+  readonly database: DatabaseConfig;
+  readonly delivery: WebhookDeliveryConfig;
+  readonly webhooks: readonly Webhook[];
+}
+
+/**
+ * Webhooks on the serving thread: when there can be no webhook thread (an in-memory SQLite
+ * database is not shared with one), when no webhook is enabled (deliveries left by an earlier
+ * run are still sent), and when the thread failed. Bodies are read through `content`, a turn
+ * after the write (its response goes out first); the queue is `content` or its own file
+ * (queue-database.ts).
+ */
+export async function startLocalWebhooks(
+  setup: WebhookSetup,
+  options: { readonly content: Database; readonly reader: EntryReader; readonly now: () => Date; readonly onError: (error: unknown) => void },
+): Promise<WebhookSink> {
+  const queue = await openQueueDatabase(setup.database, options.content);
+  const worker = createWebhookWorker({
+    queue: createDeliveryQueue(queue.db),
+    webhooks: () => setup.webhooks,
+    config: setup.delivery,
+    now: options.now,
+    random: Math.random,
+    send: fetch,
+    onError: options.onError,
+  });
+  try {
+    await worker.start();
+  } catch (error) {
+    await queue.close();
+    throw error;
+  }
+  const pipeline = createWebhookPipeline({ reader: options.reader, queue: worker.queue });
+  const accepting = new Set<Promise<void>>();
+  return {
+    deleting: (notice) => pipeline.deleting(notice),
+    send(items) {
+      const accepted = new Promise<void>((resolve) => setImmediate(resolve)).then(() => pipeline.accept(items));
+      accepting.add(accepted);
+      void accepted.catch(options.onError).finally(() => accepting.delete(accepted));
+    },
+    async close() {
+      while (accepting.size > 0) await Promise.allSettled([...accepting]);
+      await worker.stop();
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { Worker } from 'node:worker_threads';
+import type { WebhookSink } from './local-webhooks.js';
+import type { DeletingNotice, WebhookItem } from './webhook-pipeline.js';
+import type { FromWebhookThread, ToWebhookThread, WebhookThreadData } from './webhook-thread.js';
+
+/** Notices kept for a fallback at most (as the thread keeps them, see webhook-pipeline.ts). */
+const MAX_NOTICES = 1_000;
+
+/**
+ * Webhooks on a thread of their own (webhook-thread.ts): the serving thread only posts each
+ * write's events (a few hundred bytes; entry bodies are read there), and everything else — deep
+ * reads, queue writes, sending, retries — happens on that thread, with its own connections and a
+ * low scheduling priority. A server with webhooks, even to a dead or hanging receiver, thus
+ * answers writes as fast as one without (bench/webhooks-throughput.ts).
+ *
+ * Each message is kept until the thread says its deliveries are queued. When the thread cannot
+ * start or stops unexpectedly, `fallback` (webhooks on this thread) takes over, and gets the
+ * messages the thread had not confirmed, in order, with the delete notices still relevant: no
+ * event is lost (one the thread had queued without confirming yet is queued twice). Resolves once
+ * the thread has its connections, or the fallback has taken over.
+ */
+export async function startThreadedWebhooks(options: {
+  readonly data: WebhookThreadData;
+  readonly fallback: () => Promise<WebhookSink>;
+  readonly onError: (error: unknown) => void;
+}): Promise<WebhookSink> {
+  const unconfirmed = new Map<number, readonly WebhookItem[]>();
+  const notices = new Map<string, DeletingNotice>();
+  let nextId = 1;
+  let thread: Worker | null = null;
+  let local: Promise<WebhookSink> | null = null;
+  let closing = false;
+
+  /** Stops using the thread; the fallback takes over what it had not confirmed (nothing to take over after a clean close). */
+  const abandon = (error: Error) => {
+    if (!thread) return;
+    const stopped = thread;
+    thread = null;
+    void stopped.terminate();
+    if (closing && unconfirmed.size === 0) return;
+    options.onError(error);
+    const replay = [...unconfirmed.values()];
+    unconfirmed.clear();
+    local = options.fallback().then((sink) => {
+      for (const notice of notices.values()) sink.deleting(notice);
+      for (const items of replay) sink.send(items);
+      return sink;
+    });
+    local.catch(options.onError);
+  };
+
+  const { url, execArgv } = threadProgram();
+  try {
+    thread = new Worker(url, { workerData: options.data, ...(execArgv ? { execArgv } : {}) });
+  } catch (error) {
+    // A project setting that cannot cross to a thread (a function in `connection`, say).
+    options.onError(new Error(`the webhook thread could not start (${describe(error)}); webhooks run on the main thread`));
+    return options.fallback();
+  }
+  const running = thread;
+  let started: () => void = () => undefined;
+  const starting = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  running.on('message', (message: FromWebhookThread) => {
+    if (message.kind === 'ready') return started();
+    if (message.kind === 'failed') {
+      abandon(new Error(`the webhook thread could not open its databases (${message.error}); webhooks run on the main thread`));
+      return started();
+    }
+    if (message.kind === 'error') return options.onError(new Error(`webhook thread: ${message.error}`));
+    unconfirmed.delete(message.id);
+    if (message.error !== undefined) options.onError(new Error(`webhook thread: could not queue deliveries (${message.error})`));
+    if (unconfirmed.size === 0 && !closing) running.unref();
+  });
+  running.on('messageerror', (error) => abandon(new Error(`the webhook thread sent an unreadable message (${error.message}); webhooks run on the main thread`)));
+  running.on('error', (error) => abandon(new Error(`the webhook thread failed (${error.message}); webhooks run on the main thread`)));
+  running.on('exit', (code) => {
+    abandon(new Error(`the webhook thread stopped (exit code ${code}); webhooks run on the main thread`));
+    started();
+  });
+  await starting;
+  // A thread that could not open its databases: the fallback runs from the start, and a fallback that cannot start either fails the start.
+  if (local) return local;
+  // Idle, the thread does not keep the process alive (a server that fails to listen exits); it
+  // does while it has messages to confirm (below), so no event is lost to an exit.
+  running.unref();
+
+  const post = (message: ToWebhookThread) => {
+    try {
+      running.postMessage(message);
+    } catch (error) {
+      // Something that cannot be cloned (never built by Cairn): reported, the thread is kept.
+      if (message.kind === 'items') unconfirmed.delete(message.id);
+      options.onError(error);
+    }
+  };
+
+  return {
+    deleting(notice) {
+      notices.delete(notice.key);
+      if (notices.size >= MAX_NOTICES) notices.delete(notices.keys().next().value as string);
+      notices.set(notice.key, notice);
+      if (local) void local.then((sink) => sink.deleting(notice), () => undefined);
+      else post({ kind: 'deleting', notice });
+    },
+    send(items) {
+      for (const item of items) {
+        if (item.kind === 'forget') notices.delete(item.key);
+        else if (item.kind === 'built' && item.forget !== undefined) notices.delete(item.forget);
+      }
+      if (local) {
+        void local.then((sink) => sink.send(items), () => undefined);
+        return;
+      }
+      const id = nextId++;
+      unconfirmed.set(id, items);
+      running.ref();
+      post({ kind: 'items', id, items });
+    },
+    async close() {
+      closing = true;
+      if (thread) {
+        running.ref();
+        // Listening before asking: a thread that stops meanwhile is seen stopped (its messages then go to the fallback).
+        const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+        post({ kind: 'close' });
+        await exited;
+      }
+      if (local) await (await local).close();
+    },
+  };
+}
+
+/**
+ * The thread's program beside this module, whatever form Cairn runs in: the bundle
+ * (dist/cairn.mjs → dist/webhook-thread.mjs), compiled files (.js beside .js), or the TypeScript
+ * sources under the tests (.ts, loaded through jiti as the project's config files are).
+ */
+function threadProgram(): { url: URL; execArgv: string[] | undefined } {
+  const extension = /\.(mjs|js|ts)$/.exec(new URL(import.meta.url).pathname)?.[1] ?? 'js';
+  // Outside the sources the thread inherits the process's flags (memory limits, source maps).
+  return { url: new URL(`./webhook-thread.${extension}`, import.meta.url), execArgv: extension === 'ts' ? ['--import', 'jiti/register'] : undefined };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
