@@ -65,7 +65,7 @@ interface Run {
   readonly cpu: { readonly mainMs: number; readonly processMs: number } | null;
   /** Deliveries by status at the end of the run, and the attempts they made. */
   readonly queue: { readonly rows: number; readonly attempts: number; readonly byStatus: Record<string, number> };
-  /** Deliveries already queued when the load ended (the rest were still being built: the lag of the entry reader). */
+  /** Deliveries already queued when the load ended (the rest were still being built: the lag of the webhook thread). */
   readonly queuedAtEnd: number;
 }
 

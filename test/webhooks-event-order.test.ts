@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from './support/test-server.js';
 import { closedPort, eventually, queryDeliveries, webhooksFile } from './support/webhook-receiver.js';
 
 // Issue 9: entry events are queued in the order of the writes, each with the entry as that write
-// left it, although creates and updates are built on the reader thread and a delete's body on
+// left it, although creates and updates are built on the webhook thread and a delete's body on
 // the serving thread. The receiver is a closed port: the deliveries stay in the queue to be read.
 
 interface Queued {

@@ -13,8 +13,10 @@ export interface ContentEvents {
   deleting(type: ContentType, documentId: string, query: Query): Promise<() => void>;
 }
 
+/** The events whose entries are read after the write (where webhooks run). */
+const READ_EVENTS = ['entry.create', 'entry.update', 'entry.publish'];
 /** The events whose bodies are entries (a delete's entry is kept for those of earlier writes). */
-const ENTRY_EVENTS = ['entry.create', 'entry.update', 'entry.publish', 'entry.delete'];
+const ENTRY_EVENTS = [...READ_EVENTS, 'entry.delete'];
 
 /**
  * Entry events as Strapi sends them (`{ event, createdAt, model, uid, entry }`, the entry
@@ -53,8 +55,14 @@ export function createContentEvents(webhooks: Pick<Webhooks, 'wants' | 'deleting
       });
       const body = bodies.find((found) => found !== null);
       if (!body) return () => undefined;
-      webhooks.deleting({ key, bodies: known });
-      return () => webhooks.send([webhooks.wants('entry.delete') ? { kind: 'built', event: 'entry.delete', body, forget: key } : { kind: 'forget', key }]);
+      // Kept for the earlier writes' events only when there are such events.
+      const kept = READ_EVENTS.some((name) => webhooks.wants(name));
+      if (kept) webhooks.deleting({ key, bodies: known });
+      const forget = kept ? { forget: key } : {};
+      return () => {
+        if (webhooks.wants('entry.delete')) webhooks.send([{ kind: 'built', event: 'entry.delete', body, ...forget }]);
+        else if (kept) webhooks.send([{ kind: 'forget', key }]);
+      };
     },
   };
 }

@@ -29,7 +29,7 @@ export interface EntryReader {
   close(): Promise<void>;
 }
 
-/** The part of the config an entry read needs (it crosses to the reader thread as is). */
+/** The part of the config an entry read needs (it crosses to the webhook thread as is). */
 export type EntryReaderConfig = Pick<Config, 'api' | 'i18n'>;
 
 /**

@@ -1,0 +1,342 @@
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import type { Row } from '../src/db/database.js';
+import { openDatabase } from '../src/db/open-database.js';
+import type { CairnEventName } from '../src/events/event-bus.js';
+import { loadProject } from '../src/project/load-project.js';
+import type { CompiledQuery } from '../src/sql/dialect.js';
+import { createEntryReader, type EntryEvent, type EntryReader } from '../src/webhooks/entry-reader.js';
+import { startLocalWebhooks } from '../src/webhooks/local-webhooks.js';
+import { deliveryQueueFile, openQueueDatabase } from '../src/webhooks/queue-database.js';
+import { startThreadedWebhooks } from '../src/webhooks/threaded-webhooks.js';
+import type { Webhook } from '../src/webhooks/webhook-store.js';
+import { EXAMPLE_PROJECT, startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
+import { closedPort, eventually, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+
+// Issue 9, webhooks off the serving thread: with an enabled webhook, entry reads, queue writes
+// and deliveries happen on the webhook thread (its own connections), so the serving connection
+// runs exactly what it runs without webhooks; the thread's bodies are the in-process reader's;
+// a thread that cannot open its databases hands over to webhooks on the serving thread (said
+// once); close() queues what was sent; on SQLite the queue is a file of its own, and deliveries
+// an older version left in the content database are moved there at start.
+
+const ARTICLE = 'api::article.article';
+const DELIVERIES = 'cairn_webhook_deliveries';
+/** The deep read's table for seo.keywords (a component inside a component). */
+const KEYWORDS_TABLE = 'components_shared_keywords';
+
+const inProcessReader = (app: App): EntryReader =>
+  createEntryReader({ schema: app.project.schema, exec: app.db, dialect: app.db.dialect }, { api: app.project.config.api, i18n: app.project.config.i18n });
+
+const entryEvent = (documentId: string, status: 'draft' | 'published', event: CairnEventName = 'entry.create'): EntryEvent => ({
+  event, createdAt: '2024-05-06T07:08:09.123Z', model: 'article', uid: ARTICLE, documentId, locale: null, status,
+});
+
+function documentIdOf(response: TestResponse): string {
+  expect(response.status, response.text).toBe(201);
+  const documentId = (response.json as { data?: { documentId?: unknown } } | undefined)?.data?.documentId;
+  if (typeof documentId !== 'string') throw new Error(`no documentId in ${response.text}`);
+  return documentId;
+}
+
+/** The parsed `entry` of a body (JSON text). */
+function entryOf(body: string | null | undefined): Record<string, unknown> {
+  if (typeof body !== 'string') throw new Error(`expected a body, got ${String(body)}`);
+  const entry = (JSON.parse(body) as { entry?: unknown }).entry;
+  if (typeof entry !== 'object' || entry === null) throw new Error(`no entry in ${body}`);
+  return entry as Record<string, unknown>;
+}
+
+const articleData = (title: string, author?: string) => ({
+  data: { title, views: 7, ...(author !== undefined ? { author } : {}), seo: { metaTitle: `SEO of ${title}`, keywords: [{ word: 'thread' }, { word: 'reader' }] } },
+});
+
+/**
+ * Runs `sql` on the server's delivery queue through connections of the test's own: unlike
+ * queryDeliveries (which uses app.db on PostgreSQL/MySQL), nothing lands in `server.queries`.
+ */
+async function ownQueueRows(app: App, sql: string): Promise<Row[]> {
+  const { database } = app.project.config;
+  const content = await openDatabase({ ...database, pool: { min: 0, max: 1 } }, undefined, { readOnly: true });
+  try {
+    const queue = await openQueueDatabase(database, content);
+    try {
+      return await queue.db.all({ sql, params: [] });
+    } finally {
+      await queue.close();
+    }
+  } finally {
+    await content.close();
+  }
+}
+
+/** Tables named `name` in a SQLite connection's main database. */
+const sqliteTables = async (app: App, name: string) =>
+  Number((await app.db.all({ sql: "select count(*) as n from sqlite_master where type = 'table' and name = ?", params: [name] }))[0]?.n);
+
+/** Every row of a SQLite file's delivery queue, read with a connection of its own. */
+function fileRows(filename: string): Record<string, unknown>[] {
+  const file = new BetterSqlite3(filename, { readonly: true, fileMustExist: true });
+  try {
+    return file.prepare(`select * from ${DELIVERIES} order by id`).all() as Record<string, unknown>[];
+  } finally {
+    file.close();
+  }
+}
+
+for (const database of inject('databases')) {
+  describe(`[${database}] webhooks on their own thread`, { timeout: 60_000 }, () => {
+    let receiver: WebhookReceiver;
+    let hooked: TestServer;
+    let plain: TestServer;
+
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver();
+      [hooked, plain] = await Promise.all([
+        startTestServer({
+          database,
+          files: {
+            'config/webhooks.js': webhooksFile([{ name: 'entries', url: receiver.url, events: ['entry.create', 'entry.publish'] }]),
+            'config/server.js': serverFile({ backoffMs: 50, timeoutMs: 2000 }),
+          },
+        }),
+        startTestServer({ database }),
+      ]);
+    });
+    afterAll(async () => {
+      await Promise.all([hooked?.close(), plain?.close()]);
+      await receiver?.close();
+    });
+
+    it('POST an article with seo.keywords: once both deliveries are delivered, the serving connection ran exactly the statements of a server without webhooks (no keyword read, nothing on cairn_webhook_deliveries)', async () => {
+      const body = articleData('Quiet serving thread');
+      hooked.resetQueries();
+      const documentId = documentIdOf(await hooked.request('POST', '/api/articles', { body }));
+      await receiver.waitFor(2, { timeoutMs: 10_000, filter: (request) => entryOf(request.body).documentId === documentId });
+      await eventually(
+        () => ownQueueRows(hooked.app, `select event, status from ${DELIVERIES}`),
+        (rows) => rows.length === 2 && rows.every((row) => row.status === 'delivered'),
+      );
+      await sleep(100);
+      const hookedQueries = [...hooked.queries];
+
+      plain.resetQueries();
+      documentIdOf(await plain.request('POST', '/api/articles', { body }));
+      await sleep(100);
+      const plainQueries = [...plain.queries];
+
+      const sqlOf = (queries: readonly CompiledQuery[]) => queries.map((query) => query.sql).sort();
+      const keywordReads = (queries: readonly CompiledQuery[]) => queries.filter((query) => /^\s*(\(\s*)?(with|select)\b/i.test(query.sql) && query.sql.includes(KEYWORDS_TABLE)).length;
+      expect(plainQueries.length, 'the write itself runs statements').toBeGreaterThan(0);
+      expect(hookedQueries.filter((query) => query.sql.includes(DELIVERIES))).toEqual([]);
+      expect(keywordReads(hookedQueries)).toBe(keywordReads(plainQueries));
+      expect(sqlOf(hookedQueries)).toEqual(sqlOf(plainQueries));
+
+      // Control: the recording does see an entry read on the serving connection (the deep read selects keywords).
+      hooked.resetQueries();
+      const [here] = await inProcessReader(hooked.app).bodies([entryEvent(documentId, 'published')]);
+      expect(entryOf(here).seo).toMatchObject({ keywords: [{ word: 'thread' }, { word: 'reader' }] });
+      expect(keywordReads(hooked.queries)).toBeGreaterThan(keywordReads(plainQueries));
+    });
+
+    it('the delivered entry.create (draft) and entry.publish (published) entries are the in-process reader’s entries for that document and status, deep-populated', async () => {
+      const authorId = documentIdOf(await hooked.request('POST', '/api/authors', { body: { data: { name: `Thread author ${database}` } } }));
+      const documentId = documentIdOf(await hooked.request('POST', '/api/articles', { body: articleData('Same body', authorId) }));
+      const delivered = await receiver.waitFor(2, { timeoutMs: 10_000, filter: (request) => request.json?.model === 'article' && entryOf(request.body).documentId === documentId });
+      const byEvent = new Map(delivered.map((request) => [String(request.json.event), request.body]));
+      expect([...byEvent.keys()].sort()).toEqual(['entry.create', 'entry.publish']);
+
+      const reader = inProcessReader(hooked.app);
+      for (const [event, status] of [['entry.create', 'draft'], ['entry.publish', 'published']] as const) {
+        const sent = entryOf(byEvent.get(event));
+        const [here] = await reader.bodies([entryEvent(documentId, status, event)]);
+        expect(JSON.stringify(sent), `${event}: the ${status} entry`).toBe(JSON.stringify(entryOf(here)));
+        // The comparison is about real, deep entries of the right version.
+        expect(sent).toMatchObject({ documentId, title: 'Same body', author: { documentId: authorId }, seo: { keywords: [{ word: 'thread' }, { word: 'reader' }] } });
+        if (status === 'draft') expect(sent.publishedAt).toBeNull();
+        else expect(typeof sent.publishedAt).toBe('string');
+      }
+    });
+  });
+}
+
+describe('a webhook thread that cannot open its databases hands over to webhooks on the serving thread', { timeout: 30_000 }, () => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    [server, receiver] = await Promise.all([startTestServer(), startWebhookReceiver()]);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
+
+  it('a `read` item and a `built` item both reach the receiver through the fallback; onError is told once (could not open its databases); close() resolves with no second error', async () => {
+    const { app } = server;
+    const { config, schema } = app.project;
+    const documentId = documentIdOf(await server.request('POST', '/api/articles', { body: articleData('Fallback body') }));
+    // Not a row of strapi_webhooks: the worker finds a webhook's headers in the setup's list.
+    const webhook: Webhook = { id: 77, name: 'fallback', url: receiver.url, headers: { 'X-Fallback': 'yes' }, events: ['entry.create', 'entry.delete'], enabled: true, secret: null };
+    const setup = { database: config.database, delivery: config.webhookDelivery, webhooks: [webhook] };
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    const sink = await startThreadedWebhooks({
+      data: { schema, database: { ...config.database, client: 'sqlite', filename: '/nonexistent-dir/none.db' }, reader: { api: config.api, i18n: config.i18n }, webhooks: [webhook], delivery: config.webhookDelivery },
+      fallback: () => startLocalWebhooks(setup, { content: app.db, reader: inProcessReader(app), now: () => new Date(), onError }),
+      onError,
+    });
+    const built = JSON.stringify({ event: 'entry.delete', createdAt: '2024-05-06T07:08:09.123Z', model: 'article', uid: ARTICLE, entry: { documentId: 'gone', title: 'Built before' } });
+    sink.send([{ kind: 'read', entry: entryEvent(documentId, 'draft') }, { kind: 'built', event: 'entry.delete', body: built }]);
+
+    const requests = await receiver.waitFor(2, { timeoutMs: 10_000 });
+    const byEvent = new Map(requests.map((request) => [String(request.headers['x-strapi-event']), request]));
+    expect([...byEvent.keys()].sort()).toEqual(['entry.create', 'entry.delete']);
+    expect(byEvent.get('entry.delete')?.body).toBe(built);
+    const [here] = await inProcessReader(app).bodies([entryEvent(documentId, 'draft')]);
+    expect(JSON.stringify(entryOf(byEvent.get('entry.create')?.body))).toBe(JSON.stringify(entryOf(here)));
+    expect(entryOf(here)).toMatchObject({ documentId, seo: { keywords: [{ word: 'thread' }, { word: 'reader' }] } });
+    for (const request of requests) expect(request.headers['x-fallback']).toBe('yes');
+
+    // The thread's exit after the failure is not a second error.
+    await sleep(300);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(Error);
+    expect((errors[0] as Error).message).toMatch(/could not open its databases/);
+    await expect(sink.close()).resolves.toBeUndefined();
+    expect(errors).toHaveLength(1);
+    expect(receiver.requests).toHaveLength(2);
+  });
+});
+
+describe('close() drains: what was sent to the thread is in the queue file when it resolves', { timeout: 30_000 }, () => {
+  let server: TestServer | undefined;
+  let closed = false;
+  afterEach(async () => {
+    if (server && !closed) await server.close();
+    else if (server) rmSync(server.dir, { recursive: true, force: true });
+    server = undefined;
+    closed = false;
+  });
+
+  it('three authors created at once, then close() at once: data-webhooks.db holds three pending entry.create deliveries, one per author, with its entry, queued by the thread (nothing ran on the serving connection)', async () => {
+    const port = await closedPort();
+    server = await startTestServer({
+      files: {
+        'config/webhooks.js': webhooksFile([{ name: 'nobody listens', url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] }]),
+        'config/server.js': serverFile({ backoffMs: 5000, timeoutMs: 500 }),
+      },
+    });
+    const filename = server.app.project.config.database.filename ?? '';
+    expect(filename).toMatch(/data\.db$/);
+    const names = ['Drain one', 'Drain two', 'Drain three'];
+    const created = await Promise.all(names.map((name) => server!.request('POST', '/api/authors', { body: { data: { name } } })));
+    for (const response of created) documentIdOf(response);
+    closed = true;
+    server.resetQueries();
+    await server.app.close();
+    // The thread queued them itself: no fallback read them on the serving connection.
+    expect(server.queries).toEqual([]);
+
+    const rows = fileRows(join(dirname(filename), 'data-webhooks.db'));
+    expect(rows.map((row) => [row.event, row.status])).toEqual(Array.from({ length: 3 }, () => ['entry.create', 'pending']));
+    expect(rows.map((row) => entryOf(String(row.payload)).name).sort()).toEqual([...names].sort());
+  });
+});
+
+describe('SQLite: the delivery queue is a file of its own beside the content database', { timeout: 60_000 }, () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver?.close());
+  afterEach(() => {
+    receiver.requests.length = 0;
+  });
+
+  it('after a delivery, the content database has no cairn_webhook_deliveries table; .tmp/data-webhooks.db holds the delivered row', async () => {
+    const server = await startTestServer({
+      files: { 'config/webhooks.js': webhooksFile([{ name: 'creates', url: receiver.url, events: ['entry.create'] }]), 'config/server.js': serverFile({ backoffMs: 50, timeoutMs: 2000 }) },
+    });
+    try {
+      const { database } = server.app.project.config;
+      const queueFile = join(dirname(database.filename ?? ''), 'data-webhooks.db');
+      expect(deliveryQueueFile(database)).toBe(queueFile);
+      documentIdOf(await server.request('POST', '/api/authors', { body: { data: { name: 'Own file' } } }));
+      await receiver.waitFor(1);
+      const rows = await eventually(async () => fileRows(queueFile), (found) => found[0]?.status === 'delivered');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ event: 'entry.create', url: receiver.url });
+      expect(entryOf(String(rows[0]?.payload))).toMatchObject({ name: 'Own file' });
+      expect(await sqliteTables(server.app, DELIVERIES)).toBe(0);
+      expect(await sqliteTables(server.app, 'strapi_webhooks'), 'the control: sqlite_master lists the content tables').toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe('deliveries an older version left in the content database', () => {
+    let dir: string;
+    let app: App | undefined;
+    const start = async () => {
+      app = await createApp(await loadProject(dir, {}));
+      return app;
+    };
+    const stop = async () => {
+      await app?.close();
+      app = undefined;
+    };
+    afterAll(async () => {
+      await stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('are moved at start with their ids: the pending one is delivered, the old table is dropped; a second start changes nothing', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'cairn-queue-move-'));
+      cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+      // A first start without webhooks makes the content schema and no queue file.
+      const filename = (await start()).project.config.database.filename ?? '';
+      await stop();
+      const queueFile = join(dirname(filename), 'data-webhooks.db');
+      expect(existsSync(queueFile)).toBe(false);
+
+      // The older layout: the queue table in the content database (its columns as WEBHOOK_DELIVERIES_TABLE has them; datetimes in epoch ms).
+      const due = Date.now() - 1000;
+      const oldPayload = JSON.stringify({ event: 'entry.create', createdAt: new Date(due).toISOString(), model: 'author', uid: 'api::author.author', entry: { name: 'Left behind' } });
+      const content = new BetterSqlite3(filename);
+      content.exec(`create table ${DELIVERIES} (id integer primary key autoincrement not null, webhook_id integer, webhook_name varchar(255), url text, event varchar(255), payload text,
+        status varchar(255), attempts integer, next_attempt_at datetime, last_status integer, last_error text, created_at datetime, updated_at datetime, delivered_at datetime)`);
+      const insert = content.prepare(`insert into ${DELIVERIES} values (?, 1, 'migrated', ?, 'entry.create', ?, ?, ?, ?, ?, null, ?, ?, ?)`);
+      insert.run(41, receiver.url, '{"event":"entry.create","entry":{"name":"Sent long ago"}}', 'delivered', 1, null, 200, due - 60_000, due - 59_000, due - 59_000);
+      insert.run(42, receiver.url, oldPayload, 'pending', 0, due, null, due, due, null);
+      content.close();
+      writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'migrated', url: receiver.url, events: ['entry.create'], headers: { 'X-Migrated': 'yes' } }]));
+      writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 50, timeoutMs: 2000 }));
+
+      const second = await start();
+      const [sent] = await receiver.waitFor(1, { timeoutMs: 10_000 });
+      expect(sent?.headers['x-cairn-delivery']).toBe('42');
+      expect(sent?.body).toBe(oldPayload);
+      // webhook_id 1 is the declared webhook's row: its headers came with the delivery.
+      expect(await second.db.all({ sql: "select id from strapi_webhooks where name = 'migrated'", params: [] })).toEqual([{ id: 1 }]);
+      expect(sent?.headers['x-migrated']).toBe('yes');
+      await eventually(async () => fileRows(queueFile), (rows) => rows.find((row) => row.id === 42)?.status === 'delivered');
+      expect(await sqliteTables(second, DELIVERIES)).toBe(0);
+      await stop();
+      const moved = fileRows(queueFile);
+      expect(moved.map((row) => [row.id, row.status])).toEqual([[41, 'delivered'], [42, 'delivered']]);
+      expect(moved[0]).toMatchObject({ webhook_name: 'migrated', payload: '{"event":"entry.create","entry":{"name":"Sent long ago"}}', attempts: 1, last_status: 200, created_at: due - 60_000 });
+      expect(moved[1]).toMatchObject({ payload: oldPayload, attempts: 1, last_status: 200, created_at: due });
+
+      const third = await start();
+      await sleep(300);
+      expect(await sqliteTables(third, DELIVERIES)).toBe(0);
+      await stop();
+      expect(fileRows(queueFile)).toEqual(moved);
+      expect(receiver.requests).toHaveLength(1);
+    });
+  });
+});
