@@ -271,4 +271,33 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
       await other.close();
     }
   });
+
+  it('a webhook taken out of config/webhooks.js is deleted at the next start (a row stored by other means is kept), and its pending delivery fails without a request', async () => {
+    await app?.close();
+    app = undefined;
+    const dead = `http://127.0.0.1:${await closedPort()}/hook`;
+    configure(dead, { backoffMs: 50, maxBackoffMs: 100 });
+    const first = await open();
+    const created = await first.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Orphaned' } }) });
+    expect(created.statusCode).toBe(201);
+    await eventually(() => deliveries(first), (rows) => rows.at(-1)?.attempts === 1 && rows.at(-1)?.status === 'pending');
+    // A webhook Strapi's admin would have stored: not ours to delete.
+    await first.db.run({ sql: "insert into strapi_webhooks (name, url, headers, events, enabled) values ('from the admin', ?, '{}', '[]', ?)", params: [receiver.url, first.db.dialect.name === 'postgres' ? true : 1] });
+    await first.close();
+    app = undefined;
+
+    writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([]));
+    receiver.requests.length = 0;
+    const second = await open();
+    const names = (await second.db.all({ sql: 'select name from strapi_webhooks order by id', params: [] })).map((row) => row.name);
+    expect(names).toEqual(['from the admin']);
+    const rows = await eventually(() => deliveries(second), (all) => all.at(-1)?.status === 'failed');
+    expect(rows.at(-1)).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/no longer exists/) });
+    await sleep(200);
+    expect(receiver.requests).toEqual([]);
+    await second.close();
+    app = undefined;
+    configure(receiver.url);
+    await open();
+  });
 });

@@ -176,6 +176,25 @@ describe('the webhook delivery worker', () => {
     expect(recovered.slice(1)).toEqual([...recovered.slice(1)].sort((a, b) => a - b));
   });
 
+  it('after a restart, a delivery to a webhook no longer in the list fails without a request; one whose webhook moved goes to its new URL', async () => {
+    const { queue, rows } = memoryQueue();
+    const down = fakeSend(() => refused());
+    const first = startWorker(queue, down.send, settings({ backoffMs: 5000 }), [webhook(1), webhook(2)]);
+    await first.start();
+    await first.queue(...event(1));
+    await until(() => down.sent.length === 2 && rows.every((row) => row.status === 'pending' && row.attempts === 1));
+    await first.stop();
+    for (const row of rows) row.nextAttemptAt = new Date().toISOString();
+
+    const up = fakeSend(async () => 200);
+    const second = startWorker(queue, up.send, settings(), [{ ...webhook(1), url: 'http://moved.test/' }]);
+    await second.start();
+    await until(() => rows.every((row) => row.status !== 'pending' && row.status !== 'sending'));
+    expect(up.sent.map((call) => [call.url, call.delivery])).toEqual([['http://moved.test/', 1]]);
+    expect(rows[0]).toMatchObject({ webhookId: 1, status: 'delivered', attempts: 2 });
+    expect(rows[1]).toMatchObject({ webhookId: 2, status: 'failed', attempts: 1, lastError: expect.stringMatching(/no longer exists/) });
+  });
+
   it('no retry waits longer than maxBackoffMs', async () => {
     const { queue, rows } = memoryQueue();
     let calls = 0;

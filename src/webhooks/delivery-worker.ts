@@ -145,22 +145,30 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const deliver = async (delivery: Delivery, probe: boolean): Promise<void> => {
     const webhook = options.webhooks().find((candidate) => candidate.id === delivery.webhookId);
     const attempts = delivery.attempts + 1;
+    if (!webhook) {
+      // Taken out of config/webhooks.js (or deleted) since: nothing goes to it any more, nor without its headers or secret.
+      const lastError = 'the webhook no longer exists (removed from config/webhooks.js)';
+      await queue.settle(delivery.id, { status: 'failed', attempts: delivery.attempts, nextAttemptAt: null, lastStatus: delivery.lastStatus, lastError }, options.now());
+      if (probe) unreachable.delete(delivery.webhookId);
+      return;
+    }
     const timestamp = Math.floor(options.now().getTime() / 1000);
     const headers: Record<string, string> = {
       ...config.defaultHeaders,
-      ...(webhook?.headers ?? {}),
+      ...webhook.headers,
       'X-Strapi-Event': delivery.event,
       'Content-Type': 'application/json',
       'X-Cairn-Delivery': String(delivery.id),
       'X-Cairn-Attempt': String(attempts),
-      ...(webhook?.secret ? { 'X-Cairn-Signature': signature(webhook.secret, timestamp, delivery.payload) } : {}),
+      ...(webhook.secret ? { 'X-Cairn-Signature': signature(webhook.secret, timestamp, delivery.payload) } : {}),
     };
     const stopping = aborter.signal;
     let lastStatus: number | null = null;
     let lastError: string | null = null;
     try {
       const signal = AbortSignal.any([AbortSignal.timeout(config.timeoutMs), stopping]);
-      const response = await options.send(delivery.url, { method: 'POST', headers, body: delivery.payload, signal });
+      // The webhook's URL now: a receiver that moved gets the deliveries queued before the move.
+      const response = await options.send(webhook.url, { method: 'POST', headers, body: delivery.payload, signal });
       lastStatus = response.status;
       await response.body?.cancel().catch(() => undefined);
       reachable(delivery.webhookId);

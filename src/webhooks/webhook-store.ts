@@ -1,11 +1,14 @@
 import type { WebhookDeclaration } from '../config/webhooks-config.js';
+import { putStoreJson, readStoreJson } from '../db/core-store.js';
 import type { Database } from '../db/database.js';
-import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { decodeValue } from '../shape/decode-value.js';
-import { compileInsert, compileUpdate } from '../sql/compile-write.js';
+import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 
 const WEBHOOKS = 'strapi_webhooks';
+/** Core-store key of the names `config/webhooks.js` declared at the last start. */
+const DECLARED = 'cairn_webhooks_declared';
 
 /** A webhook deliveries go to: a row of `strapi_webhooks`, with the secret of its declaration. */
 export interface Webhook extends WebhookDeclaration {
@@ -14,11 +17,18 @@ export interface Webhook extends WebhookDeclaration {
 
 /**
  * Webhooks as code: each webhook of `config/webhooks.js` is written to `strapi_webhooks` (matched
- * by name; created or updated), so Strapi serving the same database sees them too. Webhooks
- * stored by other means are kept. Returns every stored webhook.
+ * by name; created or updated), so Strapi serving the same database sees them too. A webhook the
+ * config declared at an earlier start and no longer does is deleted (its name is remembered in
+ * the core store): taking it out of the file stops it. Webhooks stored by other means (Strapi's
+ * admin) are kept. Returns every stored webhook.
  */
 export async function syncWebhooks(db: Database, declared: readonly WebhookDeclaration[]): Promise<Webhook[]> {
   await db.transaction(async (tx) => {
+    const names = declared.map((webhook) => webhook.name);
+    const before = await readStoreJson(tx, db, DECLARED);
+    const removed = (Array.isArray(before) ? before : []).filter((name): name is string => typeof name === 'string' && !names.includes(name));
+    if (removed.length > 0) await tx.run(compileDelete(db.dialect, { table: WEBHOOKS, where: isIn('name', removed, 'string') }));
+    await putStoreJson(tx, db, DECLARED, names);
     const rows = await tx.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, { id: ['id', 'integer'], name: ['name', 'string'] }, null)));
     const byName = new Map(rows.map((row) => [String(row.name), Number(row.id)]));
     for (const webhook of declared) {
