@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
@@ -209,6 +210,48 @@ describe('a webhook thread that cannot open its databases hands over to webhooks
     await expect(sink.close()).resolves.toBeUndefined();
     expect(errors).toHaveLength(1);
     expect(receiver.requests).toHaveLength(2);
+  });
+});
+
+describe('a webhook thread that stops unexpectedly hands what it had not confirmed to webhooks on the serving thread', { timeout: 30_000 }, () => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    [server, receiver] = await Promise.all([startTestServer(), startWebhookReceiver()]);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
+
+  it('20 events sent, then the thread terminated at once: every one reaches the receiver through the fallback; onError is told once that the thread stopped', async () => {
+    const { app } = server;
+    const { config, schema } = app.project;
+    const webhook: Webhook = { id: 78, name: 'replayed', url: receiver.url, headers: {}, events: ['entry.create'], enabled: true, secret: null };
+    const setup = { database: config.database, delivery: config.webhookDelivery, webhooks: [webhook] };
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    let thread: Worker | undefined;
+    const sink = await startThreadedWebhooks({
+      data: { schema, database: config.database, reader: { api: config.api, i18n: config.i18n }, webhooks: [webhook], delivery: config.webhookDelivery },
+      fallback: () => startLocalWebhooks(setup, { content: app.db, reader: inProcessReader(app), now: () => new Date(), onError }),
+      onError,
+      spawn: (program, options) => (thread = new Worker(program, options)),
+    });
+    const bodies = Array.from({ length: 20 }, (_, n) => JSON.stringify({ event: 'entry.create', createdAt: '2024-05-06T07:08:09.123Z', n }));
+    for (const body of bodies) sink.send([{ kind: 'built', event: 'entry.create', body }]);
+    await thread?.terminate();
+
+    // At least once each (one the thread had queued before it stopped may come twice).
+    await eventually(
+      async () => new Set(receiver.requests.map((request) => request.body)),
+      (received) => bodies.every((body) => received.has(body)),
+      10_000,
+    );
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toMatch(/webhook thread stopped/);
+    await expect(sink.close()).resolves.toBeUndefined();
+    expect(errors).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { WebhookSink } from './local-webhooks.js';
 import type { DeletingNotice, WebhookItem } from './webhook-pipeline.js';
 import type { FromWebhookThread, ToWebhookThread, WebhookThreadData } from './webhook-thread.js';
@@ -23,6 +23,8 @@ export async function startThreadedWebhooks(options: {
   readonly data: WebhookThreadData;
   readonly fallback: () => Promise<WebhookSink>;
   readonly onError: (error: unknown) => void;
+  /** Starts the thread (`new Worker` by default; a test keeps a handle to stop it). */
+  readonly spawn?: (program: URL, options: WorkerOptions) => Worker;
 }): Promise<WebhookSink> {
   const unconfirmed = new Map<number, readonly WebhookItem[]>();
   const notices = new Map<string, DeletingNotice>();
@@ -51,7 +53,8 @@ export async function startThreadedWebhooks(options: {
 
   const { url, execArgv } = threadProgram();
   try {
-    thread = new Worker(url, { workerData: options.data, ...(execArgv ? { execArgv } : {}) });
+    const spawn = options.spawn ?? ((program, settings) => new Worker(program, settings));
+    thread = spawn(url, { workerData: options.data, ...(execArgv ? { execArgv } : {}) });
   } catch (error) {
     // A project setting that cannot cross to a thread (a function in `connection`, say).
     options.onError(new Error(`the webhook thread could not start (${describe(error)}); webhooks run on the main thread`));
