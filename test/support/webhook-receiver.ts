@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
+import BetterSqlite3 from 'better-sqlite3';
 import type { App } from '../../src/app.js';
 import type { Row } from '../../src/db/database.js';
 import { openQueueDatabase } from '../../src/webhooks/queue-database.js';
@@ -180,5 +181,15 @@ export async function queryDeliveries(app: App, sql: string): Promise<Row[]> {
     return await queue.db.all({ sql, params: [] });
   } finally {
     await queue.close();
+  }
+}
+
+/** Every row of a SQLite file's delivery queue, read with a connection of its own. */
+export function fileRows(filename: string): Record<string, unknown>[] {
+  const file = new BetterSqlite3(filename, { readonly: true, fileMustExist: true });
+  try {
+    return file.prepare(`select * from cairn_webhook_deliveries order by id`).all() as Record<string, unknown>[];
+  } finally {
+    file.close();
   }
 }
