@@ -29,7 +29,12 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
   connection.pragma('busy_timeout = 5000');
   if (!readOnly) {
     connection.pragma('analysis_limit = 400');
-    connection.pragma('optimize = 0x10002');
+    try {
+      connection.pragma('optimize = 0x10002');
+    } catch {
+      // Another connection (a running server, the webhook thread) is writing: statistics are
+      // refreshed by the timer below or by the next open; a command must not fail for them.
+    }
   }
   const statements = new Map<string, BetterSqlite3.Statement>();
   const begin = connection.prepare('begin');

@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.js';
-import { planCount, planSelect } from '../plan/plan-read.js';
+import { planCount, planSelect, ROOT_ALIAS } from '../plan/plan-read.js';
+import { allOf, type SelectPlan } from '../plan/plan-types.js';
 import type { Pagination, Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { compileCount, compileSelect } from '../sql/compile-read.js';
@@ -42,6 +43,25 @@ export async function findOneDocument(read: ReadContext, type: ContentType, docu
   const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
   await populateDocuments(read, type, documents, query.populate, query.status);
   return documents[0] ?? null;
+}
+
+/**
+ * The documents with these ids (each in the version the query's status and locale select), in
+ * row order: one SELECT for all of them and one per populate node, whatever their number (the
+ * webhook thread reads a backlog of events' entries at once). Ids not found are left out.
+ */
+export async function findDocumentsById(read: ReadContext, type: ContentType, documentIds: readonly string[], query: Query): Promise<Document[]> {
+  const plan = planSelect(read.schema, type, query);
+  const select: SelectPlan = {
+    ...plan,
+    where: allOf([plan.where, { kind: 'compare', column: { alias: ROOT_ALIAS, column: 'document_id' }, op: 'in', value: documentIds, valueKind: 'string' }]),
+    orderBy: [{ column: { alias: ROOT_ALIAS, column: 'id' }, direction: 'asc', kind: 'integer' }],
+    limit: null,
+    offset: 0,
+  };
+  const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
+  await populateDocuments(read, type, documents, query.populate, query.status);
+  return documents;
 }
 
 /** The first document of a type (single types have at most one). */

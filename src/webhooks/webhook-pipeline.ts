@@ -37,15 +37,21 @@ export interface WebhookPipeline {
 
 /** Deleted documents' entries kept at most (a delete that fails never comes to forget its own). */
 const MAX_DELETED = 1_000;
+/** Calls whose entries are read together at most (a backlog is read in a few snapshots, not one per write). */
+const MAX_BATCH = 100;
 
 /**
- * The webhook pipeline, the same on the webhook thread and, without one, on the serving thread:
- * each call's entries are read in one snapshot (`reader.bodies`), strictly after those of the
- * calls before it (an event never shows an older state than the one before it), then `queue`
- * writes them (it batches the calls of a few milliseconds into one INSERT). `catchUp` is called
- * when an entry is missing, before the kept entries are looked up: the thread takes in the
- * notices already sent to it (a notice is sent before its delete commits, so one that explains
- * a missing entry has always been sent).
+ * The webhook pipeline, the same on the webhook thread and, without one, on the serving thread.
+ * Calls are taken in order; the calls waiting when the reader is free are read together (up to
+ * `MAX_BATCH`: one snapshot, and one read per type, status and locale however many documents;
+ * see entry-reader.ts), so a pipeline behind a burst of writes catches up in a few reads, and
+ * an entry is never read before that of an earlier call (an event never shows an older state
+ * than the one before it). Then `queue` writes them (it batches the calls of a few milliseconds
+ * into one INSERT). `catchUp` takes in what was sent and not yet taken (the thread's pending
+ * messages, as `accept` and `deleting` calls): it is called before each batch (so a backlog is
+ * one batch), and when an entry is missing, before the kept entries are looked up (a delete's
+ * notice is sent before the delete commits, so one that explains a missing entry has always
+ * been sent).
  */
 export function createWebhookPipeline(options: {
   readonly reader: EntryReader;
@@ -53,7 +59,8 @@ export function createWebhookPipeline(options: {
   readonly catchUp?: () => void;
 }): WebhookPipeline {
   const deleted = new Map<string, Readonly<Record<string, string>>>();
-  let tail: Promise<unknown> = Promise.resolve();
+  const waiting: { readonly items: readonly WebhookItem[]; readonly resolve: () => void; readonly reject: (error: unknown) => void }[] = [];
+  let reading = false;
 
   /** The body of an entry that is gone: the same event, with the entry as it was before its delete. */
   const beforeDelete = (entry: EntryEvent): string | null => {
@@ -66,23 +73,43 @@ export function createWebhookPipeline(options: {
     return JSON.stringify({ event, createdAt, model, uid, entry: (JSON.parse(last) as { entry: unknown }).entry });
   };
 
-  /** Builds the bodies of `items`; returns the writes of their deliveries (not awaited here, to batch them). */
-  const build = async (items: readonly WebhookItem[]): Promise<Promise<void>[]> => {
-    const reads = items.flatMap((item) => (item.kind === 'read' ? [item.entry] : []));
+  /** Builds the bodies of each call's items; returns each call's delivery writes (not awaited here, to batch them). */
+  const build = async (calls: readonly (readonly WebhookItem[])[]): Promise<Promise<void>[][]> => {
+    const reads = calls.flatMap((items) => items.flatMap((item) => (item.kind === 'read' ? [item.entry] : [])));
     const bodies = reads.length > 0 ? await options.reader.bodies(reads) : [];
-    const writes: Promise<void>[] = [];
     let read = 0;
-    for (const item of items) {
-      if (item.kind === 'forget') deleted.delete(item.key);
-      else if (item.kind === 'built') {
-        if (item.forget !== undefined) deleted.delete(item.forget);
-        writes.push(options.queue(item.event, item.body));
-      } else {
-        const body = bodies[read++] ?? beforeDelete(item.entry);
-        if (body !== null) writes.push(options.queue(item.entry.event, body));
+    return calls.map((items) => {
+      const writes: Promise<void>[] = [];
+      for (const item of items) {
+        if (item.kind === 'forget') deleted.delete(item.key);
+        else if (item.kind === 'built') {
+          if (item.forget !== undefined) deleted.delete(item.forget);
+          writes.push(options.queue(item.event, item.body));
+        } else {
+          const body = bodies[read++] ?? beforeDelete(item.entry);
+          if (body !== null) writes.push(options.queue(item.entry.event, body));
+        }
       }
+      return writes;
+    });
+  };
+
+  /** Reads what is waiting, batch after batch, until nothing is. */
+  const drain = async () => {
+    reading = true;
+    try {
+      for (options.catchUp?.(); waiting.length > 0; options.catchUp?.()) {
+        const batch = waiting.splice(0, MAX_BATCH);
+        try {
+          const writes = await build(batch.map((call) => call.items));
+          batch.forEach((call, index) => void Promise.all(writes[index] ?? []).then(call.resolve, call.reject));
+        } catch (error) {
+          for (const call of batch) call.reject(error);
+        }
+      }
+    } finally {
+      reading = false;
     }
-    return writes;
   };
 
   return {
@@ -92,10 +119,15 @@ export function createWebhookPipeline(options: {
       if (deleted.size >= MAX_DELETED) deleted.delete(deleted.keys().next().value as string);
       deleted.set(key, bodies);
     },
-    async accept(items) {
-      const built = tail.then(() => build(items));
-      tail = built.catch(() => undefined);
-      await Promise.all(await built);
+    accept(items) {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ items, resolve, reject });
+        // From the next microtask: the calls taken in together (a thread's backlog of messages) are read together.
+        if (!reading) {
+          reading = true;
+          queueMicrotask(() => void drain());
+        }
+      });
     },
   };
 }
