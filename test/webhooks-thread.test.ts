@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../src/app.js';
+import type { DatabaseConfig } from '../src/config/config.js';
 import type { Row } from '../src/db/database.js';
 import { openDatabase } from '../src/db/open-database.js';
 import type { CairnEventName } from '../src/events/event-bus.js';
@@ -148,7 +149,7 @@ for (const database of inject('databases')) {
   });
 }
 
-describe('a webhook thread that cannot open its databases hands over to webhooks on the serving thread', { timeout: 30_000 }, () => {
+describe('a webhook thread that fails hands over to webhooks on the serving thread', { timeout: 30_000 }, () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
@@ -158,21 +159,31 @@ describe('a webhook thread that cannot open its databases hands over to webhooks
     await server?.close();
     await receiver?.close();
   });
+  afterEach(() => {
+    receiver.requests.length = 0;
+  });
 
-  it('a `read` item and a `built` item both reach the receiver through the fallback; onError is told once (could not open its databases); close() resolves with no second error', async () => {
+  /** Webhooks on a thread for `webhook` (not a row of strapi_webhooks: the worker finds its headers in this list), falling back to the test server's serving thread. */
+  const startThreaded = async (webhook: Webhook, options: { readonly database?: DatabaseConfig; readonly spawn?: (program: URL, settings: WorkerOptions) => Worker } = {}) => {
     const { app } = server;
     const { config, schema } = app.project;
-    const documentId = documentIdOf(await server.request('POST', '/api/articles', { body: articleData('Fallback body') }));
-    // Not a row of strapi_webhooks: the worker finds a webhook's headers in the setup's list.
-    const webhook: Webhook = { id: 77, name: 'fallback', url: receiver.url, headers: { 'X-Fallback': 'yes' }, events: ['entry.create', 'entry.delete'], enabled: true, secret: null };
     const setup = { database: config.database, delivery: config.webhookDelivery, webhooks: [webhook] };
     const errors: unknown[] = [];
     const onError = (error: unknown) => errors.push(error);
     const sink = await startThreadedWebhooks({
-      data: { schema, database: { ...config.database, client: 'sqlite', filename: '/nonexistent-dir/none.db' }, reader: { api: config.api, i18n: config.i18n }, webhooks: [webhook], delivery: config.webhookDelivery },
+      data: { schema, database: options.database ?? config.database, reader: { api: config.api, i18n: config.i18n }, webhooks: [webhook], delivery: config.webhookDelivery },
       fallback: () => startLocalWebhooks(setup, { content: app.db, reader: inProcessReader(app), now: () => new Date(), onError }),
       onError,
+      ...(options.spawn ? { spawn: options.spawn } : {}),
     });
+    return { sink, errors };
+  };
+
+  it('one that cannot open its databases: a `read` item and a `built` item both reach the receiver through the fallback; onError is told once; close() resolves with no second error', async () => {
+    const { app } = server;
+    const documentId = documentIdOf(await server.request('POST', '/api/articles', { body: articleData('Fallback body') }));
+    const webhook: Webhook = { id: 77, name: 'fallback', url: receiver.url, headers: { 'X-Fallback': 'yes' }, events: ['entry.create', 'entry.delete'], enabled: true, secret: null };
+    const { sink, errors } = await startThreaded(webhook, { database: { ...app.project.config.database, client: 'sqlite', filename: '/nonexistent-dir/none.db' } });
     const built = JSON.stringify({ event: 'entry.delete', createdAt: '2024-05-06T07:08:09.123Z', model: 'article', uid: ARTICLE, entry: { documentId: 'gone', title: 'Built before' } });
     sink.send([{ kind: 'read', entry: entryEvent(documentId, 'draft') }, { kind: 'built', event: 'entry.delete', body: built }]);
 
@@ -194,33 +205,11 @@ describe('a webhook thread that cannot open its databases hands over to webhooks
     expect(errors).toHaveLength(1);
     expect(receiver.requests).toHaveLength(2);
   });
-});
 
-describe('a webhook thread that stops unexpectedly hands what it had not confirmed to webhooks on the serving thread', { timeout: 30_000 }, () => {
-  let server: TestServer;
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    [server, receiver] = await Promise.all([startTestServer(), startWebhookReceiver()]);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
-
-  it('20 events sent, then the thread terminated at once: every one reaches the receiver through the fallback; onError is told once that the thread stopped', async () => {
-    const { app } = server;
-    const { config, schema } = app.project;
+  it('one that stops right after 20 events were sent: every one reaches the receiver through the fallback; onError is told once that the thread stopped', async () => {
     const webhook: Webhook = { id: 78, name: 'replayed', url: receiver.url, headers: {}, events: ['entry.create'], enabled: true, secret: null };
-    const setup = { database: config.database, delivery: config.webhookDelivery, webhooks: [webhook] };
-    const errors: unknown[] = [];
-    const onError = (error: unknown) => errors.push(error);
     let thread: Worker | undefined;
-    const sink = await startThreadedWebhooks({
-      data: { schema, database: config.database, reader: { api: config.api, i18n: config.i18n }, webhooks: [webhook], delivery: config.webhookDelivery },
-      fallback: () => startLocalWebhooks(setup, { content: app.db, reader: inProcessReader(app), now: () => new Date(), onError }),
-      onError,
-      spawn: (program, options) => (thread = new Worker(program, options)),
-    });
+    const { sink, errors } = await startThreaded(webhook, { spawn: (program, settings) => (thread = new Worker(program, settings)) });
     const bodies = Array.from({ length: 20 }, (_, n) => JSON.stringify({ event: 'entry.create', createdAt: '2024-05-06T07:08:09.123Z', n }));
     for (const body of bodies) sink.send([{ kind: 'built', event: 'entry.create', body }]);
     await thread?.terminate();
