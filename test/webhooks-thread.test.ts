@@ -11,6 +11,7 @@ import type { CompiledQuery } from '../src/sql/dialect.js';
 import { createEntryReader, type EntryEvent, type EntryReader } from '../src/webhooks/entry-reader.js';
 import { startLocalWebhooks } from '../src/webhooks/local-webhooks.js';
 import { openQueueDatabase } from '../src/webhooks/queue-database.js';
+import { documentKey } from '../src/webhooks/webhook-pipeline.js';
 import { startThreadedWebhooks } from '../src/webhooks/threaded-webhooks.js';
 import type { Webhook } from '../src/webhooks/webhook-store.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
@@ -224,6 +225,30 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
     expect((errors[0] as Error).message).toMatch(/webhook thread stopped/);
     await expect(sink.close()).resolves.toBeUndefined();
     expect(errors).toHaveLength(1);
+  });
+
+  it('one that stops with a create and the delete of the same document unconfirmed: the fallback still sends the create, with the entry kept from before the delete', async () => {
+    const { app } = server;
+    const documentId = documentIdOf(await server.request('POST', '/api/articles', { body: articleData('Deleted meanwhile') }));
+    const webhook: Webhook = { id: 79, name: 'kept', url: receiver.url, headers: {}, events: ['entry.create', 'entry.delete'], enabled: true, secret: null };
+    let thread: Worker | undefined;
+    const { sink, errors } = await startThreaded(webhook, { spawn: (program, settings) => (thread = new Worker(program, settings)) });
+    const [draft] = await inProcessReader(app).bodies([entryEvent(documentId, 'draft', 'entry.delete')]);
+    const key = documentKey(entryEvent(documentId, 'draft'));
+    // As the content API does it: the notice before the delete, the events after it committed.
+    sink.deleting({ key, bodies: { draft: draft ?? '' } });
+    expect((await server.request('DELETE', `/api/articles/${documentId}`)).status).toBe(204);
+    sink.send([{ kind: 'read', entry: entryEvent(documentId, 'draft') }]);
+    sink.send([{ kind: 'built', event: 'entry.delete', body: draft ?? '', forget: key }]);
+    await thread?.terminate();
+
+    const requests = await receiver.waitFor(2, { timeoutMs: 10_000 });
+    const byEvent = new Map(requests.map((request) => [String(request.headers['x-strapi-event']), request]));
+    expect([...byEvent.keys()].sort()).toEqual(['entry.create', 'entry.delete']);
+    expect(entryOf(byEvent.get('entry.create')?.body)).toEqual(entryOf(draft));
+    expect(entryOf(draft)).toMatchObject({ documentId, title: 'Deleted meanwhile' });
+    expect(errors).toHaveLength(1);
+    await sink.close();
   });
 });
 

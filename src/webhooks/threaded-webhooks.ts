@@ -1,14 +1,12 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { WebhookSink } from './local-webhooks.js';
-import type { DeletingNotice, WebhookItem } from './webhook-pipeline.js';
+import { MAX_KEPT_DELETES, rememberAtMost, type DeletingNotice, type WebhookItem } from './webhook-pipeline.js';
 import type { FromWebhookThread, ToWebhookThread, WebhookThreadData } from './webhook-thread.js';
-
-/** Notices kept for a fallback at most (as the thread keeps them, see webhook-pipeline.ts). */
-const MAX_NOTICES = 1_000;
 
 /**
  * Webhooks on a thread of their own (webhook-thread.ts): the serving thread only posts each
- * write's events (a few hundred bytes; entry bodies are read there), and everything else — deep
+ * write's events (a few hundred bytes: entry bodies are read there, but for a delete's, read
+ * before the delete), and everything else — deep
  * reads, queue writes, sending, retries — happens on that thread, with its own connections and a
  * low scheduling priority. A server with webhooks, even to a dead or hanging receiver, thus
  * answers writes as fast as one without (bench/webhooks-throughput.ts).
@@ -27,20 +25,23 @@ export async function startThreadedWebhooks(options: {
   readonly spawn?: (program: URL, options: WorkerOptions) => Worker;
 }): Promise<WebhookSink> {
   const unconfirmed = new Map<number, readonly WebhookItem[]>();
+  // Delete notices, kept until the thread confirms the message that forgets them (a fallback
+  // replaying the earlier messages needs them), and the keys each message forgets.
   const notices = new Map<string, DeletingNotice>();
+  const forgetting = new Map<number, string[]>();
   let nextId = 1;
   let thread: Worker | null = null;
   let local: Promise<WebhookSink> | null = null;
   let closing = false;
+  /** Why the thread is stopping, when known before its exit (an error, a failed start). */
+  let failure: string | null = null;
 
-  /** Stops using the thread; the fallback takes over what it had not confirmed (nothing to take over after a clean close). */
-  const abandon = (error: Error) => {
+  /** At the thread's exit: the fallback takes over what it had not confirmed (nothing to take over after a clean close). */
+  const abandon = (code: number) => {
     if (!thread) return;
-    const stopped = thread;
     thread = null;
-    void stopped.terminate();
     if (closing && unconfirmed.size === 0) return;
-    options.onError(error);
+    options.onError(new Error(`${failure ?? `the webhook thread stopped (exit code ${code})`}; webhooks run on the main thread`));
     const replay = [...unconfirmed.values()];
     unconfirmed.clear();
     local = options.fallback().then((sink) => {
@@ -50,6 +51,9 @@ export async function startThreadedWebhooks(options: {
     });
     local.catch(options.onError);
   };
+  /** Hands a call to the fallback; one that could not start reports each event it drops. */
+  const handOver = (call: (sink: WebhookSink) => void) =>
+    void local?.then(call, (error: unknown) => options.onError(new Error(`a webhook event was dropped: webhooks could not start on the main thread either (${describe(error)})`)));
 
   const { url, execArgv } = threadProgram();
   try {
@@ -68,18 +72,27 @@ export async function startThreadedWebhooks(options: {
   running.on('message', (message: FromWebhookThread) => {
     if (message.kind === 'ready') return started();
     if (message.kind === 'failed') {
-      abandon(new Error(`the webhook thread could not open its databases (${message.error}); webhooks run on the main thread`));
-      return started();
+      failure = `the webhook thread could not open its databases (${message.error})`;
+      void running.terminate();
+      return;
     }
     if (message.kind === 'error') return options.onError(new Error(`webhook thread: ${message.error}`));
     unconfirmed.delete(message.id);
+    for (const key of forgetting.get(message.id) ?? []) notices.delete(key);
+    forgetting.delete(message.id);
     if (message.error !== undefined) options.onError(new Error(`webhook thread: could not queue deliveries (${message.error})`));
     if (unconfirmed.size === 0 && !closing) running.unref();
   });
-  running.on('messageerror', (error) => abandon(new Error(`the webhook thread sent an unreadable message (${error.message}); webhooks run on the main thread`)));
-  running.on('error', (error) => abandon(new Error(`the webhook thread failed (${error.message}); webhooks run on the main thread`)));
+  // The fallback takes over at the exit, not at the error: the thread's last confirmations are read before its exit.
+  running.on('messageerror', (error) => {
+    failure ??= `the webhook thread sent an unreadable message (${error.message})`;
+    void running.terminate();
+  });
+  running.on('error', (error) => {
+    failure ??= `the webhook thread failed (${error.message})`;
+  });
   running.on('exit', (code) => {
-    abandon(new Error(`the webhook thread stopped (exit code ${code}); webhooks run on the main thread`));
+    abandon(code);
     started();
   });
   await starting;
@@ -101,22 +114,15 @@ export async function startThreadedWebhooks(options: {
 
   return {
     deleting(notice) {
-      notices.delete(notice.key);
-      if (notices.size >= MAX_NOTICES) notices.delete(notices.keys().next().value as string);
-      notices.set(notice.key, notice);
-      if (local) void local.then((sink) => sink.deleting(notice), () => undefined);
+      rememberAtMost(notices, notice.key, notice, MAX_KEPT_DELETES);
+      if (local) handOver((sink) => sink.deleting(notice));
       else post({ kind: 'deleting', notice });
     },
     send(items) {
-      for (const item of items) {
-        if (item.kind === 'forget') notices.delete(item.key);
-        else if (item.kind === 'built' && item.forget !== undefined) notices.delete(item.forget);
-      }
-      if (local) {
-        void local.then((sink) => sink.send(items), () => undefined);
-        return;
-      }
+      if (local) return handOver((sink) => sink.send(items));
       const id = nextId++;
+      const forgets = items.flatMap((item) => (item.kind === 'forget' ? [item.key] : item.kind === 'built' && item.forget !== undefined ? [item.forget] : []));
+      if (forgets.length > 0) forgetting.set(id, forgets);
       unconfirmed.set(id, items);
       running.ref();
       post({ kind: 'items', id, items });
@@ -130,7 +136,7 @@ export async function startThreadedWebhooks(options: {
         post({ kind: 'close' });
         await exited;
       }
-      if (local) await (await local).close();
+      if (local) await local.then((sink) => sink.close(), () => undefined);
     },
   };
 }

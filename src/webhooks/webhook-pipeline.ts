@@ -29,14 +29,21 @@ export function documentKey(event: Pick<EntryEvent, 'uid' | 'documentId' | 'loca
 
 /** Turns webhook items into queued deliveries, in the order they came. */
 export interface WebhookPipeline {
-  /** Keeps a document's entries before its delete (until the delete's item comes, or 1,000 later ones). */
+  /** Keeps a document's entries before its delete (until the delete's item comes, or `MAX_KEPT_DELETES` later ones). */
   deleting(notice: DeletingNotice): void;
   /** Reads the bodies still to read (after every earlier call's) and queues them; resolves once they are in the queue. */
   accept(items: readonly WebhookItem[]): Promise<void>;
 }
 
 /** Deleted documents' entries kept at most (a delete that fails never comes to forget its own). */
-const MAX_DELETED = 1_000;
+export const MAX_KEPT_DELETES = 1_000;
+
+/** Sets `key` as the newest entry of `map`, dropping the oldest beyond `max`. */
+export function rememberAtMost<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
 /** Calls whose entries are read together at most (a backlog is read in a few snapshots, not one per write). */
 const MAX_BATCH = 100;
 
@@ -114,10 +121,7 @@ export function createWebhookPipeline(options: {
 
   return {
     deleting({ key, bodies }) {
-      if (Object.keys(bodies).length === 0) return;
-      deleted.delete(key);
-      if (deleted.size >= MAX_DELETED) deleted.delete(deleted.keys().next().value as string);
-      deleted.set(key, bodies);
+      if (Object.keys(bodies).length > 0) rememberAtMost(deleted, key, bodies, MAX_KEPT_DELETES);
     },
     accept(items) {
       return new Promise<void>((resolve, reject) => {
