@@ -31,9 +31,10 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
     connection.pragma('analysis_limit = 400');
     try {
       connection.pragma('optimize = 0x10002');
-    } catch {
+    } catch (error) {
       // Another connection (a running server, the webhook thread) is writing: statistics are
       // refreshed by the timer below or by the next open; a command must not fail for them.
+      if (!/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code))) throw error;
     }
   }
   const statements = new Map<string, BetterSqlite3.Statement>();

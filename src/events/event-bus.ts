@@ -18,8 +18,6 @@ export interface EventBus {
   /** Subscribes to every event, or only to `names`. */
   on(listener: EventListener, names?: readonly string[]): () => void;
   emit(event: CairnEvent): void;
-  /** Whether anything listens to `name` (events whose payload costs a read are built only then). */
-  wants(name: string): boolean;
 }
 
 /** Creates a bus; `onError` sees listener failures (the app logs them). */
@@ -29,10 +27,6 @@ export function createEventBus(onError: (error: unknown, event: CairnEvent) => v
     on(listener, names) {
       listeners.set(listener, names === undefined ? null : new Set(names));
       return () => listeners.delete(listener);
-    },
-    wants(name) {
-      for (const names of listeners.values()) if (names === null || names.has(name)) return true;
-      return false;
     },
     emit(event) {
       for (const [listener, names] of listeners) {

@@ -1,11 +1,12 @@
 import type { Database } from '../db/database.js';
 import type { Condition } from '../plan/plan-types.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import { WEBHOOK_DELIVERIES_TABLE } from '../schema/tables.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileInsert, compileUpdate } from '../sql/compile-write.js';
 import { decodeValue } from '../shape/decode-value.js';
 
-const DELIVERIES = 'cairn_webhook_deliveries';
+const DELIVERIES = WEBHOOK_DELIVERIES_TABLE.name;
 
 /** One delivery of one event to one webhook, as stored. */
 export interface Delivery {

@@ -40,8 +40,8 @@ interface Unreachable {
  * delivery queue (so a restart loses nothing), then POSTed with a timeout by at most
  * `concurrency` attempts at once. A non-2xx answer or a network error schedules a retry after
  * `backoffMs × 2^(attempt−1)` (±50% jitter, at most `maxBackoffMs`), until `maxAttempts`, then
- * the delivery is marked failed. Requests never wait for any of this: it runs on the webhook
- * thread (start-webhooks.ts), on timers.
+ * the delivery is marked failed. Requests never wait for any of this: it runs on timers, on the
+ * webhook thread (or, without one, on the serving thread; see start-webhooks.ts).
  *
  * An endpoint that cannot be reached at all (connection refused, timeout) is held as a whole: its
  * other deliveries stay queued, untried, while it waits the same kind of backoff (doubling with

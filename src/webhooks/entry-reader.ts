@@ -25,8 +25,6 @@ export interface EntryReader {
    * entry does not exist; the entries are read together.
    */
   bodies(events: readonly EntryEvent[]): Promise<(string | null)[]>;
-  /** Releases what the reader holds (a thread, connections); reads in flight finish first. */
-  close(): Promise<void>;
 }
 
 /** The part of the config an entry read needs (it crosses to the webhook thread as is). */
@@ -84,7 +82,6 @@ export function createEntryReader(read: ReadContext & { readonly exec: Database 
           return `{"event":${JSON.stringify(name)},"createdAt":${JSON.stringify(createdAt)},"model":${JSON.stringify(model)},"uid":${JSON.stringify(uid)},"entry":${entry}}`;
         });
       }),
-    async close() {},
   };
 }
 

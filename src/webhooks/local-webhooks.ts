@@ -2,10 +2,10 @@ import type { DatabaseConfig } from '../config/config.js';
 import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
 import type { Database } from '../db/database.js';
 import { createDeliveryQueue } from './delivery-queue.js';
-import { createWebhookWorker } from './delivery-worker.js';
+import { createWebhookWorker, type WebhookWorker } from './delivery-worker.js';
 import type { EntryReader } from './entry-reader.js';
 import { openQueueDatabase } from './queue-database.js';
-import { createWebhookPipeline, type DeletingNotice, type WebhookItem } from './webhook-pipeline.js';
+import { createWebhookPipeline, type DeletingNotice, type WebhookItem, type WebhookPipeline } from './webhook-pipeline.js';
 import type { Webhook } from './webhook-store.js';
 
 /** Where the server sends what webhooks need: the webhook thread, or a pipeline on the serving thread. */
@@ -25,20 +25,13 @@ export interface WebhookSetup {
   readonly webhooks: readonly Webhook[];
 }
 
-/**
- * Webhooks on the serving thread: when there can be no webhook thread (an in-memory SQLite
- * database is not shared with one), when no webhook is enabled (deliveries left by an earlier
- * run are still sent), and when the thread failed. Bodies are read through `content`, a turn
- * after the write (its response goes out first); the queue is `content` or its own file
- * (queue-database.ts).
- */
-export async function startLocalWebhooks(
+/** The delivery worker over the queue in `queue`, started, and the pipeline that feeds it: webhooks, on either thread. */
+export async function startWebhookRunner(
   setup: WebhookSetup,
-  options: { readonly content: Database; readonly reader: EntryReader; readonly now: () => Date; readonly onError: (error: unknown) => void },
-): Promise<WebhookSink> {
-  const queue = await openQueueDatabase(setup.database, options.content);
+  options: { readonly queue: Database; readonly reader: EntryReader; readonly now: () => Date; readonly onError: (error: unknown) => void; readonly catchUp?: () => void },
+): Promise<{ readonly worker: WebhookWorker; readonly pipeline: WebhookPipeline }> {
   const worker = createWebhookWorker({
-    queue: createDeliveryQueue(queue.db),
+    queue: createDeliveryQueue(options.queue),
     webhooks: () => setup.webhooks,
     config: setup.delivery,
     now: options.now,
@@ -46,13 +39,30 @@ export async function startLocalWebhooks(
     send: fetch,
     onError: options.onError,
   });
+  await worker.start();
+  return { worker, pipeline: createWebhookPipeline({ reader: options.reader, queue: worker.queue, ...(options.catchUp ? { catchUp: options.catchUp } : {}) }) };
+}
+
+/**
+ * Webhooks on the serving thread: when there can be no webhook thread (a SQLite database
+ * without a file of its own name, such as `:memory:`, is not shared with one), when no webhook
+ * is enabled (deliveries left by an earlier run are still sent), and when the thread failed.
+ * Bodies are read through `content`, a turn after the write (its response goes out first); the
+ * queue is `content` or its own file (queue-database.ts).
+ */
+export async function startLocalWebhooks(
+  setup: WebhookSetup,
+  options: { readonly content: Database; readonly reader: EntryReader; readonly now: () => Date; readonly onError: (error: unknown) => void },
+): Promise<WebhookSink> {
+  const queue = await openQueueDatabase(setup.database, options.content);
+  let runner: Awaited<ReturnType<typeof startWebhookRunner>>;
   try {
-    await worker.start();
+    runner = await startWebhookRunner(setup, { queue: queue.db, reader: options.reader, now: options.now, onError: options.onError });
   } catch (error) {
     await queue.close();
     throw error;
   }
-  const pipeline = createWebhookPipeline({ reader: options.reader, queue: worker.queue });
+  const { worker, pipeline } = runner;
   const accepting = new Set<Promise<void>>();
   return {
     deleting: (notice) => pipeline.deleting(notice),

@@ -18,8 +18,8 @@ const MEDIA_EVENTS = ['media.create', 'media.update', 'media.delete'];
 
 /**
  * Syncs `config/webhooks.js` into `strapi_webhooks` and starts delivering: on the webhook thread
- * when a webhook is enabled (threaded-webhooks.ts), else on this thread (an in-memory SQLite
- * database, or deliveries left by an earlier run to send). Media events come from `events`;
+ * when a webhook is enabled (threaded-webhooks.ts), else on this thread (a SQLite database a
+ * thread cannot share, or deliveries left by an earlier run to send). Media events come from `events`;
  * entry events from the content API (content-events.ts), through the returned `Webhooks`.
  */
 export async function startWebhooks(options: {
@@ -39,9 +39,10 @@ export async function startWebhooks(options: {
   const setup = { database: config.database, delivery: config.webhookDelivery, webhooks };
   const here = () => startLocalWebhooks(setup, { content: db, reader: options.reader, now: options.now, onError: options.onError });
   const queueFile = deliveryQueueFile(config.database);
-  const inMemory = config.database.client === 'sqlite' && queueFile === null;
+  // A SQLite database without a file of its own name (`:memory:`, a `file:` URI) is not shared with a thread.
+  const threadable = config.database.client !== 'sqlite' || queueFile !== null;
   let sink: WebhookSink;
-  if (subscribed.size > 0 && !inMemory) {
+  if (subscribed.size > 0 && threadable) {
     const data = { schema: options.schema, database: config.database, reader: { api: config.api, i18n: config.i18n }, webhooks, delivery: config.webhookDelivery };
     sink = await startThreadedWebhooks({ data, fallback: here, onError: options.onError });
   } else if (subscribed.size > 0 || queueFile === null || queueFileExists(config.database)) sink = await here();

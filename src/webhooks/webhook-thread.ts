@@ -1,8 +1,8 @@
 /**
  * The webhook thread's program (see threaded-webhooks.ts): everything webhooks do after a write,
- * off the thread that serves requests. It opens its own connections (a read-only one to the
- * content database, the delivery queue's), reads entry bodies, queues deliveries and delivers
- * them, at a low scheduling priority.
+ * off the thread that serves requests. It opens its own connections (to read the content
+ * database, read-only on SQLite, and to write the delivery queue), reads entry bodies, queues
+ * deliveries and delivers them, at a low scheduling priority.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -12,11 +12,11 @@ import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
 import type { Database } from '../db/database.js';
 import { openDatabase } from '../db/open-database.js';
 import type { Schema } from '../schema/types.js';
-import { createDeliveryQueue } from './delivery-queue.js';
-import { createWebhookWorker, type WebhookWorker } from './delivery-worker.js';
+import type { WebhookWorker } from './delivery-worker.js';
 import { createEntryReader, type EntryReaderConfig } from './entry-reader.js';
+import { startWebhookRunner } from './local-webhooks.js';
 import { openQueueDatabase, type QueueDatabase } from './queue-database.js';
-import { createWebhookPipeline, type DeletingNotice, type WebhookItem, type WebhookPipeline } from './webhook-pipeline.js';
+import type { DeletingNotice, WebhookItem, WebhookPipeline } from './webhook-pipeline.js';
 import type { Webhook } from './webhook-store.js';
 
 /** What the thread is started with (structured-cloned from the server's loaded project). */
@@ -99,24 +99,18 @@ async function close({ content, queue, worker }: Running): Promise<void> {
 
 async function open(): Promise<Running> {
   // PostgreSQL and MySQL: two connections of the thread's own (entry reads one after the
-  // other; queue writes beside them), never the server's.
+  // other; queue writes beside them), never the server's. SQLite: a read-only connection.
   const database = data.database.client === 'sqlite' ? data.database : { ...data.database, pool: { min: 0, max: 2 } };
   const content = await openDatabase(database, undefined, { readOnly: true });
+  let queue: QueueDatabase | null = null;
   try {
-    const queue = await openQueueDatabase(database, content);
-    const worker = createWebhookWorker({
-      queue: createDeliveryQueue(queue.db),
-      webhooks: () => data.webhooks,
-      config: data.delivery,
-      now: () => new Date(),
-      random: Math.random,
-      send: fetch,
-      onError: report,
-    });
-    const pipeline = createWebhookPipeline({ reader: createEntryReader({ schema: data.schema, exec: content, dialect: content.dialect }, data.reader), queue: worker.queue, catchUp });
-    await worker.start();
+    queue = await openQueueDatabase(database, content);
+    const reader = createEntryReader({ schema: data.schema, exec: content, dialect: content.dialect }, data.reader);
+    const setup = { database: data.database, delivery: data.delivery, webhooks: data.webhooks };
+    const { worker, pipeline } = await startWebhookRunner(setup, { queue: queue.db, reader, now: () => new Date(), onError: report, catchUp });
     return { content, queue, worker, pipeline };
   } catch (error) {
+    await queue?.close().catch(() => undefined);
     await content.close().catch(() => undefined);
     throw error;
   }
