@@ -5,10 +5,9 @@ import type { FromWebhookThread, ToWebhookThread, WebhookThreadData } from './we
 
 /**
  * Webhooks on a thread of their own (webhook-thread.ts): the serving thread only posts each
- * write's events (a few hundred bytes: entry bodies are read there, but for a delete's, read
- * before the delete), and everything else — deep
- * reads, queue writes, sending, retries — happens on that thread, with its own connections and a
- * low scheduling priority. A server with webhooks, even to a dead or hanging receiver, thus
+ * write's events (a few hundred bytes: entry bodies are read there, except a delete's, read
+ * before the delete), and everything else (deep reads, queue writes, sending, retries) happens
+ * on that thread, with its own connections and a low scheduling priority. A server with webhooks, even to a dead or hanging receiver, thus
  * answers writes as fast as one without (bench/webhooks-throughput.ts).
  *
  * Each message is kept until the thread says its deliveries are queued. When the thread cannot
