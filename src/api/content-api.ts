@@ -147,8 +147,13 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
         const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
         if (documentId !== null) {
           const deleted = await deps.events.deleting(type, documentId, query);
-          await deleteDocument(documents, type, documentId, query);
-          deleted();
+          try {
+            await deleteDocument(documents, type, documentId, query);
+          } catch (error) {
+            deleted(false);
+            throw error;
+          }
+          deleted(true);
         }
         return { status: 204 };
       };

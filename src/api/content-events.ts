@@ -9,8 +9,8 @@ import { documentKey } from '../webhooks/webhook-pipeline.js';
 export interface ContentEvents {
   /** After a create or update committed: `entry.create`/`entry.update`, then `entry.publish` when it published. */
   written(type: ContentType, documentId: string, query: Query, created: boolean): void;
-  /** Before a delete: reads the document as it is; call the result after the delete committed. */
-  deleting(type: ContentType, documentId: string, query: Query): Promise<() => void>;
+  /** Before a delete: reads the document as it is; call the result once the delete committed (true) or failed (false). */
+  deleting(type: ContentType, documentId: string, query: Query): Promise<(committed: boolean) => void>;
 }
 
 /** The events whose entries are read after the write (where webhooks run). */
@@ -59,8 +59,8 @@ export function createContentEvents(webhooks: Pick<Webhooks, 'wants' | 'deleting
       const kept = READ_EVENTS.some((name) => webhooks.wants(name));
       if (kept) webhooks.deleting({ key, bodies: known });
       const forget = kept ? { forget: key } : {};
-      return () => {
-        if (webhooks.wants('entry.delete')) webhooks.send([{ kind: 'built', event: 'entry.delete', body, ...forget }]);
+      return (committed) => {
+        if (committed && webhooks.wants('entry.delete')) webhooks.send([{ kind: 'built', event: 'entry.delete', body, ...forget }]);
         else if (kept) webhooks.send([{ kind: 'forget', key }]);
       };
     },

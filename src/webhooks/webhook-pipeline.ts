@@ -5,7 +5,7 @@ import type { EntryEvent, EntryReader } from './entry-reader.js';
  * whose body is still to be read (creates, updates, publishes: read when its turn comes), or a
  * body built already (deletes, read before the delete; media events). A delete names the
  * document whose entries need no longer be kept (see `DeletingNotice`); `forget` does that
- * alone, for a delete no webhook wants.
+ * alone, for a delete that failed or that no webhook wants.
  */
 export type WebhookItem =
   | { readonly kind: 'read'; readonly entry: EntryEvent }
@@ -35,8 +35,12 @@ export interface WebhookPipeline {
   accept(items: readonly WebhookItem[]): Promise<void>;
 }
 
-/** Deleted documents' entries kept at most (a delete that fails never comes to forget its own). */
-export const MAX_KEPT_DELETES = 1_000;
+/**
+ * Deleted documents' entries kept at most. Each is forgotten when its delete's item (or, for a
+ * delete that failed, its `forget`) is taken, so this only bounds a pipeline lagging behind that
+ * many deletes (or one whose process lost a request mid-delete): a few KB each, tens of MB at worst.
+ */
+export const MAX_KEPT_DELETES = 10_000;
 
 /** Sets `key` as the newest entry of `map`, dropping the oldest beyond `max`. */
 export function rememberAtMost<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
