@@ -25,12 +25,7 @@ export type PaginationMeta =
  * populate node — whatever the number of rows.
  */
 export async function findManyDocuments(read: ReadContext, type: ContentType, query: Query): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
-  const select = planSelect(read.schema, type, query);
-  const page = read.exec.all(compileSelect(read.dialect, select)).then(async (rows) => {
-    const documents = shapeRows(rows, select.columns);
-    await populateDocuments(read, type, documents, query.populate, query.status);
-    return documents;
-  });
+  const page = selectDocuments(read, type, planSelect(read.schema, type, query), query);
   const count = query.pagination.withCount ? read.exec.all(compileCount(read.dialect, planCount(read.schema, type, query))) : null;
   const [documents, countRows] = await Promise.all([page, count]);
   const total = countRows ? Number(countRows[0]?.count ?? 0) : undefined;
@@ -39,10 +34,8 @@ export async function findManyDocuments(read: ReadContext, type: ContentType, qu
 
 /** One document (the version the query's status and locale select), or null. */
 export async function findOneDocument(read: ReadContext, type: ContentType, documentId: string, query: Query): Promise<Document | null> {
-  const select = planSelect(read.schema, type, query, documentId);
-  const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
-  await populateDocuments(read, type, documents, query.populate, query.status);
-  return documents[0] ?? null;
+  const [document] = await selectDocuments(read, type, planSelect(read.schema, type, query, documentId), query);
+  return document ?? null;
 }
 
 /**
@@ -59,17 +52,20 @@ export async function findDocumentsById(read: ReadContext, type: ContentType, do
     limit: null,
     offset: 0,
   };
-  const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
-  await populateDocuments(read, type, documents, query.populate, query.status);
-  return documents;
+  return selectDocuments(read, type, select, query);
 }
 
 /** The first document of a type (single types have at most one). */
 export async function findFirstDocument(read: ReadContext, type: ContentType, query: Query): Promise<Document | null> {
-  const select = { ...planSelect(read.schema, type, query), limit: 1, offset: 0 };
+  const [document] = await selectDocuments(read, type, { ...planSelect(read.schema, type, query), limit: 1, offset: 0 }, query);
+  return document ?? null;
+}
+
+/** Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node). */
+async function selectDocuments(read: ReadContext, type: ContentType, select: SelectPlan, query: Query): Promise<Document[]> {
   const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
   await populateDocuments(read, type, documents, query.populate, query.status);
-  return documents[0] ?? null;
+  return documents;
 }
 
 function paginationMeta(pagination: Pagination, returned: number, total: number | undefined): PaginationMeta {
