@@ -106,7 +106,10 @@ export async function startThreadedWebhooks(options: {
       running.postMessage(message);
     } catch (error) {
       // Something that cannot be cloned (never built by Cairn): reported, the thread is kept.
-      if (message.kind === 'items') unconfirmed.delete(message.id);
+      if (message.kind === 'items') {
+        unconfirmed.delete(message.id);
+        forgetting.delete(message.id);
+      }
       options.onError(error);
     }
   };
