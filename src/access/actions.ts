@@ -9,9 +9,10 @@ export function contentTypeActions(type: ContentType): string[] {
 /** Actions of the plugins' content-API routes (upload, users & permissions, i18n). */
 export const PLUGIN_ACTIONS: readonly string[] = [
   'plugin::upload.content-api.find',
+  'plugin::upload.content-api.findPage',
   'plugin::upload.content-api.findOne',
-  'plugin::upload.content-api.upload',
   'plugin::upload.content-api.destroy',
+  'plugin::upload.content-api.upload',
   'plugin::users-permissions.auth.callback',
   'plugin::users-permissions.auth.connect',
   'plugin::users-permissions.auth.forgotPassword',

@@ -164,10 +164,9 @@ describe('prunePopulate: nested populate', () => {
       {
         kind: 'dynamiczone',
         attribute: 'blocks',
-        count: false,
         fragments: new Map([
-          ['shared.quote', { fields: ['text'], populate: [] }],
-          ['shared.text', { fields: null, populate: [] }],
+          ['shared.quote', { fields: ['text'], filters: null, populate: [] }],
+          ['shared.text', { fields: null, filters: null, populate: [] }],
         ]),
       },
     ]);

@@ -57,7 +57,9 @@ function checkPopulate(schema: Schema, model: Model, nodes: readonly PopulateNod
     if (node.kind === 'dynamiczone') {
       for (const [uid, fragment] of node.fragments) {
         const component = schema.components.get(uid);
-        if (component) checkPopulate(schema, component, fragment.populate, mayFind);
+        if (!component) continue;
+        if (fragment.filters) checkFilter(schema, component, fragment.filters, null, 'populate', mayFind);
+        checkPopulate(schema, component, fragment.populate, mayFind);
       }
       continue;
     }

@@ -2,6 +2,7 @@ import { ValidationError, fieldValidationError } from '../core/errors.js';
 import { printValue } from '../core/print-value.js';
 import { invalidBodyKey } from '../query/invalid-key.js';
 import type { Attribute, ContentType, Model, Schema } from '../schema/types.js';
+import { isRecord } from '../core/is-record.js';
 
 const MISSING_DATA = 'Missing "data" payload in the request body';
 
@@ -45,13 +46,12 @@ export function sanitizeDataPayload(schema: Schema, type: ContentType, body: unk
   return clean;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function checkNestedKeys(schema: Schema, attribute: Attribute, value: unknown, path: string): void {
   if (attribute.type !== 'component' && attribute.type !== 'dynamiczone') return;
   const items = Array.isArray(value) ? value : [value];
   for (const item of items) {
-    if (!isObject(item)) continue;
+    if (!isRecord(item)) continue;
     const uid = attribute.type === 'component' ? attribute.component : item.__component;
     const component = typeof uid === 'string' ? schema.components.get(uid) : undefined;
     if (!component) continue;

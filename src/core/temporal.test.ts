@@ -6,6 +6,7 @@ import { validationError } from '../../test/support/unit.js';
 const DATE_MESSAGE = 'Invalid format, expected yyyy-MM-dd';
 const TIME_MESSAGE = 'Invalid time format, expected HH:mm:ss.SSS';
 const DATETIME_MESSAGE = 'Invalid format, expected a timestamp or an ISO date';
+const RANGE_MESSAGE = 'Invalid date, expected a year from 0001 to 9999';
 
 
 describe('parseDateOnly', () => {
@@ -138,5 +139,31 @@ describe('parseDateTime', () => {
     const error = validationError(() => parseDateTime(input));
     expect(error.message).toBe(DATETIME_MESSAGE);
     expect(error.details).toEqual({});
+  });
+});
+
+describe('years outside 0001–9999 (what every database stores)', () => {
+  it.each([
+    () => parseDateOnly('0000-01-01'),
+    () => parseDateOnly('0001-01-01T00:30:00+01:00'),
+    () => parseDateOnly(new Date(Date.UTC(10000, 0, 1))),
+    () => parseDateTime('0000-12-31T23:59:59Z'),
+    () => parseDateTime(8.64e15),
+    () => parseDateTime('8640000000000000'),
+    () => parseDateTime(-62198755200001),
+    () => parseDateTime(new Date(-8.64e15)),
+  ])('rejects case %#', (parse) => {
+    const error = validationError(parse);
+    expect(error.message).toBe(RANGE_MESSAGE);
+    expect(error.details).toEqual({});
+  });
+
+  it.each([
+    [() => parseDateOnly('0001-01-01'), '0001-01-01'],
+    [() => parseDateOnly('9999-12-31'), '9999-12-31'],
+    [() => parseDateTime('9999-12-31T23:59:59.999Z').toISOString(), '9999-12-31T23:59:59.999Z'],
+    [() => parseDateTime('0001-01-01T00:00:00Z').toISOString(), '0001-01-01T00:00:00.000Z'],
+  ])('accepts the edges (case %#)', (parse, expected) => {
+    expect(parse()).toBe(expected);
   });
 });

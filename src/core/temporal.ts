@@ -8,6 +8,17 @@ import { ValidationError } from './errors.js';
 const DATE_MESSAGE = 'Invalid format, expected yyyy-MM-dd';
 const TIME_MESSAGE = 'Invalid time format, expected HH:mm:ss.SSS';
 const DATETIME_MESSAGE = 'Invalid format, expected a timestamp or an ISO date';
+const RANGE_MESSAGE = 'Invalid date, expected a year from 0001 to 9999';
+
+/**
+ * The years every database stores: PostgreSQL has no year 0 (`0000-01-01` is out of range), MySQL's
+ * DATETIME ends with 9999 and a millisecond timestamp can reach year 275760, which neither takes.
+ */
+function inRange(date: Date): Date {
+  const year = date.getUTCFullYear();
+  if (year < 1 || year > 9999) throw new ValidationError(RANGE_MESSAGE);
+  return date;
+}
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
@@ -34,12 +45,13 @@ function normalizeOffset(zone: string): string {
   return `${zone[0]}${digits.slice(0, 2)}:${(digits.slice(2) || '00').padEnd(2, '0')}`;
 }
 
-/** `'2024-05-17'` → `'2024-05-17'`; `'2024-05-17T10:00:00Z'` → `'2024-05-17'` (UTC date). */
+/** `'2024-05-17'` → `'2024-05-17'`; `'2024-05-17T10:00:00Z'` → `'2024-05-17'` (UTC date); years 0001–9999. */
 export function parseDateOnly(value: unknown): string {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return inRange(value).toISOString().slice(0, 10);
   if (typeof value !== 'string') throw new ValidationError(DATE_MESSAGE);
   const date = parseIso(value);
   if (!date) throw new ValidationError(DATE_MESSAGE);
+  inRange(date);
   const trimmed = value.trim();
   return /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? trimmed : date.toISOString().slice(0, 10);
 }
@@ -52,14 +64,17 @@ export function parseTimeOfDay(value: unknown): string {
   return `${m[1]}:${m[2]}:${m[3]}.${(m[4] ?? '').padEnd(3, '0')}`;
 }
 
-/** An ISO date(-time) string, a millisecond timestamp (number or digits) or a Date → Date. */
+/**
+ * An ISO date(-time) string, a millisecond timestamp (number or digits) or a Date → Date, in
+ * years 0001–9999 (UTC).
+ */
 export function parseDateTime(value: unknown): Date {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return checked(new Date(value));
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return inRange(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return inRange(checked(new Date(value)));
   if (typeof value === 'string') {
-    if (/^-?\d+$/.test(value.trim())) return checked(new Date(Number(value.trim())));
+    if (/^-?\d+$/.test(value.trim())) return inRange(checked(new Date(Number(value.trim()))));
     const date = parseIso(value);
-    if (date) return date;
+    if (date) return inRange(date);
   }
   throw new ValidationError(DATETIME_MESSAGE);
 }

@@ -1,5 +1,5 @@
 import type { Row } from '../db/database.js';
-import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, planZoneCount, type PopulateRead } from '../plan/plan-populate.js';
+import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, type PopulateRead } from '../plan/plan-populate.js';
 import type { DynamicZonePopulateNode, PopulateNode, TargetPopulateNode } from '../query/populate-types.js';
 import type { Status } from '../query/query-types.js';
 import type { Model } from '../schema/types.js';
@@ -69,15 +69,10 @@ interface ZoneItem {
  * Components the populate leaves out (`on` without them) are not returned.
  */
 async function populateZone(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: DynamicZonePopulateNode, status: Status): Promise<void> {
-  if (node.count) {
-    const counts = await countByParent(read, ids, (chunk) => planZoneCount(model, node.attribute, chunk));
-    for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
-    return;
-  }
   const byParent = new Map<number, ZoneItem[]>();
   await Promise.all(
     [...node.fragments].map(async ([component, fragment]) => {
-      const zoneRead: PopulateRead = { attribute: node.attribute, component, fields: fragment.fields, sort: [], filters: null };
+      const zoneRead: PopulateRead = { attribute: node.attribute, component, fields: fragment.fields, sort: [], filters: fragment.filters };
       const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, zoneRead, chunk, status);
       const { hop, select } = planFor(ids);
       const rows = await selectByParents(read, ids, (chunk) => (chunk === ids ? select : planFor(chunk).select));

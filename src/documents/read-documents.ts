@@ -25,9 +25,11 @@ export type PaginationMeta =
  * populate node — whatever the number of rows.
  */
 export async function findManyDocuments(read: ReadContext, type: ContentType, query: Query): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
+  // Both statements are compiled before either runs: a filter that fails to compile (a 400)
+  // must not leave the other query's promise rejected with nobody awaiting it.
+  const countSql = query.pagination.withCount ? compileCount(read.dialect, planCount(read.schema, type, query)) : null;
   const page = selectDocuments(read, type, planSelect(read.schema, type, query), query);
-  const count = query.pagination.withCount ? read.exec.all(compileCount(read.dialect, planCount(read.schema, type, query))) : null;
-  const [documents, countRows] = await Promise.all([page, count]);
+  const [documents, countRows] = await Promise.all([page, countSql ? read.exec.all(countSql) : null]);
   const total = countRows ? Number(countRows[0]?.count ?? 0) : undefined;
   return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
 }

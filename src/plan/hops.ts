@@ -12,7 +12,8 @@ import { allOf, type Condition, type JoinClause, type TableRef } from './plan-ty
  *   `_cmps` table for components and dynamic zones (with `field` and `component_type`), or
  *   `files_related_mph` for media (with `related_type` and `field`).
  * - `column`: the target id is a column of the source row (`created_by_id`).
- * - `localizations`: the other locales' rows of the same document in the same table.
+ * - `localizations`: rows of the same document in the same table. Populated, the other locales'
+ *   rows (in the status read); filtered through, every row of the document (see hopRows).
  */
 export type Hop =
   | {
@@ -125,6 +126,11 @@ export interface HopRows {
  * `FROM target t JOIN link l ON l.target = t.id WHERE l.source = <source>.id AND …`, or the
  * equivalent for column and localization hops. `targetAlias`/`linkAlias` must be unique in the
  * statement.
+ *
+ * Through `localizations`, Strapi 5 joins the table to itself on `document_id` alone (the
+ * attribute's join column), so a filter matches when any row of the document does: its own row,
+ * its other locales and their drafts and published versions alike (`filters[localizations][title]`
+ * on an English article also tests the English title and the English draft's).
  */
 export function hopRows(hop: Hop, source: { alias: string; table: string }, targetAlias: string, linkAlias: string, status: Status): HopRows {
   const from = { table: hop.target.table, alias: targetAlias };
@@ -140,16 +146,7 @@ export function hopRows(hop: Hop, source: { alias: string; table: string }, targ
     case 'column':
       return { from, joins: [], where: allOf([columnsEqual(targetAlias, 'id', source.alias, hop.column), statusOfTarget]) as Condition, linkAlias: null };
     case 'localizations':
-      return {
-        from,
-        joins: [],
-        where: allOf([
-          columnsEqual(targetAlias, 'document_id', source.alias, 'document_id'),
-          { kind: 'not', child: { kind: 'sameValue', left: { alias: targetAlias, column: 'locale' }, right: { alias: source.alias, column: 'locale' } } },
-          statusOfTarget,
-        ]) as Condition,
-        linkAlias: null,
-      };
+      return { from, joins: [], where: columnsEqual(targetAlias, 'document_id', source.alias, 'document_id'), linkAlias: null };
   }
 }
 

@@ -10,9 +10,7 @@ export function fieldColumn(model: Model, field: string): { column: string; kind
   if (field === 'documentId') return { column: 'document_id', kind: 'string' };
   const attribute = model.attributes.get(field);
   if (!attribute || !isScalar(attribute)) throw new Error(`${model.uid} has no scalar attribute "${field}"`);
-  const kind = valueKindOf(attribute.type);
-  // JSON columns are compared with the text as given, like Strapi (no JSON encoding of filter values).
-  return { column: attribute.column, kind: kind === 'json' ? 'string' : kind };
+  return { column: attribute.column, kind: valueKindOf(attribute.type) };
 }
 
 /** Where a filter is evaluated: the rows of `model` under `alias`, `depth` levels below the root. */

@@ -10,7 +10,7 @@ import type { Dialect } from '../sql/dialect.js';
 import { mysqlDialect } from '../sql/dialects/mysql.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
 import { sqliteDialect } from '../sql/dialects/sqlite.js';
-import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, planZoneCount, type PopulateRead } from './plan-populate.js';
+import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, type PopulateRead } from './plan-populate.js';
 
 /** The example project's content model, as `cairn start --dir examples/blog` builds it. */
 const files = readModelFiles(resolve(import.meta.dirname, '../../examples/blog'));
@@ -296,35 +296,5 @@ describe('planPopulateCount', () => {
     const { sql } = compileSelect(sqliteDialect, planPopulateCount(schema, article, read('localizations'), [1], 'published'));
     expect(sql.startsWith('select "p0"."id" as "__parent", count("t0"."id") as "count" from "articles" as "t0" inner join "articles" as "p0"')).toBe(true);
     expect(sql.endsWith(' group by "p0"."id"')).toBe(true);
-  });
-});
-
-describe('planZoneCount', () => {
-  it.each<[string, Dialect, string]>([
-    [
-      'sqlite',
-      sqliteDialect,
-      'select "l0"."entity_id" as "__parent", count("l0"."id") as "count" from "articles_cmps" as "l0" where ("l0"."entity_id" in (?, ?) and "l0"."field" = ?) group by "l0"."entity_id"',
-    ],
-    [
-      'postgres',
-      postgresDialect,
-      'select "l0"."entity_id" as "__parent", count("l0"."id") as "count" from "articles_cmps" as "l0" where ("l0"."entity_id" in ($1, $2) and "l0"."field" = $3) group by "l0"."entity_id"',
-    ],
-    [
-      'mysql',
-      mysqlDialect,
-      'select `l0`.`entity_id` as `__parent`, count(`l0`.`id`) as `count` from `articles_cmps` as `l0` where (`l0`.`entity_id` in (?, ?) and `l0`.`field` = ?) group by `l0`.`entity_id`',
-    ],
-  ])('%s: every item of the zone, whatever its component', (_name, dialect, sql) => {
-    expect(compileSelect(dialect, planZoneCount(article, 'blocks', [4, 9]))).toEqual({ sql, params: [4, 9, 'blocks'] });
-  });
-
-  it('returns the parent key as a hidden column', () => {
-    const plan = planZoneCount(article, 'blocks', [1]);
-    expect(plan.columns.map((c) => [c.as, c.hidden === true, c.aggregate ?? null])).toEqual([
-      [PARENT_KEY, true, null],
-      ['count', false, 'count'],
-    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { FilterNode, SortTerm, Status } from '../query/query-types.js';
 import { isScalar, type Model, type Schema } from '../schema/types.js';
-import { componentJoinTable, hopOf, hopRowsForParents, type Hop, type ParentRows } from './hops.js';
+import { hopOf, hopRowsForParents, type Hop, type ParentRows } from './hops.js';
 import { planFilter } from './plan-filters.js';
 import { documentColumns } from './plan-read.js';
 import { cachePerModel, memoizePerModel } from './memoize-per-model.js';
@@ -129,25 +129,4 @@ function componentColumns(model: Model, fields: readonly string[] | null, alias:
     columns.push({ column: { alias, column: attribute.column }, as: attribute.name, kind: valueKindOf(attribute.type) });
   }
   return columns;
-}
-
-/** `populate[blocks][count]=true`: how many items each parent's dynamic zone holds. */
-export function planZoneCount(parent: Model, attribute: string, parentIds: readonly number[]): SelectPlan {
-  const table = componentJoinTable(parent.table);
-  const parentKey = { alias: LINK, column: 'entity_id' };
-  return {
-    from: { table, alias: LINK },
-    columns: [
-      { column: parentKey, as: PARENT_KEY, kind: 'integer', hidden: true },
-      { column: { alias: LINK, column: 'id' }, as: 'count', kind: 'integer', aggregate: 'count' },
-    ],
-    where: allOf([
-      { kind: 'compare', column: parentKey, op: 'in', value: parentIds, valueKind: 'integer' },
-      { kind: 'compare', column: { alias: LINK, column: 'field' }, op: 'eq', value: attribute, valueKind: 'string' },
-    ]),
-    groupBy: [parentKey],
-    orderBy: [],
-    limit: null,
-    offset: 0,
-  };
 }

@@ -108,6 +108,8 @@ export interface SelectPlan {
   readonly orderBy: readonly OrderTerm[];
   readonly limit: number | null;
   readonly offset: number;
+  /** The rows read stay locked until the transaction ends (`FOR UPDATE` where the database has row locks). */
+  readonly forUpdate?: boolean;
 }
 
 /** SELECT COUNT(*) FROM table WHERE … */

@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import { parseDateOnly, parseDateTime, parseTimeOfDay } from '../core/temporal.js';
 import type { ScalarType } from '../schema/types.js';
+import { BIGINT_MAX, BIGINT_MIN, MAX_QUERY_INTEGER, isQueryInteger, queryBigInt, queryNumber } from './query-numbers.js';
 import type { Operator } from './query-types.js';
 
 /** The type a filter value is cast to: a scalar attribute type, or the row id. */
@@ -14,7 +15,8 @@ const CAST_OPERATORS = new Set<Operator>(['eq', 'ne', 'in', 'notIn', 'lt', 'lte'
  * numbers for numeric fields, BigInt for bigintegers, booleans (`'t'`, `'1'`, `'false'`…), Dates for
  * datetimes, `yyyy-MM-dd` for dates, `HH:mm:ss.SSS` for times; strings otherwise. `$null` and
  * `$notNull` take a boolean. Pattern operators keep the text. Unlike Strapi (which answers 500),
- * a value that cannot be cast is a 400 naming the field and the expected form.
+ * a value that cannot be cast is a 400 naming the field and the expected form; integer and id
+ * fields take integers within ±MAX_QUERY_INTEGER, bigintegers 64-bit integers (query-numbers.ts).
  */
 export function castFilterValue(field: string, type: FilterFieldType, op: Operator, value: unknown, param = 'filters'): unknown {
   if (op === 'null' || op === 'notNull') return toFilterBoolean(value);
@@ -33,14 +35,19 @@ export function castFilterValue(field: string, type: FilterFieldType, op: Operat
 function castScalar(field: string, type: FilterFieldType, value: unknown, param: string): unknown {
   switch (type) {
     case 'integer':
+    case 'id': {
+      // PostgreSQL reads a bound `1.5` or `1e+30` as integer text and fails; every database gets an integer.
+      const number = queryNumber(value);
+      if (!isQueryInteger(number)) throw expected(field, value, `an integer between -${MAX_QUERY_INTEGER} and ${MAX_QUERY_INTEGER}`, param);
+      return number;
+    }
     case 'float':
     case 'decimal':
-    case 'id':
       return toNumber(field, value, param);
     case 'biginteger': {
-      const text = String(value).trim();
-      if (!/^-?\d+$/.test(text)) throw expected(field, value, 'an integer', param);
-      return BigInt(text);
+      const big = queryBigInt(value);
+      if (big === null) throw expected(field, value, `an integer between ${BIGINT_MIN} and ${BIGINT_MAX}`, param);
+      return big;
     }
     case 'boolean':
       return toFilterBoolean(value);
@@ -57,8 +64,7 @@ function castScalar(field: string, type: FilterFieldType, value: unknown, param:
 }
 
 function toNumber(field: string, value: unknown, param: string): number {
-  const text = typeof value === 'number' ? value : String(value).trim();
-  const number = text === '' ? NaN : Number(text);
+  const number = queryNumber(value);
   if (!Number.isFinite(number)) throw expected(field, value, 'a number', param);
   return number;
 }

@@ -243,6 +243,9 @@ describe('normalizeFilters: value casting', () => {
     [{ views: { $gt: ' 5 ' } }, cmp('views', 'gt', 5)],
     [{ price: '1.5' }, cmp('price', 'eq', 1.5)],
     [{ bigcount: '9007199254740993' }, cmp('bigcount', 'eq', 9007199254740993n)],
+    [{ bigcount: '-9223372036854775808' }, cmp('bigcount', 'eq', -9223372036854775808n)],
+    [{ views: '-9007199254740991' }, cmp('views', 'eq', -9007199254740991)],
+    [{ views: '1e3' }, cmp('views', 'eq', 1000)],
     [{ isFeatured: 't' }, cmp('isFeatured', 'eq', true)],
     [{ isFeatured: '1' }, cmp('isFeatured', 'eq', true)],
     [{ isFeatured: 'true' }, cmp('isFeatured', 'eq', true)],
@@ -278,6 +281,16 @@ describe('normalizeFilters: value casting', () => {
     [{ price: { $lt: 'cheap' } }],
     [{ bigcount: '12ab' }],
     [{ id: 'abc' }],
+    // Integers PostgreSQL could not read or JavaScript could not hold exactly.
+    [{ views: '1.5' }],
+    [{ views: { $lt: '2.5' } }],
+    [{ views: '1e30' }],
+    [{ views: '9007199254740992' }],
+    [{ id: { $in: ['1', '1.5'] } }],
+    [{ bigcount: '9223372036854775808' }],
+    [{ bigcount: '-9223372036854775809' }],
+    [{ bigcount: '1.5' }],
+    [{ price: '1e400' }],
   ])('rejects an uncastable number (%j)', (raw) => {
     const error = validationError(() => normalize(raw));
     expect(error.details).toMatchObject({ source: 'query', param: 'filters' });
@@ -285,7 +298,7 @@ describe('normalizeFilters: value casting', () => {
 
   it('names the field and the expected form for an uncastable integer', () => {
     const error = validationError(() => normalize({ views: 'abc' }));
-    expect(error.message).toBe('Invalid value "abc" for filter "views": expected a number');
+    expect(error.message).toBe('Invalid value "abc" for filter "views": expected an integer between -9007199254740991 and 9007199254740991');
     expect(error.details).toEqual({ key: 'views', source: 'query', param: 'filters' });
   });
 

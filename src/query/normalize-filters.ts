@@ -3,6 +3,7 @@ import { getModel, isScalar, type Attribute, type Model, type Schema } from '../
 import { castFilterValue, type FilterFieldType } from './cast-filter-value.js';
 import { invalidQueryKey } from './invalid-key.js';
 import type { FilterNode, Operator } from './query-types.js';
+import { isRecord } from '../core/is-record.js';
 
 const OPERATORS: ReadonlySet<string> = new Set<Operator>([
   'eq', 'eqi', 'ne', 'nei', 'lt', 'lte', 'gt', 'gte', 'in', 'notIn', 'between', 'null', 'notNull',
@@ -11,8 +12,6 @@ const OPERATORS: ReadonlySet<string> = new Set<Operator>([
 const GROUPS = new Set(['$and', '$or', '$not']);
 const MEDIA_UID = 'plugin::upload.file';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isOperatorKey = (key: string) => key.startsWith('$') && OPERATORS.has(key.slice(1));
 
 /**
@@ -45,7 +44,7 @@ interface Walk {
 
 function normalizeWhere(walk: Walk, model: Model, raw: unknown, path: string | null): FilterNode | null {
   if (Array.isArray(raw)) return combine('and', raw.map((item) => normalizeWhere(walk, model, item, path)));
-  if (!isObject(raw)) {
+  if (!isRecord(raw)) {
     throw new ValidationError(`Invalid filter${path ? ` at ${path}` : ''}: expected an object of conditions, got ${JSON.stringify(raw)}`, {
       path,
       source: 'query',
@@ -89,7 +88,7 @@ function normalizeKey(walk: Walk, model: Model, key: string, value: unknown, pat
 
 /** A relation/component/media level: operators apply to the target's id, other keys are its attributes. */
 function normalizeNested(walk: Walk, target: Model, value: unknown, path: string): FilterNode | null {
-  if (!isObject(value)) return normalizeField(walk, 'id', 'id', value, path);
+  if (!isRecord(value)) return normalizeField(walk, 'id', 'id', value, path);
   const keys = Object.keys(value);
   const operators = keys.filter(isOperatorKey);
   if (operators.length === 0) return normalizeWhere(walk, target, value, path);
@@ -105,7 +104,7 @@ function normalizeNested(walk: Walk, target: Model, value: unknown, path: string
 
 function normalizeField(walk: Walk, field: string, type: FilterFieldType, value: unknown, path: string): FilterNode | null {
   if (Array.isArray(value)) return compare(walk, field, type, 'in', value, path);
-  if (!isObject(value)) return compare(walk, field, type, 'eq', value, path);
+  if (!isRecord(value)) return compare(walk, field, type, 'eq', value, path);
   const children: (FilterNode | null)[] = [];
   for (const [key, operand] of Object.entries(value)) {
     if (key === '$not') {
@@ -149,13 +148,13 @@ function compare(walk: Walk, field: string, type: FilterFieldType, op: Operator,
 /** qs turns arrays longer than its limit into objects with numeric keys; accept both. */
 function listValues(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
-  if (isObject(raw) && Object.keys(raw).every((k) => /^\d+$/.test(k))) return Object.values(raw);
+  if (isRecord(raw) && Object.keys(raw).every((k) => /^\d+$/.test(k))) return Object.values(raw);
   return [raw];
 }
 
 function asList(walk: Walk, value: unknown, key: string, path: string | null): unknown[] {
   if (Array.isArray(value)) return value;
-  if (isObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => /^\d+$/.test(k))) return Object.values(value);
+  if (isRecord(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => /^\d+$/.test(k))) return Object.values(value);
   throw new ValidationError(`Invalid value for ${key}${path ? ` at ${path}` : ''}: expected an array of conditions (${key}[0][field]=…)`, {
     key,
     path,

@@ -56,7 +56,8 @@ describe('normalizePagination: page mode', () => {
 
   it.each([
     [{ page: 'abc' }, "Invalid parameter at 'start'. Expected integer >= 0, received: NaN"],
-    [{ pageSize: 'abc' }, "Invalid parameter at 'start'. Expected integer >= 0, received: NaN"],
+    [{ pageSize: 'abc' }, "Invalid parameter at 'limit'. Expected integer >= 1 or -1, received: NaN"],
+    [{ pageSize: '1.5' }, "Invalid parameter at 'limit'. Expected integer >= 1 or -1, received: 1.5"],
     [{ page: '' }, "Invalid parameter at 'start'. Expected integer >= 0, received: NaN"],
     [{ page: '1.5' }, "Invalid parameter at 'start'. Expected integer >= 0, received: 12.5"],
   ])('rejects a non-integer page or pageSize (%j)', (raw, message) => {
@@ -86,8 +87,8 @@ describe('normalizePagination: offset mode', () => {
   it.each([
     [{ start: 'abc' }, "Invalid parameter at 'start'. Expected integer >= 0, received: NaN"],
     [{ start: '1.5' }, "Invalid parameter at 'start'. Expected integer >= 0, received: 1.5"],
-    [{ limit: 'abc' }, "Invalid parameter at 'limit'. Expected integer >= 1, received: NaN"],
-    [{ limit: '2.5' }, "Invalid parameter at 'limit'. Expected integer >= 1, received: 2.5"],
+    [{ limit: 'abc' }, "Invalid parameter at 'limit'. Expected integer >= 1 or -1, received: NaN"],
+    [{ limit: '2.5' }, "Invalid parameter at 'limit'. Expected integer >= 1 or -1, received: 2.5"],
   ])('rejects a non-integer start or limit (%j)', (raw, message) => {
     const error = thrown(() => normalizePagination(raw, defaults));
     expect(error).toBeInstanceOf(ValidationError);
@@ -152,5 +153,35 @@ describe('normalizePagination: defaultLimit -1', () => {
     [{ page: '2' }, { mode: 'page', page: 2, pageSize: 25, withCount: true }],
   ] as const)('%j → %j', (raw, expected) => {
     expect(normalizePagination(raw, unlimited)).toEqual(expected);
+  });
+});
+
+describe('normalizePagination: bounds (query-numbers.ts)', () => {
+  const max = Number.MAX_SAFE_INTEGER;
+  it.each([
+    [{ start: '1e40' }, defaults, "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 1e+40"],
+    [{ start: '100000000000000000000000' }, defaults, "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 1e+23"],
+    [{ start: '9007199254740992' }, defaults, "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 9007199254740992"],
+    [{ page: '1e40' }, defaults, "Invalid parameter at 'page'. Expected integer between 1 and 360287970189640 (pageSize 25), received: 1e+40"],
+    [{ page: '360287970189641' }, defaults, "Invalid parameter at 'page'. Expected integer between 1 and 360287970189640 (pageSize 25), received: 360287970189641"],
+    [{ pageSize: '1e40' }, unlimited, "Invalid parameter at 'pageSize'. Expected integer between 1 and 9007199254740991, received: 1e+40"],
+    [{ limit: '1e40' }, unlimited, "Invalid parameter at 'limit'. Expected integer between 1 and 9007199254740991, received: 1e+40"],
+  ] as const)('rejects %j', (raw, options, message) => {
+    const error = thrown(() => normalizePagination(raw, options));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe(message);
+  });
+
+  it.each([
+    [{ start: String(max) }, { mode: 'offset', start: max, limit: 25, withCount: true }],
+    [{ page: '360287970189640' }, { mode: 'page', page: 360287970189640, pageSize: 25, withCount: true }],
+    // maxLimit caps a huge size before the bound, as Strapi caps it.
+    [{ pageSize: '1e40' }, { mode: 'page', page: 1, pageSize: 100, withCount: true }],
+    [{ limit: '100000000000000000000000' }, { mode: 'offset', start: 0, limit: 100, withCount: true }],
+    // Huge negative values clamp like small ones.
+    [{ start: '-1e40' }, { mode: 'offset', start: 0, limit: 25, withCount: true }],
+    [{ page: '-1e40' }, { mode: 'page', page: 1, pageSize: 25, withCount: true }],
+  ] as const)('accepts %j', (raw, expected) => {
+    expect(normalizePagination(raw, defaults)).toEqual(expected);
   });
 });

@@ -1,20 +1,19 @@
 import { ValidationError } from '../core/errors.js';
 import { getModel, type Attribute, type Model, type Schema } from '../schema/types.js';
-import { invalidQueryKey } from './invalid-key.js';
 import { normalizeFields, withSortedFields } from './normalize-fields.js';
 import { normalizeFilters } from './normalize-filters.js';
 import { normalizeSort } from './normalize-sort.js';
+import { attributeOf, invalidPopulateKey as invalid, kindOf, starNodes, starOnTarget, targetOf } from './populate-attributes.js';
+import { MAX_POPULATE_DEPTH, pathsToTree, populateTooDeep } from './populate-paths.js';
 import type { DynamicZoneFragment, PopulateNode, TargetPopulateNode } from './populate-types.js';
+import { isRecord } from '../core/is-record.js';
 
 const PARAM = 'populate';
-const MEDIA_UID = 'plugin::upload.file';
 const TRUE_VALUES = new Set<unknown>([true, 'true', '1', 't']);
 const FALSE_VALUES = new Set<unknown>([false, 'false', '0', 'f']);
-const OPTION_KEYS = new Set(['fields', 'sort', 'filters', 'populate', 'count']);
+const OPTION_KEYS = new Set(['fields', 'sort', 'filters', 'populate', 'count', 'on']);
+const FRAGMENT_KEYS = new Set(['fields', 'sort', 'filters', 'populate', 'count']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const invalid = (key: string, path: string | null) => invalidQueryKey(PARAM, key, path);
 const join = (parent: string | null, key: string) => (parent ? `${parent}.${key}` : key);
 
 /**
@@ -23,120 +22,56 @@ const join = (parent: string | null, key: string) => (parent ? `${parent}.${key}
  *   '*'                                   → every relation, media, component, dynamic zone (and
  *                                           `localizations`), one level
  *   'author,tags' / ['author', 'tags']     → those attributes
- *   'author.articles' / 'seo.keywords'     → nested, through relations and components
+ *   'author.articles' / 'blocks.author'   → nested, through relations, components and zones
  *   { author: true, tags: false }         → author only
  *   { author: { fields, sort, filters, populate, count } }
- *   { blocks: { on: { 'shared.quote': { fields, populate } } } }
+ *   { blocks: { on: { 'shared.quote': { fields, filters, populate } } } }
  *   { blocks: { populate: '*' } }         → every component of the zone, one level deeper
  *
  * Errors as Strapi 5.54 reports them: `Invalid key nope` (path = the dotted path in string form,
- * the parent in object form), `Invalid key *` for `*` inside a list, `Invalid key limit at tags`
- * for pagination inside a populate, `populate[tags]=*` rejected on the target's first relation.
+ * counted from the string even when nested; the parent in object form, where a dynamic-zone
+ * fragment counts as its zone), `Invalid key *` for `*` inside a list, `Invalid key limit at
+ * tags` for pagination inside a populate, `populate[tags]=*` rejected on the target's first
+ * relation, `Using fragments is not permitted…` for `on` outside a dynamic zone. Nesting beyond
+ * MAX_POPULATE_DEPTH is a 400.
  */
 export function normalizePopulate(schema: Schema, model: Model, raw: unknown): PopulateNode[] {
+  const nodes = normalizeRoot(schema, model, raw);
+  const depth = depthOf(nodes);
+  if (depth > MAX_POPULATE_DEPTH) throw populateTooDeep(depth);
+  return nodes;
+}
+
+function normalizeRoot(schema: Schema, model: Model, raw: unknown): PopulateNode[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (raw === '*') return starNodes(schema, model);
-  if (typeof raw === 'string') return fromPaths(schema, model, raw.split(','));
+  if (typeof raw === 'string') return normalizeObject(schema, model, pathsToTree(schema, model, raw.split(','), null), null, true);
   if (Array.isArray(raw)) {
-    if (raw.every((item) => typeof item === 'string')) return fromPaths(schema, model, raw.flatMap((item: string) => item.split(',')));
-    return normalizeObject(schema, model, Object.assign({}, ...raw.filter(isObject)), null);
+    if (raw.every((item) => typeof item === 'string')) {
+      return normalizeObject(schema, model, pathsToTree(schema, model, raw.flatMap((item: string) => item.split(',')), null), null, true);
+    }
+    return normalizeObject(schema, model, Object.assign({}, ...raw.filter(isRecord)), null, false);
   }
-  if (isObject(raw)) return normalizeObject(schema, model, raw, null);
+  if (isRecord(raw)) return normalizeObject(schema, model, raw, null, false);
   throw new ValidationError('Invalid populate parameter. Expected a string, an array of strings or an object');
 }
 
-/** Every attribute `populate=*` (or `[populate]=*`) selects, one level. */
-function starNodes(schema: Schema, model: Model): PopulateNode[] {
-  return populatableNames(model).map((name) => defaultNode(schema, model, name));
-}
-
-/** Attribute names that can be populated, in schema order. */
-function populatableNames(model: Model): string[] {
-  const names = [...model.attributes.values()].filter(isPopulatable).map((a) => a.name);
-  if (model.modelType === 'contentType' && model.localized) names.push('localizations');
-  return names;
-}
-
-function isPopulatable(attribute: Attribute): boolean {
-  if (attribute.private) return false;
-  if (attribute.type === 'relation') return attribute.target !== undefined;
-  return attribute.type === 'media' || attribute.type === 'component' || attribute.type === 'dynamiczone';
-}
-
-function attributeOf(model: Model, name: string): Attribute | 'localizations' | null {
-  if (name === 'localizations' && model.modelType === 'contentType' && model.localized) return 'localizations';
-  const attribute = model.attributes.get(name);
-  return attribute && isPopulatable(attribute) ? attribute : null;
-}
-
-/** The model a populatable attribute leads to (relation target, component, files, same type). */
-function targetOf(schema: Schema, model: Model, attribute: Attribute | 'localizations'): Model | null {
-  if (attribute === 'localizations') return model;
-  if (attribute.type === 'relation') return attribute.target ? (getModel(schema, attribute.target) ?? null) : null;
-  if (attribute.type === 'component') return schema.components.get(attribute.component) ?? null;
-  if (attribute.type === 'media') return schema.contentTypes.get(MEDIA_UID) ?? null;
-  return null;
-}
-
-function kindOf(attribute: Attribute | 'localizations'): TargetPopulateNode['kind'] {
-  if (attribute === 'localizations') return 'localizations';
-  return attribute.type === 'component' ? 'component' : attribute.type === 'media' ? 'media' : 'relation';
-}
-
-function defaultNode(schema: Schema, model: Model, name: string): PopulateNode {
-  const attribute = attributeOf(model, name);
-  if (!attribute) throw invalid(name, name);
-  if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {
-    return { kind: 'dynamiczone', attribute: name, count: false, fragments: new Map(attribute.components.map((uid) => [uid, { fields: null, populate: [] }])) };
+/** How many levels a normalized tree nests (already bounded: qs limits the object form, pathsToTree the dotted one). */
+function depthOf(nodes: readonly PopulateNode[]): number {
+  let deepest = 0;
+  for (const node of nodes) {
+    const children = node.kind === 'dynamiczone' ? [...node.fragments.values()].flatMap((fragment) => fragment.populate) : node.populate;
+    deepest = Math.max(deepest, 1 + depthOf(children));
   }
-  return { kind: kindOf(attribute), attribute: name, fields: null, sort: [], filters: null, count: false, populate: [] };
+  return deepest;
 }
 
 /**
- * String paths (`author.articles`, `seo.keywords`, `blocks.author`) → the object form, checked
- * segment by segment with the string form's error paths.
+ * The object form under `parent`. `fromPath` marks a tree built from top-level dotted strings,
+ * whose zones may carry a nested `populate` (`blocks.author`); in a client's object a zone takes
+ * only `populate: '*'`.
  */
-function fromPaths(schema: Schema, model: Model, paths: readonly string[]): PopulateNode[] {
-  const tree: Record<string, unknown> = {};
-  for (const path of paths.map((p) => p.trim()).filter((p) => p !== '')) {
-    if (path === '*') throw invalid('*', '*');
-    addPath(schema, [model], path.split('.'), tree, null);
-  }
-  return normalizeObject(schema, model, tree, null);
-}
-
-function addPath(schema: Schema, models: readonly Model[], segments: readonly string[], tree: Record<string, unknown>, parent: string | null): void {
-  const [head, ...rest] = segments;
-  if (head === undefined) return;
-  const here = join(parent, head);
-  const owners = models.filter((m) => attributeOf(m, head) !== null);
-  if (owners.length === 0) throw invalid(head, here);
-  const existing = tree[head];
-  const node: Record<string, unknown> = isObject(existing) ? existing : {};
-  tree[head] = rest.length === 0 && !isObject(existing) ? true : node;
-  if (rest.length === 0) return;
-  const nextModels: Model[] = [];
-  for (const owner of owners) {
-    const attribute = attributeOf(owner, head);
-    if (attribute === null) continue;
-    if (attribute !== 'localizations' && attribute.type === 'media') throw invalid(head, here);
-    if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {
-      for (const uid of attribute.components) {
-        const component = schema.components.get(uid);
-        if (component) nextModels.push(component);
-      }
-    } else {
-      const target = targetOf(schema, owner, attribute);
-      if (target) nextModels.push(target);
-    }
-  }
-  const children = isObject(node.populate) ? node.populate : {};
-  node.populate = children;
-  tree[head] = node;
-  addPath(schema, nextModels, rest, children, here);
-}
-
-function normalizeObject(schema: Schema, model: Model, raw: Readonly<Record<string, unknown>>, parent: string | null): PopulateNode[] {
+function normalizeObject(schema: Schema, model: Model, raw: Readonly<Record<string, unknown>>, parent: string | null, fromPath: boolean): PopulateNode[] {
   const nodes: PopulateNode[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (FALSE_VALUES.has(value)) continue;
@@ -144,7 +79,7 @@ function normalizeObject(schema: Schema, model: Model, raw: Readonly<Record<stri
     if (!attribute) throw invalid(key, parent);
     const here = join(parent, key);
     if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {
-      nodes.push(normalizeDynamicZone(schema, model, attribute, value, here));
+      nodes.push(normalizeDynamicZone(schema, model, attribute, value, here, fromPath));
       continue;
     }
     const target = targetOf(schema, model, attribute);
@@ -152,59 +87,55 @@ function normalizeObject(schema: Schema, model: Model, raw: Readonly<Record<stri
     const base: TargetPopulateNode = { kind: kindOf(attribute), attribute: key, fields: null, sort: [], filters: null, count: false, populate: [] };
     if (TRUE_VALUES.has(value)) nodes.push(base);
     else if (value === '*') nodes.push({ ...base, populate: starOnTarget(schema, target, here) });
-    else if (isObject(value)) nodes.push({ ...base, ...normalizeOptions(schema, target, value, here) });
+    else if (isRecord(value)) nodes.push({ ...base, ...normalizeOptions(schema, model, target, key, value, here, fromPath) });
     else throw new ValidationError(`Invalid populate value for ${here}: expected true, false, "*" or an object`, { key, path: here, source: 'query', param: PARAM });
   }
   return nodes;
 }
 
-/**
- * `populate[tags]=*`: Strapi expands the wildcard and then rejects it on the target's first
- * relation or media attribute (`Invalid key articles at tags.articles`); a target without any
- * behaves like `[populate]=*`.
- */
-function starOnTarget(schema: Schema, target: Model, here: string): PopulateNode[] {
-  const first = [...target.attributes.values()].find((a) => (a.type === 'relation' && !a.system) || a.type === 'media');
-  if (first) throw new ValidationError(`Invalid key ${first.name} at ${here}.${first.name}`, { key: first.name, path: `${here}.${first.name}` });
-  return starNodes(schema, target);
-}
-
-function normalizeOptions(schema: Schema, target: Model, options: Readonly<Record<string, unknown>>, here: string): Partial<TargetPopulateNode> {
-  for (const key of Object.keys(options)) {
-    if (key === 'on') {
-      const fragments = options.on;
-      const first = isObject(fragments) ? Object.keys(fragments)[0] : undefined;
-      throw invalid(first ?? 'on', first ? `${here}.on.${first}` : here);
-    }
-    if (!OPTION_KEYS.has(key)) throw invalid(key, here);
-  }
+function normalizeOptions(
+  schema: Schema,
+  model: Model,
+  target: Model,
+  key: string,
+  options: Readonly<Record<string, unknown>>,
+  here: string,
+  fromPath: boolean,
+): Partial<TargetPopulateNode> {
+  for (const name of Object.keys(options)) if (!OPTION_KEYS.has(name)) throw invalid(name, here);
+  if (options.on !== undefined && !isRecord(options.on)) throw invalid('on', `${here}.on`);
+  if (options.count !== undefined && !TRUE_VALUES.has(options.count) && !FALSE_VALUES.has(options.count)) throw invalid('count', here);
   const sort = normalizeSort(schema, target, options.sort, PARAM);
-  return {
+  const normalized = {
     fields: withSortedFields(normalizeFields(target, options.fields, PARAM), sort),
     sort,
     filters: normalizeFilters(schema, target, options.filters, PARAM),
     count: TRUE_VALUES.has(options.count),
-    populate: nested(schema, target, options.populate, here),
+    populate: nested(schema, target, options.populate, here, fromPath),
   };
+  if (isRecord(options.on)) {
+    // Strapi checks the fragments as it would a zone's, then refuses them outside a dynamic zone.
+    for (const [uid, spec] of Object.entries(options.on)) normalizeFragment(schema, uid, spec, here);
+    throw new ValidationError(`Using fragments is not permitted to populate "${key}" in "${model.uid}"`);
+  }
+  return normalized;
 }
 
-function nested(schema: Schema, target: Model, raw: unknown, here: string): PopulateNode[] {
+function nested(schema: Schema, target: Model, raw: unknown, here: string, fromPath: boolean): PopulateNode[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (raw === '*') return starNodes(schema, target);
-  if (isObject(raw)) return normalizeObject(schema, target, raw, here);
+  if (isRecord(raw)) return normalizeObject(schema, target, raw, here, fromPath);
   const paths = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [];
-  const tree: Record<string, unknown> = {};
-  for (const path of paths.map((p) => p.trim()).filter((p) => p !== '')) {
-    if (path === '*') throw invalid('*', `${here}.*`);
-    addPath(schema, [target], path.split('.'), tree, here);
-  }
-  return normalizeObject(schema, target, tree, here);
+  return normalizeObject(schema, target, pathsToTree(schema, target, paths, here), null, false);
 }
 
 /**
- * A dynamic zone accepts `true`, `{ on: { <uid>: true | { fields, populate } } }`,
- * `{ populate: … }` (applied to each component where it fits) and `{ count }`; anything else is
- * Strapi's "Invalid nested populate … Expected a fragment ("on") or "count"" error.
+ * A dynamic zone accepts `true`, `{ on: { <uid>: true | { fields, filters, populate } } }` and
+ * `{ populate: '*' }` (every component, one level deeper); `count` is read and ignored, as Strapi
+ * ignores it on a zone (a query string never carries the boolean it wants). A fragment naming a
+ * component the zone does not allow is checked and returns nothing; an unknown uid is `Invalid
+ * key <uid> at blocks.on.<uid>`. Other keys are Strapi's "Invalid nested populate … Expected a
+ * fragment ("on") or "count"" error; a `populate` other than `*` is `Invalid key populate at blocks`.
  */
 function normalizeDynamicZone(
   schema: Schema,
@@ -212,49 +143,59 @@ function normalizeDynamicZone(
   attribute: Extract<Attribute, { type: 'dynamiczone' }>,
   value: unknown,
   here: string,
+  fromPath: boolean,
 ): PopulateNode {
-  const dzError = () =>
-    new ValidationError(
-      `Invalid nested populate for ${model.singularName}.${attribute.name} (${model.uid}). Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`,
-    );
-  const all = (populate: unknown): Map<string, DynamicZoneFragment> => {
+  const zone = (select: (component: Model) => DynamicZoneFragment | undefined): PopulateNode => {
     const fragments = new Map<string, DynamicZoneFragment>();
     for (const uid of attribute.components) {
       const component = schema.components.get(uid);
-      if (component) fragments.set(uid, { fields: null, populate: populateForComponent(schema, component, populate, here) });
+      const fragment = component ? select(component) : undefined;
+      if (fragment) fragments.set(uid, fragment);
     }
-    return fragments;
+    return { kind: 'dynamiczone', attribute: attribute.name, fragments };
   };
-  if (TRUE_VALUES.has(value)) return { kind: 'dynamiczone', attribute: attribute.name, count: false, fragments: all(undefined) };
-  if (!isObject(value)) throw dzError();
-  const keys = Object.keys(value);
-  if (keys.some((key) => key !== 'on' && key !== 'populate' && key !== 'count')) throw dzError();
-  const count = TRUE_VALUES.has(value.count);
-  if (value.on === undefined) return { kind: 'dynamiczone', attribute: attribute.name, count, fragments: all(value.populate) };
-  if (!isObject(value.on)) throw dzError();
-  const fragments = new Map<string, DynamicZoneFragment>();
-  for (const [uid, spec] of Object.entries(value.on)) {
-    const component = attribute.components.includes(uid) ? schema.components.get(uid) : undefined;
-    if (!component) throw invalid(uid, `${here}.on.${uid}`);
-    if (FALSE_VALUES.has(spec)) continue;
-    if (TRUE_VALUES.has(spec)) {
-      fragments.set(uid, { fields: null, populate: [] });
-      continue;
-    }
-    if (!isObject(spec)) throw invalid(uid, `${here}.on.${uid}`);
-    for (const key of Object.keys(spec)) if (key !== 'fields' && key !== 'populate') throw invalid(key, `${here}.on.${uid}`);
-    fragments.set(uid, { fields: normalizeFields(component, spec.fields, PARAM), populate: nested(schema, component, spec.populate, `${here}.on.${uid}`) });
+  const plain = (populate: PopulateNode[]): DynamicZoneFragment => ({ fields: null, filters: null, populate });
+  if (TRUE_VALUES.has(value)) return zone(() => plain([]));
+  if (!isRecord(value) || Object.keys(value).some((key) => key !== 'on' && key !== 'populate' && key !== 'count')) {
+    throw new ValidationError(
+      `Invalid nested populate for ${model.singularName}.${attribute.name} (${model.uid}). Expected a fragment ("on") or "count" but found ${JSON.stringify(value)}`,
+    );
   }
-  return { kind: 'dynamiczone', attribute: attribute.name, count, fragments };
+  const { on, populate } = value;
+  if (fromPath && isRecord(populate)) {
+    // `blocks.author`: each component takes the part of the path it has.
+    return zone((component) => plain(normalizeObject(schema, component, ownKeys(component, populate), here, true)));
+  }
+  if (populate !== undefined && populate !== '*') throw invalid('populate', here);
+  if (on === undefined) return zone((component) => plain(populate === '*' ? starNodes(schema, component) : []));
+  if (on === '') return zone(() => undefined);
+  if (!isRecord(on)) throw invalid('on', `${here}.on`);
+  const requested = new Map(Object.entries(on).map(([uid, spec]) => [uid, normalizeFragment(schema, uid, spec, here)] as const));
+  return zone((component) => requested.get(component.uid));
 }
 
-/** A zone-wide `populate` applied to one component: only the attributes it has. */
-function populateForComponent(schema: Schema, component: Model, raw: unknown, here: string): PopulateNode[] {
-  if (raw === undefined || raw === null || raw === '') return [];
-  if (raw === '*') return starNodes(schema, component);
-  if (isObject(raw)) {
-    const own = Object.fromEntries(Object.entries(raw).filter(([key]) => attributeOf(component, key) !== null));
-    return normalizeObject(schema, component, own, here);
-  }
-  return [];
+function ownKeys(component: Model, populate: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(populate).filter(([key]) => attributeOf(component, key) !== null));
+}
+
+/**
+ * One `on[<uid>]` fragment, checked against the model `uid` names; its errors report the zone's
+ * path (`Invalid key nope at blocks`), as Strapi's. `true` or `false` select the component (Strapi
+ * returns it either way); `*` behaves as on a relation; `sort` and `count` are checked and ignored
+ * (items keep the zone's order).
+ */
+function normalizeFragment(schema: Schema, uid: string, spec: unknown, here: string): DynamicZoneFragment {
+  const component = getModel(schema, uid);
+  if (!component) throw invalid(uid, `${here}.on.${uid}`);
+  if (TRUE_VALUES.has(spec) || FALSE_VALUES.has(spec)) return { fields: null, filters: null, populate: [] };
+  if (spec === '*') return { fields: null, filters: null, populate: starOnTarget(schema, component, here) };
+  if (typeof spec === 'string') throw invalid(spec, attributeOf(component, spec) ? `${here}.${spec}` : here);
+  if (!isRecord(spec)) throw invalid(uid, `${here}.on.${uid}`);
+  for (const key of Object.keys(spec)) if (!FRAGMENT_KEYS.has(key)) throw invalid(key, here);
+  normalizeSort(schema, component, spec.sort, PARAM);
+  return {
+    fields: normalizeFields(component, spec.fields, PARAM),
+    filters: normalizeFilters(schema, component, spec.filters, PARAM),
+    populate: nested(schema, component, spec.populate, here, false),
+  };
 }

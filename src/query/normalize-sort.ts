@@ -2,6 +2,7 @@ import { ValidationError } from '../core/errors.js';
 import { getModel, isScalar, type Model, type Schema } from '../schema/types.js';
 import { invalidQueryKey } from './invalid-key.js';
 import type { SortTerm } from './query-types.js';
+import { isRecord } from '../core/is-record.js';
 
 /** A sort entry before validation: a path of keys and the order text as written. */
 interface RawTerm {
@@ -11,8 +12,13 @@ interface RawTerm {
   readonly explicit: boolean;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * How many relations, components and media one `sort` may go through (distinct path prefixes:
+ * `author.name` and `author.email` share one). Each joins two tables to the query, and MariaDB
+ * joins at most 61 tables (SQLite 64): a `sort` 30 relations deep answered 500 there.
+ */
+export const MAX_SORT_HOPS = 20;
+
 
 /**
  * `sort` in every Strapi form → SortTerm[]:
@@ -24,13 +30,14 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  *   [{ author: { name: 'asc' } }] → [author.name asc]
  *   'author.name:desc'            → [author.name desc]
  *
- * Keys are validated first (`Invalid key …` with Strapi's details), then orders
- * (`Invalid order. order can only be one of asc|desc|ASC|DESC`).
+ * Keys are validated first (`Invalid key …` with Strapi's details), then the number of joins
+ * (MAX_SORT_HOPS), then orders (`Invalid order. order can only be one of asc|desc|ASC|DESC`).
  */
 export function normalizeSort(schema: Schema, model: Model, raw: unknown, param = 'sort'): SortTerm[] {
   if (raw === undefined || raw === null || raw === '') return [];
   const terms = collect(raw);
   for (const term of terms) validatePath(schema, model, term, param);
+  checkHops(terms, param);
   return terms.map((term) => {
     const order = term.order.toLowerCase();
     if (order !== 'asc' && order !== 'desc') {
@@ -43,7 +50,7 @@ export function normalizeSort(schema: Schema, model: Model, raw: unknown, param 
 function collect(raw: unknown): RawTerm[] {
   if (typeof raw === 'string') return raw.split(',').map((s) => s.trim()).filter((s) => s !== '').map(fromString);
   if (Array.isArray(raw)) return raw.flatMap((item) => collect(item));
-  if (isObject(raw)) return fromObject(raw, []);
+  if (isRecord(raw)) return fromObject(raw, []);
   throw new ValidationError('Invalid sort parameter. Expected a string, an array of strings or an object');
 }
 
@@ -60,9 +67,20 @@ function fromString(entry: string): RawTerm {
 function fromObject(raw: Record<string, unknown>, prefix: readonly string[]): RawTerm[] {
   return Object.entries(raw).flatMap(([key, value]): RawTerm[] => {
     const path = [...prefix, ...key.split('.')];
-    if (isObject(value)) return fromObject(value, path);
+    if (isRecord(value)) return fromObject(value, path);
     return [{ path, order: typeof value === 'string' ? value : String(value), explicit: true }];
   });
+}
+
+function checkHops(terms: readonly RawTerm[], param: string): void {
+  const hops = new Set<string>();
+  for (const { path } of terms) for (let end = 1; end < path.length; end += 1) hops.add(path.slice(0, end).join('.'));
+  if (hops.size > MAX_SORT_HOPS) {
+    throw new ValidationError(`Invalid ${param}: it goes through ${hops.size} relations, components or media; at most ${MAX_SORT_HOPS} are allowed`, {
+      source: 'query',
+      param,
+    });
+  }
 }
 
 function validatePath(schema: Schema, root: Model, term: RawTerm, param: string): void {

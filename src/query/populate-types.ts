@@ -21,6 +21,8 @@ export interface TargetPopulateNode {
 /** The per-component part of a dynamic-zone populate (`populate[blocks][on][shared.quote]`). */
 export interface DynamicZoneFragment {
   readonly fields: readonly string[] | null;
+  /** Only the component's items matching these are returned. */
+  readonly filters: FilterNode | null;
   readonly populate: readonly PopulateNode[];
 }
 
@@ -29,5 +31,4 @@ export interface DynamicZonePopulateNode {
   readonly attribute: string;
   /** Component uid → what to return of it; components not listed are left out. */
   readonly fragments: ReadonlyMap<string, DynamicZoneFragment>;
-  readonly count: boolean;
 }

@@ -1,3 +1,4 @@
+import { ValidationError } from '../core/errors.js';
 import type { Condition, JoinClause } from '../plan/plan-types.js';
 import { escapeLike } from './dialect.js';
 import type { SqlWriter } from './sql-writer.js';
@@ -39,7 +40,7 @@ export function compileCondition(w: SqlWriter, condition: Condition): string {
       return `exists (${from} where ${compileCondition(w, condition.where)})`;
     }
     case 'search': {
-      const pattern = `%${escapeLike(condition.term)}%`;
+      const pattern = likePattern(w, '%', condition.term, '%');
       return combine(w, condition.columns, 'or', (column) => w.dialect.search(w.ref(column), w.param(pattern)));
     }
     case 'compare':
@@ -56,19 +57,22 @@ function combine<T>(w: SqlWriter, items: readonly T[], op: 'and' | 'or', write?:
 
 function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'compare' }>): string {
   const { dialect } = w;
-  const column = condition.residual ? dialect.residual(w.ref(condition.column)) : w.ref(condition.column);
-  const bind = (value: unknown) => w.param(dialect.encode(condition.valueKind, value));
+  const ref = condition.residual ? dialect.residual(w.ref(condition.column)) : w.ref(condition.column);
+  // A JSON column is compared as text with the value as given, like Strapi (no JSON encoding).
+  const json = condition.valueKind === 'json';
+  const column = json ? dialect.jsonText(ref) : ref;
+  const bind = (value: unknown) => w.param(dialect.encode(json ? 'string' : condition.valueKind, value));
   const value = condition.value;
-  const like = (pattern: string, insensitive: boolean) => dialect.like(column, w.param(pattern), insensitive, condition.valueKind);
+  const like = (pattern: string, insensitive: boolean) => dialect.like(ref, w.param(pattern), insensitive, condition.valueKind);
   switch (condition.op) {
     case 'eq':
       return value === null ? `${column} is null` : `${column} = ${bind(value)}`;
     case 'ne':
       return value === null ? `${column} is not null` : `${column} <> ${bind(value)}`;
     case 'eqi':
-      return `${dialect.lower(column, condition.valueKind)} = lower(${w.param(String(value))})`;
+      return `${dialect.lower(ref, condition.valueKind)} = lower(${w.param(String(value))})`;
     case 'nei':
-      return `${dialect.lower(column, condition.valueKind)} <> lower(${w.param(String(value))})`;
+      return `${dialect.lower(ref, condition.valueKind)} <> lower(${w.param(String(value))})`;
     case 'lt':
       return `${column} < ${bind(value)}`;
     case 'lte':
@@ -94,16 +98,16 @@ function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'com
       return value ? `${column} is not null` : `${column} is null`;
     case 'contains':
     case 'containsi':
-      return like(`%${escapeLike(String(value))}%`, condition.op === 'containsi');
+      return like(likePattern(w, '%', String(value), '%'), condition.op === 'containsi');
     case 'notContains':
     case 'notContainsi':
-      return `not (${like(`%${escapeLike(String(value))}%`, condition.op === 'notContainsi')})`;
+      return `not (${like(likePattern(w, '%', String(value), '%'), condition.op === 'notContainsi')})`;
     case 'startsWith':
     case 'startsWithi':
-      return like(`${escapeLike(String(value))}%`, condition.op === 'startsWithi');
+      return like(likePattern(w, '', String(value), '%'), condition.op === 'startsWithi');
     case 'endsWith':
     case 'endsWithi':
-      return like(`%${escapeLike(String(value))}`, condition.op === 'endsWithi');
+      return like(likePattern(w, '%', String(value), ''), condition.op === 'endsWithi');
   }
 }
 
@@ -112,4 +116,17 @@ export function compileJoins(w: SqlWriter, joins: readonly JoinClause[]): string
   let text = '';
   for (const join of joins) text += ` ${join.left ? 'left' : 'inner'} join ${w.table(join)} on ${compileCondition(w, join.on)}`;
   return text;
+}
+
+/**
+ * The LIKE pattern matching `text` literally, between `before` and `after` wildcards. SQLite reads
+ * a pattern only up to a NUL character, so `_q=a%00b` would match every value ending in `a`: a
+ * NUL there is refused (400) rather than answered wrongly. (PostgreSQL refuses NUL in any text,
+ * db/postgres-text.ts; MySQL matches it.)
+ */
+function likePattern(w: SqlWriter, before: '%' | '', text: string, after: '%' | ''): string {
+  if (!w.dialect.likeMatchesNul && text.includes('\u0000')) {
+    throw new ValidationError('A search or text filter contains the NUL character (\\u0000), which SQLite cannot match: remove it');
+  }
+  return `${before}${escapeLike(text)}${after}`;
 }

@@ -32,6 +32,7 @@ function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectCol
   if (plan.limit !== null) sql += ` limit ${page(plan.limit)}`;
   else if (plan.offset > 0) sql += ` limit ${page(Number.MAX_SAFE_INTEGER)}`;
   if (plan.offset > 0) sql += ` offset ${page(plan.offset)}`;
+  if (plan.forUpdate) sql += w.dialect.forUpdate;
   return sql;
 }
 

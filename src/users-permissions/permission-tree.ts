@@ -1,4 +1,5 @@
 import { fieldValidationError, ValidationError, type FieldError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 
 /** One action of the tree: whether the role holds it (`policy` is always `""`, as in Strapi 5). */
 export interface PermissionEntry {
@@ -55,7 +56,7 @@ export function enabledActions(tree: unknown, known: ReadonlySet<string>): strin
   const enabled: string[] = [];
   const unknown: string[] = [];
   const expectObject = (value: unknown, path: readonly string[]): value is Record<string, unknown> => {
-    if (isObject(value)) return true;
+    if (isRecord(value)) return true;
     errors.push({ path, message: `${path.join('.')} must be an object`, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
     return false;
   };
@@ -92,6 +93,3 @@ function actionParts(action: string): [string, string, string] | null {
   return parts.length === 3 && parts.every((p) => p !== '') ? (parts as [string, string, string]) : null;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

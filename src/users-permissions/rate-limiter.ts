@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { ProjectError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 
 /**
  * The rate limit Strapi 5 puts on the users-permissions auth routes, from the plugin's `ratelimit`
@@ -46,8 +47,6 @@ const TIME_KEYS: Readonly<Record<string, number>> = {
 const NOT_LIMITED: RateLimitResult = Object.freeze({ limited: false, headers: Object.freeze({}) });
 
 const show = (value: unknown): string => (typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value)));
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads the users-permissions `ratelimit` object of `config/plugins`; `where` prefixes messages
@@ -65,7 +64,7 @@ export function parseRateLimitConfig(raw: unknown, where: string): RateLimitConf
     throw new ProjectError(`${where} "${key}" ${problem}`);
   };
   if (raw === undefined || raw === null) return Object.freeze({ enabled: true, intervalMs: DEFAULT_INTERVAL_MS, max: DEFAULT_MAX });
-  if (!isObject(raw)) return fail('ratelimit', `must be an object, got ${show(raw)}`);
+  if (!isRecord(raw)) return fail('ratelimit', `must be an object, got ${show(raw)}`);
   const { enabled = true, interval = DEFAULT_INTERVAL_MS, max = DEFAULT_MAX } = raw;
   if (typeof enabled !== 'boolean') fail('ratelimit.enabled', `must be true or false, got ${show(enabled)}`);
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) fail('ratelimit.max', `must be a positive integer, got ${show(max)}`);
@@ -77,7 +76,7 @@ function parseInterval(interval: unknown, fail: (key: string, problem: string) =
   if (typeof interval === 'number') {
     return positive(interval) ? interval : fail('ratelimit.interval', `must be a positive number of milliseconds, got ${show(interval)}`);
   }
-  if (!isObject(interval)) {
+  if (!isRecord(interval)) {
     return fail('ratelimit.interval', `must be a number of milliseconds or an object such as { "min": 5 }, got ${show(interval)}`);
   }
   let total = 0;

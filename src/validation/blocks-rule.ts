@@ -1,12 +1,14 @@
 import type { FieldError } from '../core/errors.js';
+import { MAX_JSON_DEPTH, pathBeyondDepth } from '../core/nesting-depth.js';
 import { fieldLabel } from './field-label.js';
-import { typeErrorMessage } from './scalar-rules.js';
+import { tooDeepMessage, typeErrorMessage } from './scalar-rules.js';
 
 /**
  * Validation of `blocks` (rich-text JSON) attributes with the rules and messages of Strapi's
  * blocks validator: an array of paragraph, heading, quote, code, list and image nodes whose
  * children are text and link nodes. Returns every problem, with yup-style paths
- * (`content[0].children[1].text` → `['content', '0', 'children', '1', 'text']`).
+ * (`content[0].children[1].text` → `['content', '0', 'children', '1', 'text']`). A value nested
+ * deeper than MAX_JSON_DEPTH is one error, before any other check.
  */
 export function blocksErrors(at: readonly string[], value: unknown): FieldError[] {
   const errors: FieldError[] = [];
@@ -16,6 +18,10 @@ export function blocksErrors(at: readonly string[], value: unknown): FieldError[
   };
   if (!Array.isArray(value)) {
     report([], typeErrorMessage(name, 'array', value, value), value);
+    return errors;
+  }
+  if (pathBeyondDepth(value, MAX_JSON_DEPTH)) {
+    report([], tooDeepMessage(name), value);
     return errors;
   }
   value.forEach((node, index) => checkBlock(node, [String(index)], name, report));

@@ -2,7 +2,8 @@ import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { isScalar, type Model, type ScalarAttribute } from '../schema/types.js';
 import { blocksErrors } from './blocks-rule.js';
 import { fieldLabel } from './field-label.js';
-import { compileScalarRule, typeError, yupTypeName, type ScalarRule } from './scalar-rules.js';
+import { wellFormedJson } from './well-formed-json.js';
+import { compileScalarRule, typeError, yupTypeName, type RuleResult, type ScalarRule } from './scalar-rules.js';
 
 /** How a write is validated: creation requires required attributes; drafts skip required checks. */
 export interface ValidationMode {
@@ -57,32 +58,26 @@ export function compileValidator(model: Model): DataValidator {
         continue;
       }
       if (value === null) {
-        if (enforceRequired) {
-          errors.push(
-            typeName === null
-              ? { path, message: `${label} must be defined.`, name: 'ValidationError', value: null }
-              : toFieldError(path, typeError(label, typeName, null, null)),
-          );
-        } else {
-          values[name] = null;
-        }
+        if (!enforceRequired) values[name] = null;
+        else if (typeName === null) errors.push({ path, message: `${label} must be defined.`, name: 'ValidationError', value: null });
+        else errors.push(...fieldErrors(path, typeError(label, typeName, null, null)));
         continue;
       }
       if (attribute.type === 'blocks') {
         const problems = blocksErrors(path, value);
-        if (problems.length === 0) values[name] = value;
+        if (problems.length === 0) values[name] = wellFormedJson(value);
         else errors.push(...problems);
         continue;
       }
       const result = rule(value, label);
       if (result.ok) values[name] = result.value;
-      else errors.push(toFieldError(path, result));
+      else errors.push(...fieldErrors(path, result));
     }
     if (!site && errors.length > before) throw fieldValidationError(errors);
     return values;
   };
 }
 
-function toFieldError(path: readonly string[], result: { readonly message?: string; readonly value: unknown }): FieldError {
-  return { path: [...path], message: result.message ?? '', name: 'ValidationError', value: result.value };
+function fieldErrors(path: readonly string[], result: RuleResult): FieldError[] {
+  return result.ok ? [] : result.problems.map(({ message, value }) => ({ path: [...path], message, name: 'ValidationError', value }));
 }

@@ -2,24 +2,25 @@ import type { FieldError } from '../core/errors.js';
 import type { Component, ComponentAttribute, DynamicZoneAttribute, Schema } from '../schema/types.js';
 import { fieldLabel } from './field-label.js';
 import { typeErrorMessage } from './scalar-rules.js';
+import { isRecord } from '../core/is-record.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const error = (path: readonly string[], message: string, value: unknown): FieldError => ({ path: [...path], message, name: 'ValidationError', value });
 
 /**
- * The shape problems of a (non-null) component or dynamic-zone value, with yup's messages: a
- * single component must be an object; repeatable components and dynamic zones arrays, within
- * `min` and `max` — bounds Strapi checks only when publishing, and `min` only on a non-empty list
- * unless the attribute is required.
+ * The shape problems of a component or dynamic-zone value, with yup's messages: a single
+ * component must be an object or null (which clears it); repeatable components and dynamic zones
+ * arrays — never null, as in Strapi — within `min` and `max`, bounds Strapi checks only when
+ * publishing, and `min` only on a non-empty list unless the attribute is required.
  *
  *   seo: []            → seo must be a `object` type, but the final value was: `[]`.
  *   blocks: {}         → blocks must be a `array` type, but the final value was: `{}`.
+ *   blocks: null       → blocks must be a `array` type, but the final value was: `null`.
  *   keywords: [a, b, c] with max 2 → seo.keywords field must have less than or equal to 2 items
  */
 export function componentValueErrors(attribute: ComponentAttribute | DynamicZoneAttribute, value: unknown, path: readonly string[], draft: boolean): FieldError[] {
   const label = fieldLabel(path);
   if (attribute.type === 'component' && !attribute.repeatable) {
-    return isObject(value) ? [] : [error(path, typeErrorMessage(label, 'object', value, null), value)];
+    return value === null || isRecord(value) ? [] : [error(path, typeErrorMessage(label, 'object', value, null), value)];
   }
   if (!Array.isArray(value)) return [error(path, typeErrorMessage(label, 'array', value, null), value)];
   if (draft) return [];
@@ -48,7 +49,7 @@ export function itemComponent(
   errors: FieldError[],
 ): Component | null {
   const label = fieldLabel(path);
-  if (!isObject(item)) {
+  if (!isRecord(item)) {
     errors.push(error(path, typeErrorMessage(label, 'object', item, null), item));
     return null;
   }

@@ -1,14 +1,22 @@
+import { MAX_JSON_DEPTH, pathBeyondDepth } from '../core/nesting-depth.js';
 import { printValue } from '../core/print-value.js';
 import type { ScalarAttribute } from '../schema/types.js';
+import { wellFormedJson } from './well-formed-json.js';
 
-/** The outcome of checking one value: the cast value, or a message (and the value to report). */
-export type RuleResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string; readonly value: unknown };
+/** One failed check: its message and the value it reports. */
+export interface RuleProblem {
+  readonly message: string;
+  readonly value: unknown;
+}
+
+/** The outcome of checking one value: the cast value, or its problems (yup can report two). */
+export type RuleResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly RuleProblem[] };
 
 /** A compiled check for one attribute; `label` is the dotted path used in messages. */
 export type ScalarRule = (value: unknown, label: string) => RuleResult;
 
 const ok = (value: unknown): RuleResult => ({ ok: true, value });
-const fail = (message: string, value: unknown): RuleResult => ({ ok: false, message, value });
+const fail = (message: string, value: unknown): RuleResult => ({ ok: false, problems: [{ message, value }] });
 
 /** yup's type error text: `x must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`"abc"\`).` */
 export function typeErrorMessage(label: string, type: string, value: unknown, original: unknown): string {
@@ -39,8 +47,9 @@ export function compileScalarRule(attribute: ScalarAttribute): ScalarRule {
     case 'email':
     case 'password':
     case 'uid':
-    case 'enumeration':
       return stringRule(attribute);
+    case 'enumeration':
+      return enumerationRule(attribute);
     case 'integer':
     case 'float':
     case 'decimal':
@@ -49,9 +58,11 @@ export function compileScalarRule(attribute: ScalarAttribute): ScalarRule {
       return bigIntegerRule(attribute);
     case 'boolean':
       return booleanRule;
+    case 'json':
+      return jsonRule;
     default:
-      // date, time, datetime, timestamp, json, blocks: no type check here; the database field
-      // conversion reports malformed dates as Strapi does.
+      // date, time, datetime, timestamp, blocks: no type check here; the database field
+      // conversion reports malformed dates as Strapi does, blocks-rule.ts checks blocks.
       return (value) => ok(value);
   }
 }
@@ -59,8 +70,6 @@ export function compileScalarRule(attribute: ScalarAttribute): ScalarRule {
 function stringRule(attribute: ScalarAttribute): ScalarRule {
   const pattern = attribute.regex ?? (attribute.type === 'uid' ? UID_DEFAULT : undefined);
   const regex = pattern === undefined ? undefined : new RegExp(pattern);
-  const allowed = attribute.enum;
-  const allowedText = allowed ? `${allowed.join(', ')}${attribute.required ? '' : ', '}` : '';
   return (value, label) => {
     if (typeof value !== 'string') return typeError(label, 'string', value, value);
     if (attribute.minLength !== undefined && value.length < attribute.minLength) {
@@ -73,8 +82,23 @@ function stringRule(attribute: ScalarAttribute): ScalarRule {
     if (regex && !(value === '' && !attribute.required) && !regex.test(value)) {
       return fail(`${label} must match the following: "${regex.toString()}"`, value);
     }
-    if (allowed && !allowed.includes(value)) return fail(`${label} must be one of the following values: ${allowedText}`, value);
     return ok(value);
+  };
+}
+
+/**
+ * Strapi's enumeration is a non-strict yup string with `oneOf`: a number or boolean is cast to its
+ * text first (`5` → `"5"`, reported as such), an array or object fails both the type and `oneOf`.
+ */
+function enumerationRule(attribute: ScalarAttribute): ScalarRule {
+  const allowed = attribute.enum ?? [];
+  const oneOf = (label: string) => `${label} must be one of the following values: ${allowed.join(', ')}${attribute.required ? '' : ', '}`;
+  return (raw, label) => {
+    const value = typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : raw;
+    if (typeof value !== 'string') {
+      return { ok: false, problems: [{ message: typeErrorMessage(label, 'string', value, value), value }, { message: oneOf(label), value }] };
+    }
+    return allowed.includes(value) ? ok(value) : fail(oneOf(label), value);
   };
 }
 
@@ -97,6 +121,9 @@ function numberRule(attribute: ScalarAttribute): ScalarRule {
     if (attribute.type === 'integer' && !Number.isInteger(value)) return fail(`${label} must be an integer`, value);
     if (min !== undefined && value < min) return fail(`${label} must be greater than or equal to ${min}`, value);
     if (max !== undefined && value > max) return fail(`${label} must be less than or equal to ${max}`, value);
+    // Beyond 2^53 an integer is no longer exact, and PostgreSQL reads its text (`1e+30`) as no integer.
+    if (attribute.type === 'integer' && value > Number.MAX_SAFE_INTEGER) return fail(`${label} must be less than or equal to ${Number.MAX_SAFE_INTEGER}`, value);
+    if (attribute.type === 'integer' && value < -Number.MAX_SAFE_INTEGER) return fail(`${label} must be greater than or equal to ${-Number.MAX_SAFE_INTEGER}`, value);
     return ok(value);
   };
 }
@@ -122,6 +149,14 @@ const booleanRule: ScalarRule = (raw, label) => {
   if (/^(false|0)$/i.test(text)) return ok(false);
   return typeError(label, 'boolean', raw, raw);
 };
+
+/** Any JSON value, nested at most MAX_JSON_DEPTH levels (what MariaDB's JSON columns accept), its strings well-formed. */
+const jsonRule: ScalarRule = (value, label) => (pathBeyondDepth(value, MAX_JSON_DEPTH) ? fail(tooDeepMessage(label), value) : ok(wellFormedJson(value)));
+
+/** The message for a `json` or `blocks` value nested deeper than MAX_JSON_DEPTH. */
+export function tooDeepMessage(label: string): string {
+  return `${label} must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+}
 
 /** The type name yup reports when a required typed attribute is null. */
 export function yupTypeName(attribute: ScalarAttribute): string | null {
