@@ -1,7 +1,8 @@
 import { ApplicationError, ValidationError } from '../core/errors.js';
 import type { AuthContext } from './auth-context.js';
-import { checkBody } from './auth-body-rules.js';
+import { EMAIL_CONFIRMATION_QUERY, SEND_CONFIRMATION_BODY } from './auth-body-schemas.js';
 import type { AuthResult } from './auth-result.js';
+import { validateBody } from './body-schema.js';
 import { createExpiringToken, isTokenExpired } from './expiring-token.js';
 import { sendTemplateEmail } from './send-template-email.js';
 
@@ -23,7 +24,7 @@ export async function sendConfirmationEmail(ctx: AuthContext, userId: number, em
  * Unknown or expired tokens → 400 `Invalid token`.
  */
 export async function confirmEmail(ctx: AuthContext, query: Readonly<Record<string, unknown>>): Promise<AuthResult> {
-  const { confirmation } = checkBody({ confirmation: query.confirmation }, [{ name: 'confirmation' }]);
+  const { confirmation } = await validateBody({ confirmation: query.confirmation }, EMAIL_CONFIRMATION_QUERY);
   const user = await ctx.users.byToken('confirmation_token', confirmation as string);
   if (!user || isTokenExpired(user.confirmationToken ?? '', ctx.now().getTime())) throw new ValidationError('Invalid token');
   const spent = await ctx.users.update(user.id, { confirmed: true, confirmation_token: null }, ctx.now(), { column: 'confirmation_token', value: confirmation as string });
@@ -36,7 +37,7 @@ export async function confirmEmail(ctx: AuthContext, query: Readonly<Record<stri
  * An unknown email answers the same `{ email, sent: true }`, so accounts cannot be probed.
  */
 export async function resendConfirmation(ctx: AuthContext, body: unknown): Promise<AuthResult> {
-  const { email } = checkBody(body, [{ name: 'email', email: true }]) as { email: string };
+  const { email } = (await validateBody(body, SEND_CONFIRMATION_BODY)) as { email: string };
   const user = await ctx.users.byEmail(email);
   if (!user) return { body: { email, sent: true } };
   if (user.confirmed) throw new ApplicationError('Already confirmed');

@@ -1,12 +1,15 @@
+import type { Executor } from '../db/database.js';
 import { ApplicationError, ValidationError } from '../core/errors.js';
+import { verifyPassword } from '../core/password-hash.js';
 import { createDocument } from '../documents/write-documents.js';
 import type { Query } from '../query/query-types.js';
 import { readUserDocument, type AuthContext } from './auth-context.js';
-import { checkBody, checkPasswordLength } from './auth-body-rules.js';
+import { LOGIN_BODY, registerBody } from './auth-body-schemas.js';
 import { signedIn, type AuthResult } from './auth-result.js';
 import { deviceIdOf, issueTokens } from './auth-tokens.js';
+import { validateBody } from './body-schema.js';
 import { sendConfirmationEmail } from './confirmation-flows.js';
-import { looksHashed, verifyPassword } from './passwords.js';
+import { accountLocks } from './user-store.js';
 
 const INVALID_LOGIN = 'Invalid identifier or password';
 const ALWAYS_ALLOWED = ['username', 'email', 'password'];
@@ -18,7 +21,7 @@ const ALWAYS_ALLOWED = ['username', 'email', 'password'];
  */
 export async function login(ctx: AuthContext, body: unknown, cookieRequested: boolean, query: Query): Promise<AuthResult> {
   if (!ctx.settings.localLoginEnabled) throw new ApplicationError('This provider is disabled');
-  const { identifier, password } = checkBody(body, [{ name: 'identifier' }, { name: 'password' }]) as { identifier: string; password: string };
+  const { identifier, password } = (await validateBody(body, LOGIN_BODY)) as { identifier: string; password: string };
   const user = await ctx.users.byIdentifier(identifier);
   if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) throw new ValidationError(INVALID_LOGIN);
   if (ctx.settings.advanced.email_confirmation && !user.confirmed) throw new ApplicationError('Your account email is not confirmed');
@@ -29,9 +32,11 @@ export async function login(ctx: AuthContext, body: unknown, cookieRequested: bo
 
 /**
  * `POST /auth/local/register`: creates a local account with the default role. Only `username`,
- * `email`, `password` (and `register.allowedFields`) are accepted; the email is lower-cased; a
- * clash of email or username with any account is refused. Signed in at once, unless email
- * confirmation is on: then a confirmation email is sent and only `{ user }` is answered.
+ * `email`, `password` (and `register.allowedFields`) are accepted; the password must fit bcrypt's
+ * 72 bytes and the project's `validatePassword` rule, then the user type's own rules (6
+ * characters at least); the email is lower-cased; a clash of email or username with any account
+ * is refused. Signed in at once, unless email confirmation is on: then a confirmation email is
+ * sent and only `{ user }` is answered.
  */
 export async function register(ctx: AuthContext, body: unknown, query: Query): Promise<AuthResult> {
   const { advanced } = ctx.settings;
@@ -40,22 +45,25 @@ export async function register(ctx: AuthContext, body: unknown, query: Query): P
   const allowed = [...ALWAYS_ALLOWED, ...ctx.config.registerAllowedFields];
   const invalid = Object.keys(input).filter((key) => !allowed.includes(key));
   if (invalid.length > 0) throw new ValidationError(`Invalid parameters: ${invalid.join(', ')}`);
-  const { email, username, password } = checkBody(input, [{ name: 'email', email: true }, { name: 'username' }, { name: 'password' }]) as Record<string, string>;
-  checkPasswordLength(password as string);
-  if (looksHashed(password as string)) throw new ValidationError('Your password cannot contain more than three times the symbol `$`');
+  const { email, username, password } = (await validateBody(input, registerBody(ctx.config.validatePassword))) as Record<string, string>;
   const roleId = await ctx.roles.idOfType(advanced.default_role);
   if (roleId === null) throw new ApplicationError('Impossible to find the default role');
   const lowerEmail = (email as string).toLowerCase();
   const clashes = { emails: [lowerEmail, username as string], usernames: [lowerEmail, username as string] };
-  if ((await ctx.users.countClashes(clashes, 'local')) > 0 || (advanced.unique_email && (await ctx.users.countClashes(clashes)) > 0)) {
-    throw new ApplicationError('Email or Username are already taken');
-  }
+  // Checked first (before the password is hashed), and again in the write, under the identifiers' locks.
+  const refuseTaken = async (exec?: Executor) => {
+    if ((await ctx.users.countClashes(clashes, 'local', exec)) > 0 || (advanced.unique_email && (await ctx.users.countClashes(clashes, undefined, exec)) > 0)) {
+      throw new ApplicationError('Email or Username are already taken');
+    }
+  };
+  await refuseTaken();
   const extra = Object.fromEntries(ctx.config.registerAllowedFields.filter((key) => key in input).map((key) => [key, input[key]]));
   const created = await createDocument(
     ctx.documents,
     ctx.userType,
     { ...extra, username, email: lowerEmail, password, provider: 'local', confirmed: !advanced.email_confirmation, blocked: false, role: roleId },
     query,
+    { locks: accountLocks([lowerEmail, username]), check: refuseTaken },
   );
   const userId = Number(created.id);
   if (advanced.email_confirmation) {

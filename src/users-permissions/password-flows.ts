@@ -1,11 +1,12 @@
 import { ApplicationError, ValidationError } from '../core/errors.js';
+import { hashPassword, verifyPassword } from '../core/password-hash.js';
 import type { Query } from '../query/query-types.js';
-import { readUserDocument, type AuthContext } from './auth-context.js';
-import { checkBody, checkConfirmation, checkPasswordLength } from './auth-body-rules.js';
+import { readUserDocument, USER_UID, type AuthContext } from './auth-context.js';
+import { changePasswordBody, FORGOT_PASSWORD_BODY, resetPasswordBody } from './auth-body-schemas.js';
 import { signedIn, type AuthResult } from './auth-result.js';
-import { deviceIdOf, issueTokens } from './auth-tokens.js';
+import { issueTokens } from './auth-tokens.js';
+import { validateBody } from './body-schema.js';
 import { createExpiringToken, isTokenExpired } from './expiring-token.js';
-import { hashPassword, looksHashed, verifyPassword } from './passwords.js';
 import { sendTemplateEmail } from './send-template-email.js';
 
 /**
@@ -15,7 +16,7 @@ import { sendTemplateEmail } from './send-template-email.js';
  * is logged, not reported.
  */
 export async function forgotPassword(ctx: AuthContext, body: unknown): Promise<AuthResult> {
-  const { email } = checkBody(body, [{ name: 'email', email: true }]) as { email: string };
+  const { email } = (await validateBody(body, FORGOT_PASSWORD_BODY)) as { email: string };
   const user = await ctx.users.byEmail(email);
   if (!user || user.blocked) return { body: { ok: true } };
   const code = createExpiringToken(ctx.config.resetPasswordTokenTtlSeconds, ctx.now().getTime());
@@ -27,16 +28,15 @@ export async function forgotPassword(ctx: AuthContext, body: unknown): Promise<A
 
 /**
  * `POST /auth/reset-password { code, password, passwordConfirmation }`: sets the password of the
- * account holding the code, clears the code (single use, even for concurrent requests), ends the account's other sessions and
- * signs it in. Unknown or expired code → 400 `Incorrect code provided`.
+ * account holding the code, clears the code (single use, even for concurrent requests), ends the
+ * account's other sessions and signs it in. Unknown or expired code → 400 `Incorrect code
+ * provided`; a new password of fewer than 6 characters is refused only then, as in Strapi.
  */
 export async function resetPassword(ctx: AuthContext, body: unknown, query: Query): Promise<AuthResult> {
-  const { password, passwordConfirmation, code } = checkBody(body, [{ name: 'password' }, { name: 'passwordConfirmation' }, { name: 'code' }]) as Record<string, string>;
-  if (password !== passwordConfirmation) throw new ValidationError('Passwords do not match');
-  checkPasswordLength(password as string);
-  if (looksHashed(password as string)) throw new ValidationError('Your password cannot contain more than three times the symbol `$`');
+  const { password, code } = (await validateBody(body, resetPasswordBody(ctx.config.validatePassword))) as Record<string, string>;
   const user = await ctx.users.byToken('reset_password_token', code as string);
   if (!user || isTokenExpired(user.resetPasswordToken ?? '', ctx.now().getTime())) throw new ValidationError('Incorrect code provided');
+  checkUserTypeRules(ctx, password as string);
   const changes = { password_hash: await hashPassword(password as string), reset_password_token: null };
   // Spent with a compare-and-set: of concurrent requests with one code, only the first resets.
   if (!(await ctx.users.update(user.id, changes, ctx.now(), { column: 'reset_password_token', value: code as string }))) {
@@ -44,7 +44,7 @@ export async function resetPassword(ctx: AuthContext, body: unknown, query: Quer
   }
   // Whoever knew the old password must not stay signed in (as Strapi's reissueTokensAfterPasswordChange).
   if (ctx.config.jwtManagement === 'refresh') await ctx.sessions.revoke(String(user.id));
-  const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true, deviceId: deviceIdOf(body) });
+  const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true });
   return signedIn(tokens, await readUserDocument(ctx, user.id, query));
 }
 
@@ -52,20 +52,26 @@ export async function resetPassword(ctx: AuthContext, body: unknown, query: Quer
  * `POST /auth/change-password { currentPassword, password, passwordConfirmation }` for the
  * signed-in user: checks the current password, refuses the same one, stores the new hash and signs
  * in again. In refresh mode every session of the account ends first (other devices, and whoever
- * knew the old password, are signed out), then one new session opens on `deviceId` — as Strapi's
- * `reissueTokensAfterPasswordChange` does.
+ * knew the old password, are signed out), then one new session opens — as Strapi's
+ * `reissueTokensAfterPasswordChange` does. The body takes no other key (Strapi refuses even
+ * `deviceId` there).
  */
 export async function changePassword(ctx: AuthContext, userId: number, body: unknown, query: Query): Promise<AuthResult> {
-  const { currentPassword, password, passwordConfirmation } = checkBody(body, [{ name: 'currentPassword' }, { name: 'password' }, { name: 'passwordConfirmation' }]) as Record<string, string>;
-  checkConfirmation(password as string, passwordConfirmation as string);
-  checkPasswordLength(password as string);
-  if (looksHashed(password as string)) throw new ValidationError('Your password cannot contain more than three times the symbol `$`');
+  const { currentPassword, password } = (await validateBody(body, changePasswordBody(ctx.config.validatePassword))) as Record<string, string>;
   const user = await ctx.users.byId(userId);
   if (!user) throw new ApplicationError('You must be authenticated to reset your password');
   if (!(await verifyPassword(currentPassword as string, user.passwordHash))) throw new ValidationError('The provided current password is invalid');
   if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
+  checkUserTypeRules(ctx, password as string);
   await ctx.users.update(user.id, { password_hash: await hashPassword(password as string) }, ctx.now());
   if (ctx.config.jwtManagement === 'refresh') await ctx.sessions.revoke(String(user.id));
-  const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true, deviceId: deviceIdOf(body) });
+  const tokens = await issueTokens(ctx, user.id, { cookieRequested: false, alwaysInBody: true });
   return signedIn(tokens, await readUserDocument(ctx, user.id, query));
+}
+
+/** The user type's own rules for a new password (6 characters at least), as Strapi's user update applies them. */
+function checkUserTypeRules(ctx: AuthContext, password: string): void {
+  const validate = ctx.documents.validators.get(USER_UID);
+  if (!validate) throw new Error(`No validator compiled for ${USER_UID}`);
+  validate({ password }, { creating: false, draft: false });
 }

@@ -87,7 +87,7 @@ scenario(
     { name: 'forgot-password with a malformed email', method: 'POST', path: '/api/auth/forgot-password', body: { email: 'nope' }, status: 400, match: { error: { message: 'email must be a valid email' } } },
     { name: 'forgot-password', method: 'POST', path: '/api/auth/forgot-password', body: { email: 'reader@example.com' }, status: 200, equal: { ok: true } },
     mailStep('the reset link is emailed', 'reader@example.com', 'code', 'reset1', 'https://app.example.com/reset?code='),
-    { name: 'passwords that differ', method: 'POST', path: '/api/auth/reset-password', body: { code: '{{reset1}}', password: 'N3w-Passw0rd', passwordConfirmation: 'other' }, status: 400, equal: errorBody(400, 'ValidationError', 'Passwords do not match', {}) },
+    { name: 'passwords that differ', method: 'POST', path: '/api/auth/reset-password', body: { code: '{{reset1}}', password: 'N3w-Passw0rd', passwordConfirmation: 'other' }, status: 400, equal: errorBody(400, 'ValidationError', 'Passwords do not match', { errors: [{ path: ['passwordConfirmation'], message: 'Passwords do not match', name: 'ValidationError', value: 'other' }] }) },
     { name: 'a wrong code', method: 'POST', path: '/api/auth/reset-password', body: { code: 'abc', password: 'N3w-Passw0rd', passwordConfirmation: 'N3w-Passw0rd' }, status: 400, equal: incorrectCode },
     dbStep('two hours pass', () => {
       clock += 2 * HOUR;

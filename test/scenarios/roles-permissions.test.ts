@@ -25,7 +25,7 @@ const ACTIONS: Record<string, Record<string, string[]>> = {
   'api::global': { global: ['find', 'update', 'delete'] },
   'api::secret': { secret: CRUD },
   'api::tag': { tag: CRUD },
-  'plugin::upload': { 'content-api': ['find', 'findOne', 'upload', 'destroy'] },
+  'plugin::upload': { 'content-api': ['find', 'findPage', 'findOne', 'destroy', 'upload'] },
   'plugin::users-permissions': {
     auth: ['callback', 'connect', 'forgotPassword', 'resetPassword', 'register', 'emailConfirmation', 'sendEmailConfirmation', 'changePassword', 'refresh', 'logout', 'getSessions', 'revokeSession'],
     user: ['me', 'find', 'findOne', 'count', 'create', 'update', 'destroy'],

@@ -4,12 +4,13 @@ import { errorBody, scenario } from '../support/scenario.js';
 const USER_KEYS = ['blocked', 'confirmed', 'createdAt', 'documentId', 'email', 'id', 'provider', 'publishedAt', 'updatedAt', 'username'];
 
 scenario('/api/users: plain JSON answers (full-access token)', [
+  { name: 'the Authenticated role', path: '/api/users-permissions/roles', auth: 'full', status: 200, check: (r, { vars }) => void (vars.role = r.json.roles.find((role: { type: string }) => role.type === 'authenticated').id) },
   {
-    name: 'POST /users (body not wrapped): 201 with the default role populated',
+    name: 'POST /users (body not wrapped): 201 with its role populated',
     method: 'POST',
     path: '/api/users',
     auth: 'full',
-    body: { username: 'ann', email: 'Ann@Example.com', password: 'Passw0rd!' },
+    body: { username: 'ann', email: 'Ann@Example.com', password: 'Passw0rd!', role: '{{role}}' },
     status: 201,
     save: { ann: 'id' },
     check: (r) => {
@@ -17,11 +18,11 @@ scenario('/api/users: plain JSON answers (full-access token)', [
       expect(r.json).toMatchObject({ username: 'ann', email: 'ann@example.com', provider: 'local', confirmed: false, blocked: false, role: { type: 'authenticated', name: 'Authenticated' } });
     },
   },
-  { name: 'a second user, confirmed', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'bob', email: 'bob@example.com', password: 'Passw0rd!', confirmed: true }, status: 201, save: { bob: 'id' } },
-  { name: 'a taken username', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'ann', email: 'x@example.com', password: 'Passw0rd!' }, status: 400, equal: errorBody(400, 'ApplicationError', 'Username already taken', {}) },
-  { name: 'a taken email', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'ann2', email: 'ANN@example.com', password: 'Passw0rd!' }, status: 400, equal: errorBody(400, 'ApplicationError', 'Email already taken', {}) },
-  { name: 'an unknown key', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'c', email: 'c@example.com', password: 'Passw0rd!', nope: 1 }, status: 400, match: { error: { message: 'Invalid key nope' } } },
-  { name: 'a missing password', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'cat', email: 'c@example.com' }, status: 400, match: { error: { message: 'password is a required field' } } },
+  { name: 'a second user, confirmed', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'bob', email: 'bob@example.com', password: 'Passw0rd!', confirmed: true, role: '{{role}}' }, status: 201, save: { bob: 'id' } },
+  { name: 'a taken username: the unique rule of the user type', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'ann', email: 'x@example.com', password: 'Passw0rd!', role: '{{role}}' }, status: 400, equal: errorBody(400, 'ApplicationError', 'This attribute must be unique', {}) },
+  { name: 'a taken email', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'ann2', email: 'ANN@example.com', password: 'Passw0rd!', role: '{{role}}' }, status: 400, equal: errorBody(400, 'ApplicationError', 'Email already taken', {}) },
+  { name: 'an unknown key', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'cat', email: 'c@example.com', password: 'Passw0rd!', role: '{{role}}', nope: 1 }, status: 400, match: { error: { message: 'Invalid key nope' } } },
+  { name: 'a missing password', method: 'POST', path: '/api/users', auth: 'full', body: { username: 'cat', email: 'c@example.com', role: '{{role}}' }, status: 400, match: { error: { message: 'password is a required field' } } },
   { name: 'GET /users: an array, every user, no meta', path: '/api/users?sort=username', auth: 'full', status: 200, check: (r) => expect(r.json.map((u: { username: string }) => u.username)).toEqual(['ann', 'bob']) },
   { name: 'with filters', path: '/api/users?filters[confirmed][$eq]=true', auth: 'full', status: 200, check: (r) => expect(r.json.map((u: { username: string }) => u.username)).toEqual(['bob']) },
   { name: 'with pagination', path: '/api/users?sort=username:desc&pagination[limit]=1', auth: 'full', status: 200, check: (r) => expect(r.json.map((u: { username: string }) => u.username)).toEqual(['bob']) },
@@ -46,6 +47,6 @@ scenario('/api/users: plain JSON answers (full-access token)', [
   { name: 'DELETE an unknown user: 204', method: 'DELETE', path: '/api/users/{{ann}}', auth: 'full', status: 204 },
   { name: 'a read-only token may list (find)', path: '/api/users', auth: 'readonly', status: 200, check: (r) => expect(r.json).toHaveLength(1) },
   { name: 'but not count: read-only means find and findOne only, as Strapi', path: '/api/users/count', auth: 'readonly', status: 403 },
-  { name: 'but not create', method: 'POST', path: '/api/users', auth: 'readonly', body: { username: 'd', email: 'd@example.com', password: 'Passw0rd!' }, status: 403 },
+  { name: 'but not create', method: 'POST', path: '/api/users', auth: 'readonly', body: { username: 'dan', email: 'd@example.com', password: 'Passw0rd!', role: '{{role}}' }, status: 403 },
   { name: 'anonymous may not list', path: '/api/users', status: 403 },
 ]);
