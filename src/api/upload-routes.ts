@@ -10,6 +10,7 @@ import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
+import { checkFilesPageParams, filesListPaging, TOP_LEVEL_PAGING_KEYS } from '../upload/files-paging.js';
 import { receiveUpload, type ReceivedUpload } from '../upload/receive-upload.js';
 import { parseFileInfo, parseUploadTarget } from '../upload/upload-body.js';
 import { deleteFile, ENTITY_NOT_FOUND, replaceFile, updateFileInfo, uploadFiles, type UploadContext } from '../upload/upload-service.js';
@@ -21,10 +22,11 @@ const ACTION = 'plugin::upload.content-api';
 const MAX_FILES = 100;
 const MAX_FIELDS = 100;
 
-type UploadRouteName = 'upload' | 'find' | 'findOne' | 'destroy';
+type UploadRouteName = 'upload' | 'find' | 'findPage' | 'findOne' | 'destroy';
 const UPLOAD_ROUTES: readonly (readonly [UploadRouteName, GuardedRoute['method'], string])[] = [
   ['upload', 'POST', '/upload'],
   ['find', 'GET', '/upload/files'],
+  ['findPage', 'GET', '/upload/files/page'],
   ['findOne', 'GET', '/upload/files/:id'],
   ['destroy', 'DELETE', '/upload/files/:id'],
 ];
@@ -52,14 +54,22 @@ export interface UploadRouteDeps {
  */
 export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   const { read, fileType } = deps;
-  const query = (request: HttpRequest, principal: Principal, raw: Readonly<Record<string, unknown>> = request.query): Query => {
-    const parsed = normalizeQuery(read.schema, fileType, raw, { api: deps.config.api, defaultLocale: deps.config.i18n.defaultLocale });
+  // The upload routes read the query as Strapi's query transform does: unknown top-level keys
+  // are ignored (rest.strictParams is the content API's), and paging is each route's own.
+  const uploadApi = { ...deps.config.api, strictParams: false, documentsStrictParams: false };
+  const query = (principal: Principal, raw: Readonly<Record<string, unknown>>, pagination: Query['pagination']): Query => {
+    const parsed = normalizeQuery(read.schema, fileType, withoutPaging(raw), { api: uploadApi, defaultLocale: deps.config.i18n.defaultLocale });
     const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
-    const allowed = { ...parsed, populate: prunePopulate(read.schema, fileType, parsed.populate, mayFind) };
+    const allowed = { ...parsed, populate: prunePopulate(read.schema, fileType, parsed.populate, mayFind), pagination };
     assertFindableRelations(read.schema, fileType, allowed, mayFind);
-    // Strapi's file list has no default page size: without `pagination`, every file is returned.
-    if (raw.pagination === undefined) return { ...allowed, pagination: { mode: 'all', withCount: false } };
-    return { ...allowed, pagination: { ...allowed.pagination, withCount: false } };
+    return allowed;
+  };
+  const all: Query['pagination'] = { mode: 'all', withCount: false };
+  const pageOf = (raw: Readonly<Record<string, unknown>>): Query['pagination'] => {
+    checkFilesPageParams(raw);
+    // Strapi's findAndCountPage reads the keys of an object and ignores anything else (`pagination=abc`).
+    const pagination = raw.pagination !== null && typeof raw.pagination === 'object' && !Array.isArray(raw.pagination) ? raw.pagination : undefined;
+    return normalizeQuery(read.schema, fileType, { pagination }, { api: uploadApi, defaultLocale: deps.config.i18n.defaultLocale }).pagination;
   };
   const filesById = async (ids: readonly number[], q: Query): Promise<Document[]> => {
     if (ids.length === 0) return [];
@@ -70,7 +80,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   };
   const fileOrNotFound = async (request: HttpRequest, principal: Principal) => {
     const id = rowIdParam(request.params.id);
-    const [file] = id === null ? [] : await filesById([id], query(request, principal, {}));
+    const [file] = id === null ? [] : await filesById([id], query(principal, {}, all));
     if (!file || id === null) throw new NotFoundError('file.notFound');
     return { id, file };
   };
@@ -87,18 +97,24 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
           const [info = {}] = parseFileInfo(fields.fileInfo, 1);
           if (files.length === 0 || !received) await updateFileInfo(deps.upload, replaceId, info);
           else await replaceFile(deps.upload, replaceId, received, info);
-          const [file] = await filesById([replaceId], query(request, principal, {}));
+          const [file] = await filesById([replaceId], query(principal, {}, all));
           return json(200, signed(file ?? null));
         }
         const infos = parseFileInfo(fields.fileInfo, files.length);
         const target = parseUploadTarget(read.schema, fields);
         const ids = await uploadFiles(deps.upload, received ?? emptyUpload(), infos, target);
-        return json(201, (await filesById(ids, query(request, principal, {}))).map(signed));
+        return json(201, (await filesById(ids, query(principal, {}, all))).map(signed));
       } finally {
         await received?.cleanup();
       }
     },
-    find: async (request, principal) => json(200, (await findManyDocuments(read, fileType, query(request, principal))).documents.map(signed)),
+    // Strapi 5.54's list is a plain array paged only by the top-level start/limit (files-paging.ts).
+    find: async (request, principal) => json(200, (await findManyDocuments(read, fileType, query(principal, request.query, filesListPaging(request.query)))).documents.map(signed)),
+    // Its paged list, new in 5.54: `pagination[…]` as on every collection, `{ data, meta: { pagination } }`.
+    findPage: async (request, principal) => {
+      const { documents, pagination } = await findManyDocuments(read, fileType, query(principal, request.query, pageOf(request.query)));
+      return json(200, { data: documents.map(signed), meta: { pagination } });
+    },
     findOne: async (request, principal) => json(200, signed((await fileOrNotFound(request, principal)).file)),
     destroy: async (request, principal) => {
       const { id, file } = await fileOrNotFound(request, principal);
@@ -123,6 +139,13 @@ function jsonFields(body: unknown): Record<string, string> {
 
 function emptyUpload(): ReceivedUpload {
   return { files: [], fields: {}, workDir: '', cleanup: async () => undefined };
+}
+
+/** The query without its paging keys, which each list route reads its own way. */
+function withoutPaging(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const rest: Record<string, unknown> = { ...raw };
+  for (const key of [...TOP_LEVEL_PAGING_KEYS, 'pagination']) delete rest[key];
+  return rest;
 }
 
 function signed(file: Document | null): Document | null {

@@ -1,6 +1,5 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import qs from 'qs';
@@ -9,6 +8,8 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/er
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
 import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route } from './http-types.js';
+import { registerPublicFiles } from './public-files.js';
+import { compileSecurityHeaders } from './security-headers.js';
 
 export interface HttpServerOptions {
   readonly bodyLimit: number;
@@ -19,6 +20,10 @@ export interface HttpServerOptions {
   readonly trustProxy?: boolean;
   /** A folder served as static files at `/` (the project's `public/`), when given. */
   readonly publicDir?: string;
+  /** helmet's options for the security headers of every response (`strapi::security`); none when absent. */
+  readonly securityHeaders?: Readonly<Record<string, unknown>> | null;
+  /** `X-Powered-By` on every response (`strapi::poweredBy`); none when absent. */
+  readonly poweredBy?: string | null;
 }
 
 /** qs options Strapi's query middleware uses. */
@@ -32,6 +37,7 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
  * slashes are ignored; HEAD is answered like GET without a body.
  */
 export async function createHttpServer(routes: readonly Route[], options: HttpServerOptions): Promise<FastifyInstance> {
+  const applySecurityHeaders = options.securityHeaders ? compileSecurityHeaders(options.securityHeaders) : null;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit,
@@ -46,9 +52,19 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     // start-up time and memory.
     schemaController: { compilersFactory: { buildValidator: unusedSchemaCompiler, buildSerializer: unusedSchemaCompiler } },
     // Malformed URLs and similar framework-level failures get the same envelope as everything else.
-    frameworkErrors: (error, request, reply) => sendError(reply, request, error, options.logger),
+    frameworkErrors: (error, request, reply) => {
+      applySecurityHeaders?.(request.raw, reply.raw);
+      return sendError(reply, request, error, options.logger);
+    },
   });
   registerBodyParsers(app);
+  // Before CORS, as Strapi orders its middlewares: a preflight answer carries the headers too.
+  if (applySecurityHeaders) {
+    app.addHook('onRequest', (request, reply, done) => {
+      applySecurityHeaders(request.raw, reply.raw);
+      done();
+    });
+  }
   // Multipart bodies are streamed by the route that reads them (uploads), never buffered here.
   await app.register(multipart, { throwFileSizeLimit: true });
   await app.register(cors, {
@@ -60,12 +76,16 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     maxAge: options.cors.maxAge,
     optionsSuccessStatus: 204,
   });
-
-  if (options.publicDir) {
-    // GET paths no route claims are looked up in public/ (uploads at /uploads/…); anything not
-    // there falls through to the 404 envelope. Dotfiles (the upload temp folder) are never served.
-    await app.register(fastifyStatic, { root: options.publicDir, prefix: '/', wildcard: true, index: false, list: false, dotfiles: 'ignore', decorateReply: false });
+  // After CORS, as in Strapi's list: a preflight, answered by CORS, says nothing of the server.
+  const poweredBy = options.poweredBy;
+  if (poweredBy) {
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.header('x-powered-by', poweredBy);
+      done();
+    });
   }
+
+  if (options.publicDir) await registerPublicFiles(app, options.publicDir);
   app.addHook('onResponse', async (request, reply) => {
     options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });

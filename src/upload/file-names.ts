@@ -1,50 +1,50 @@
 import { randomBytes } from 'node:crypto';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
+import slugify from '@sindresorhus/slugify';
+import mimeTypes from 'mime-types';
+import isValidFilename from 'valid-filename';
 
-/** MIME types by extension, for parts sent as `application/octet-stream` or without a type. */
-const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.avif': 'image/avif',
-  '.tif': 'image/tiff', '.tiff': 'image/tiff', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.bmp': 'image/bmp',
-  '.mp4': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime', '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg',
-  '.pdf': 'application/pdf', '.txt': 'text/plain', '.csv': 'text/csv', '.md': 'text/markdown', '.json': 'application/json',
-  '.zip': 'application/zip', '.doc': 'application/msword', '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  '.exe': 'application/x-msdownload', '.sh': 'application/x-sh',
-};
+/** An extension kept as sent: a dot and up to 16 letters, digits, `_` or `-` (the lone dot of `notes.` too, as Strapi keeps it). */
+const PLAIN_EXTENSION = /^\.[\p{L}\p{N}_-]{0,16}$/u;
+/** Longest slug kept in a hash: with the suffix, an extension and a format prefix the stored name stays under 255 bytes. */
+const MAX_SLUG = 100;
 
 /**
- * A file name's extension as stored (`ext`) and used on disk: `.png` for `cover.png`; '' when the
- * name has none or it is not a plain extension (letters and digits, 16 at most), so no stored
- * name can carry a path separator.
+ * Whether a client's file name is acceptable, as Strapi checks it (`valid-filename`): 1 to 255
+ * characters, none of `<>:"/\|?*` or control characters, not `.`, `..` or a Windows device name
+ * (`con`, `lpt1`…). Strapi answers others 400 `File name contains invalid characters`.
  */
-export function safeExtension(filename: string): string {
-  const ext = extname(filename);
-  return /^\.[A-Za-z0-9]{1,16}$/.test(ext) ? ext : '';
+export function isAcceptableFileName(name: string): boolean {
+  return isValidFilename(name);
 }
 
 /**
- * Strapi's file hash: the name without extension, slugged with `_` (case kept, accents
- * dropped, anything else than letters and digits becomes `_`), then `_` and 10 random hex
- * digits. `notes-a.txt` → `notes_a_3f9c0a12be`. The hash names the stored file, so it can never
- * contain a path separator or a dot.
+ * The extension stored (`ext`) and used on disk, as Strapi derives it from the uploaded file's
+ * name, case kept: `Photo.PNG` → `.PNG`, `notes.` → `.`. A name without one gets the usual
+ * extension of the stored type (`README` as text/plain → `.txt`), or '' when the type has none.
+ * An extension that is not plain (spaces, symbols, over 16 characters) is treated as none, so a
+ * stored name never holds anything but a slug and a plain extension.
  */
-export function fileHash(name: string): string {
-  const base = name.slice(0, name.length - safeExtension(name).length);
-  const slug = base.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100);
-  return `${slug || 'file'}_${randomBytes(5).toString('hex')}`;
+export function fileExtension(filename: string, mime: string): string {
+  const own = extname(filename);
+  if (own !== '' && PLAIN_EXTENSION.test(own)) return own;
+  const usual = mimeTypes.extension(mime);
+  return usual ? `.${usual}` : '';
 }
 
-/** The MIME type to record: the declared one, or one guessed from the extension for generic types. */
-export function mimeOf(declared: string, filename: string): string {
-  const type = declared.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type !== '' && type !== 'application/octet-stream') return type;
-  return MIME_BY_EXTENSION[safeExtension(filename).toLowerCase()] ?? 'application/octet-stream';
+/**
+ * Strapi's file hash: the base name of the name used (the `fileInfo` name, else the file's),
+ * without `ext` when it ends with it (case-sensitive, as Node's `path.basename`), slugged by
+ * `@sindresorhus/slugify` with `_` and case kept (words split at case changes, letters
+ * transliterated, `&` → `and`), then `_` and 10 random hex digits:
+ *
+ *   ('CamelCase & Co.PNG', '.PNG') → 'Camel_Case_and_Co_3f9c0a12be'
+ *   ('Renamed.PNG', '.png')        → 'Renamed_PNG_3f9c0a12be'
+ *
+ * The slug holds only letters, digits and `_` (cut to 100 characters), so the stored name can
+ * never contain a path separator or a dot.
+ */
+export function fileHash(name: string, ext: string): string {
+  const slug = slugify(basename(name, ext), { separator: '_', lowercase: false }).slice(0, MAX_SLUG);
+  return `${slug}_${randomBytes(5).toString('hex')}`;
 }
-
-/** Whether `mime` matches a pattern of `security.allowedTypes`/`deniedTypes` (`image/*`, `application/vnd.openxmlformats-officedocument.*`). */
-export function mimeMatches(pattern: string, mime: string): boolean {
-  if (!pattern.includes('*')) return pattern.toLowerCase() === mime;
-  const prefix = pattern.slice(0, pattern.indexOf('*')).toLowerCase();
-  return mime.startsWith(prefix);
-}
-

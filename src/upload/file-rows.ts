@@ -1,11 +1,13 @@
 import { createDocumentId } from '../core/document-id.js';
 import { readOrCreateStoreValue, writeStoreValue } from '../db/core-store.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Database, Executor, Transaction } from '../db/database.js';
+import { documentLock } from '../documents/write-locks.js';
 import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
 import type { Condition } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { decodeValue } from '../shape/decode-value.js';
+import type { UploadTarget } from './upload-body.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 
@@ -148,9 +150,20 @@ export async function linkFileToRow(tx: Executor, db: Database, link: { readonly
   await tx.run(compileInsert(db.dialect, { table: MEDIA_MORPH_TABLE, rows: [row] }));
 }
 
-/** Whether row `rowId` exists in `table`. */
-export async function rowExists(exec: Executor, db: Database, table: string, rowId: number): Promise<boolean> {
-  return (await exec.all(compileSelect(db.dialect, simpleSelect(table, { id: ['id', 'integer'] }, isIn('id', [rowId]), { limit: 1 })))).length > 0;
+/**
+ * Locks the row an upload links its files to, until the transaction ends, taking first the
+ * write lock of its document (documents/write-locks.ts): a delete or publish of that document
+ * runs before the upload or after it, never between its check and its link. False when the row
+ * does not exist (or no longer does).
+ */
+export async function lockTargetRow(tx: Transaction, db: Database, target: UploadTarget): Promise<boolean> {
+  const byId = isIn('id', [target.rowId]);
+  if (target.contentType) {
+    const [row] = await tx.all(compileSelect(db.dialect, simpleSelect(target.table, { documentId: ['document_id', 'string'] }, byId, { limit: 1 })));
+    if (!row) return false;
+    await tx.lock([documentLock(target.contentType, String(row.documentId))]);
+  }
+  return (await tx.all(compileSelect(db.dialect, { ...simpleSelect(target.table, { id: ['id', 'integer'] }, byId, { limit: 1 }), forUpdate: true }))).length > 0;
 }
 
 async function apiUploadsFolder(tx: Executor, db: Database, now: Date): Promise<{ id: number; path: string }> {

@@ -1,5 +1,6 @@
 import { fieldValidationError, ValidationError } from '../core/errors.js';
-import { getModel, type Schema } from '../schema/types.js';
+import { MAX_BODY_DEPTH, pathBeyondDepth } from '../core/nesting-depth.js';
+import { getModel, type ContentType, type Schema } from '../schema/types.js';
 
 /** What a client may say about one uploaded file (`fileInfo`). Unknown keys are ignored, as Strapi does. */
 export interface FileInfo {
@@ -11,6 +12,8 @@ export interface FileInfo {
 /** Where an upload links its files (`ref`, `refId`, `field`). */
 export interface UploadTarget {
   readonly uid: string;
+  /** The content type linked to (null: a component), whose document's write lock the upload takes. */
+  readonly contentType: ContentType | null;
   readonly table: string;
   readonly rowId: number;
   readonly field: string;
@@ -32,11 +35,14 @@ export function parseFileInfo(raw: string | readonly string[] | undefined, fileC
 }
 
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new ValidationError('fileInfo must be a JSON object (or an array of objects, one per file)');
   }
+  if (pathBeyondDepth(value, MAX_BODY_DEPTH)) throw new ValidationError(`fileInfo nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`);
+  return value;
 }
 
 function checkInfo(value: unknown, index: number | null): FileInfo {
@@ -78,5 +84,6 @@ export function parseUploadTarget(schema: Schema, fields: Readonly<Record<string
   const attribute = model.attributes.get(field);
   if (!attribute || attribute.type !== 'media') throw new ValidationError(`Invalid field "${field}": ${ref} has no media attribute of that name`);
   if (!/^\d{1,15}$/.test(refId)) throw new ValidationError(`Invalid refId "${refId}": a row id (a positive integer) is expected`);
-  return { uid: model.uid, table: model.table, rowId: Number(refId), field, multiple: attribute.multiple, allowedTypes: attribute.allowedTypes };
+  const contentType = schema.contentTypes.get(model.uid) ?? null;
+  return { uid: model.uid, contentType, table: model.table, rowId: Number(refId), field, multiple: attribute.multiple, allowedTypes: attribute.allowedTypes };
 }

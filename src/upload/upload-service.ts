@@ -4,8 +4,10 @@ import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError 
 import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/event-bus.js';
 import { mediaCategory } from '../schema/media-category.js';
-import { fileHash, mimeMatches, mimeOf, safeExtension } from './file-names.js';
-import { deleteFileRow, findStoredFile, insertFileRow, linkFileToRow, replaceFileRow, rowExists, updateFileInfoRow, type FileRowValues, type StoredFileRow } from './file-rows.js';
+import { checkFileType, type TypeVerdict } from './check-file-type.js';
+import { detectContent } from './detect-content.js';
+import { fileExtension, fileHash, isAcceptableFileName } from './file-names.js';
+import { deleteFileRow, findStoredFile, insertFileRow, linkFileToRow, lockTargetRow, replaceFileRow, updateFileInfoRow, type FileRowValues, type StoredFileRow } from './file-rows.js';
 import { bytesToKilobytes, processImage, type ImageSettings } from './image-formats.js';
 import type { ReceivedFile, ReceivedUpload } from './receive-upload.js';
 import type { FileInfo, UploadTarget } from './upload-body.js';
@@ -37,22 +39,23 @@ interface Stored {
 }
 
 /**
- * `POST /api/upload`: stores each file (and its image formats) with the provider, then records
- * every `files` row — and the `ref` link — in one transaction. If anything fails, the stored
- * objects are deleted again, so no file is left without its row nor a row without its file.
- * Emits `media.create` per file after the commit. Returns the new file ids in upload order.
+ * `POST /api/upload`: checks the type of each file (check-file-type.ts) and, as Strapi 5.54
+ * does, leaves out the refused ones (400 with the first refusal when none is left); stores each
+ * file left (and its image formats) with the provider, then records every `files` row — and the
+ * `ref` link — in one transaction. If anything fails, the stored objects are deleted again, so no
+ * file is left without its row nor a row without its file. Emits `media.create` per file after
+ * the commit. Returns the new file ids in upload order.
  */
 export async function uploadFiles(ctx: UploadContext, upload: ReceivedUpload, infos: readonly FileInfo[], target: UploadTarget | null): Promise<number[]> {
   if (upload.files.length === 0) throw new ValidationError('Files are empty');
-  if (target && target.multiple === false && upload.files.length > 1) throw new ValidationError(`Cannot link ${upload.files.length} files to ${target.field}: it holds a single file`);
+  const accepted = await screenTypes(ctx, upload.files.map((file, index) => ({ file, info: infos[index] ?? {} })));
+  if (target && target.multiple === false && accepted.length > 1) throw new ValidationError(`Cannot link ${accepted.length} files to ${target.field}: it holds a single file`);
+  for (const { file, mime } of accepted) checkFile(ctx, file, mime, target);
   const stored: Stored[] = [];
   try {
-    for (const [index, file] of upload.files.entries()) {
-      const mime = checkType(ctx, file, target);
-      stored.push(await store(ctx, upload, file, infos[index] ?? {}, mime));
-    }
+    for (const { file, info, mime } of accepted) stored.push(await store(ctx, upload, file, info, mime));
     const ids = await ctx.db.transaction(async (tx) => {
-      if (target && !(await rowExists(tx, ctx.db, target.table, target.rowId))) throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
+      if (target && !(await lockTargetRow(tx, ctx.db, target))) throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
       const created: number[] = [];
       for (const file of stored) {
         const id = await insertFileRow(tx, ctx.db, file.values, ctx.now());
@@ -77,9 +80,12 @@ export async function replaceFile(ctx: UploadContext, id: number, upload: Receiv
   if (upload.files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
   const [file] = upload.files;
   if (!file) throw new ValidationError('Files are empty');
+  const verdict = await typeOf(ctx, file);
+  if (!verdict.ok) throw verdict.error;
   const old = await findStoredFile(ctx.db, ctx.db, id);
   if (!old) throw new NotFoundError(ENTITY_NOT_FOUND);
-  const replacement = await store(ctx, upload, file, info, checkType(ctx, file, null));
+  checkFile(ctx, file, verdict.mime, null);
+  const replacement = await store(ctx, upload, file, info, verdict.mime);
   try {
     await ctx.db.transaction(async (tx) => {
       if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
@@ -115,29 +121,42 @@ export async function deleteFile(ctx: UploadContext, id: number, shown: Readonly
   return true;
 }
 
-/** The MIME type of a received file, refused (400) when the project's security settings or the target attribute exclude it. */
-function checkType(ctx: UploadContext, file: ReceivedFile, target: UploadTarget | null): string {
-  const mime = mimeOf(file.mimetype, file.filename);
-  const { allowedTypes, deniedTypes } = ctx.config;
-  if (deniedTypes.some((pattern) => mimeMatches(pattern, mime)) || (allowedTypes !== null && !allowedTypes.some((pattern) => mimeMatches(pattern, mime)))) {
-    // Strapi's mime-validation message and details (its `detectedType`, from the file's content, is not computed here).
-    const details = { fileName: file.filename, declaredType: file.mimetype, finalType: mime, ...(allowedTypes === null ? {} : { allowedTypes }), deniedTypes };
-    throw new ValidationError(`File type '${mime}' is not allowed`, details);
-  }
+/**
+ * The files whose type passes check-file-type.ts, each with the type to store; the refused ones
+ * are left out, as Strapi 5.54 leaves them out, and when none passes the first refusal is thrown.
+ */
+async function screenTypes(ctx: UploadContext, files: readonly { readonly file: ReceivedFile; readonly info: FileInfo }[]): Promise<{ file: ReceivedFile; info: FileInfo; mime: string }[]> {
+  const verdicts = await Promise.all(files.map(({ file }) => typeOf(ctx, file)));
+  const accepted = files.flatMap((entry, index) => {
+    const verdict = verdicts[index];
+    return verdict?.ok ? [{ ...entry, mime: verdict.mime }] : [];
+  });
+  const refusal = verdicts.find((verdict) => !verdict.ok);
+  if (accepted.length === 0 && refusal && !refusal.ok) throw refusal.error;
+  return accepted;
+}
+
+/** The type a received file is stored with, from its name, its declared type and its bytes. */
+async function typeOf(ctx: UploadContext, file: ReceivedFile): Promise<TypeVerdict> {
+  return checkFileType({ fileName: file.filename, declaredType: file.mimetype, content: await detectContent(file.path) }, ctx.config);
+}
+
+/** The checks Strapi makes of a whole upload once the types are screened: the file name, the target attribute's media kinds, the size. */
+function checkFile(ctx: UploadContext, file: ReceivedFile, mime: string, target: UploadTarget | null): void {
+  if (!isAcceptableFileName(file.filename)) throw new ApplicationError('File name contains invalid characters');
   if (target?.allowedTypes && !target.allowedTypes.includes(mediaCategory(mime))) {
     throw new ValidationError(`${target.field} accepts ${target.allowedTypes.join(', ')}; ${file.filename} is ${mime}`);
   }
   if (file.sizeInBytes > ctx.config.sizeLimitBytes) throw new PayloadTooLargeError('FileTooBig');
-  return mime;
 }
 
 /** Derives the image formats of a received file and hands everything to the provider. */
 async function store(ctx: UploadContext, upload: ReceivedUpload, file: ReceivedFile, info: FileInfo, mime: string): Promise<Stored> {
-  const name = info.name || file.filename || 'file';
-  const ext = safeExtension(name) || safeExtension(file.filename);
-  const hash = fileHash(name);
+  const name = (info.name || file.filename).normalize();
+  const ext = fileExtension(file.filename, mime);
+  const hash = fileHash(name, ext);
   const image = await processImage({ path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes }, ctx.imageSettings(), upload.workDir);
-  // A file declared as a raster image its bytes do not hold (an executable named photo.png) is refused, as Strapi does.
+  // A file stored as a raster image its bytes do not hold (no signature recognised, sharp cannot decode it) is refused, as Strapi does.
   if (DECODABLE_IMAGE_TYPES.has(mime) && image.main.width === null) throw new ApplicationError('File is not a valid image');
   const objects: { hash: string; ext: string; url: string }[] = [];
   try {

@@ -6,8 +6,8 @@ import {
   testImages, uploadedFile, uploadStep,
 } from '../support/uploads.js';
 
-// The files API after an upload: GET /api/upload/files (filters, sort, fields, pagination: a plain
-// array), GET /api/upload/files/:id, POST /api/upload?id= (info update without a file, replace
+// The files API after an upload: GET /api/upload/files (filters, sort, fields: a plain array),
+// its paging (files-paging.test.ts), GET /api/upload/files/:id, POST /api/upload?id= (info update without a file, replace
 // with one), DELETE /api/upload/files/:id, with the media.update / media.delete events. Shapes and
 // messages as Strapi's (behaviour reference §10, conformance 16-media); Strapi's replace and info
 // update answer an unknown id with NotFoundError's default message, `Entity not found`.
@@ -68,14 +68,11 @@ scenario('the files API: list, find one, info update, replace, delete, with thei
   { name: 'filters[width][$null]: the non-images', path: '/api/upload/files?filters[width][$null]=true', status: 200, check: (r) => expect(names(r)).toEqual(['a-notes.txt']) },
   { name: 'filters[name][$containsi]', path: '/api/upload/files?filters[name][$containsi]=PHOTO', status: 200, check: (r) => expect(names(r)).toEqual(['c-photo.jpg']) },
   {
-    name: 'fields[0]=name&fields[1]=mime',
-    path: '/api/upload/files?fields[0]=name&fields[1]=mime&sort=name&pagination[limit]=1',
+    name: 'fields[0]=name&fields[1]=mime, with the top-level start and limit (which the list honours)',
+    path: '/api/upload/files?fields[0]=name&fields[1]=mime&sort=name&limit=1',
     status: 200,
     equal: [{ id: ID, documentId: DOC, name: 'a-notes.txt', mime: 'text/plain', isUrlSigned: false }],
   },
-  { name: 'pagination[page]=2&pagination[pageSize]=2: still a plain array', path: '/api/upload/files?pagination[page]=2&pagination[pageSize]=2&sort=name', status: 200, check: (r) => expect(names(r)).toEqual(['c-photo.jpg', 'd-tiny.png']) },
-  { name: 'pagination[start]=1&pagination[limit]=2', path: '/api/upload/files?pagination[start]=1&pagination[limit]=2&sort=name', status: 200, check: (r) => expect(names(r)).toEqual(['b-cover.png', 'c-photo.jpg']) },
-  { name: 'withCount adds no meta', path: '/api/upload/files?pagination[pageSize]=1&pagination[withCount]=true&sort=name', status: 200, check: (r) => expect(names(r)).toEqual(['a-notes.txt']) },
   { name: 'an unknown filter key: 400', path: '/api/upload/files?filters[nope][$eq]=x', status: 400, match: { error: { status: 400, name: 'ValidationError', message: 'Invalid key nope' } } },
   { name: 'an unknown sort key: 400', path: '/api/upload/files?sort=nope', status: 400, match: { error: { status: 400, name: 'ValidationError', message: 'Invalid key nope' } } },
 
