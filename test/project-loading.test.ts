@@ -114,6 +114,10 @@ describe('a broken schema stops the start with a message naming the file and the
     const message = await loadError({ [THING]: schemaWith({ createdAt: { type: 'string' } }) });
     expect(message).toContain(`${THING}: attribute "createdAt" uses a reserved name`);
   });
+  it('an index on a column the type does not have', async () => {
+    const message = await loadError({ [THING]: schemaWith({ code: { type: 'string' } }, { indexes: [{ name: 'things_color_idx', columns: ['color'] }] }) });
+    expect(message).toContain(`${THING}: has an invalid "indexes" entry {"name":"things_color_idx","columns":["color"]}`);
+  });
   it('enumeration without values', async () => {
     const message = await loadError({ [THING]: schemaWith({ kind: { type: 'enumeration' } }) });
     expect(message).toContain('attribute "kind" is an enumeration without an "enum" array');

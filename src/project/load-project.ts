@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.js';
+import { databaseFilenameWarning } from '../config/describe-database.js';
 import { createEnvHelper, type EnvVars } from '../config/env-helper.js';
 import { loadConfigFiles } from '../config/load-config-files.js';
 import { normalizeConfig } from '../config/normalize-config.js';
@@ -44,6 +45,7 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   const files = readModelFiles(root);
   const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components, {
     privateAttributes: config.api.privateAttributes,
+    customFields: config.customFields,
   });
   return {
     dir: root,
@@ -52,6 +54,6 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     schema,
     ignoredFiles: listIgnoredCodeFiles(root),
     generatedSecrets: projectEnv.generated,
-    warnings: projectEnv.warning ? [projectEnv.warning] : [],
+    warnings: [projectEnv.warning, databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME)].filter((w): w is string => w !== undefined),
   };
 }

@@ -1,9 +1,10 @@
 import { ProjectError } from '../core/errors.js';
+import { customFieldTypes, type CustomFieldTypes } from './custom-fields.js';
 import { identifier, snakeCase } from './naming.js';
-import { parseAttribute } from './parse-attribute.js';
+import { parseAttribute, type AttributeContext } from './parse-attribute.js';
 import type { RawComponent, RawContentType, RawModelFile } from './raw-types.js';
 import { addSystemAttributes } from './system-attributes.js';
-import type { Attribute, Component, ContentType, Schema } from './types.js';
+import type { Attribute, Component, ContentType, ModelIndex, Schema } from './types.js';
 
 /** Attribute names that collide with columns or keys Cairn (and Strapi) manage themselves. */
 const RESERVED = new Set([
@@ -16,24 +17,26 @@ const RESERVED = new Set([
  * at once in a ProjectError whose message names the file, the attribute and the fix, e.g.
  * `src/api/article/content-types/article/schema.json: attribute "author": relation target
  * "api::writer.writer" does not exist; …`. `privateAttributes` (config `api.responses`) makes
- * those attribute names private on every content type.
+ * those attribute names private on every content type. `customFields` (config `custom-fields`)
+ * adds to, or overrides, the custom fields Cairn knows (custom-fields.ts).
  */
 export function buildSchema(
   rawTypes: readonly RawContentType[],
   rawComponents: readonly RawComponent[],
-  options: { privateAttributes?: readonly string[] } = {},
+  options: { privateAttributes?: readonly string[]; customFields?: CustomFieldTypes } = {},
 ): Schema {
   const globallyPrivate = new Set(options.privateAttributes ?? []);
+  const customFields = customFieldTypes(options.customFields);
   const problems: string[] = [];
   const contentTypes = new Map<string, ContentType>();
   const components = new Map<string, Component>();
 
   for (const raw of rawComponents) {
-    const component = buildComponent(raw, problems);
+    const component = buildComponent(raw, problems, customFields);
     if (component) components.set(component.uid, component);
   }
   for (const raw of rawTypes) {
-    const contentType = buildContentType(raw, problems, globallyPrivate);
+    const contentType = buildContentType(raw, problems, globallyPrivate, customFields);
     if (contentType) contentTypes.set(contentType.uid, contentType);
   }
 
@@ -52,7 +55,11 @@ function reporter(file: string, problems: string[]) {
   };
 }
 
-function readAttributes(def: RawModelFile, localized: boolean, report: ReturnType<typeof reporter>): Map<string, Attribute> {
+/**
+ * The declared attributes, in order. `reserved` names are refused (a built-in definition, Strapi's
+ * own, may declare one in place: the release action's `locale` column sits among its attributes).
+ */
+function readAttributes(def: RawModelFile, context: AttributeContext, report: ReturnType<typeof reporter>, reserved: ReadonlySet<string> = RESERVED): Map<string, Attribute> {
   const attributes = new Map<string, Attribute>();
   const raw = def.attributes;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -64,17 +71,17 @@ function readAttributes(def: RawModelFile, localized: boolean, report: ReturnTyp
       report(name, 'has an invalid name; use letters, digits, "_" or "-", starting with a letter');
       continue;
     }
-    if (RESERVED.has(snakeCase(name)) || /^_*strapi/i.test(name)) {
+    if (reserved.has(snakeCase(name)) || (reserved.size > 0 && /^_*strapi/i.test(name))) {
       report(name, 'uses a reserved name; rename it (id, documentId, createdAt, updatedAt, publishedAt, createdBy, updatedBy, locale, localizations and strapi* are managed by the server)');
       continue;
     }
-    const attribute = parseAttribute(name, rawAttribute, { localized }, report);
+    const attribute = parseAttribute(name, rawAttribute, context, report);
     if (attribute) attributes.set(name, attribute);
   }
   return attributes;
 }
 
-function buildContentType(raw: RawContentType, problems: string[], globallyPrivate: ReadonlySet<string>): ContentType | null {
+function buildContentType(raw: RawContentType, problems: string[], globallyPrivate: ReadonlySet<string>, customFields: CustomFieldTypes): ContentType | null {
   const report = reporter(raw.file, problems);
   const def = raw.definition;
   const kind = def.kind;
@@ -102,11 +109,12 @@ function buildContentType(raw: RawContentType, problems: string[], globallyPriva
   const localized = i18n?.localized === true;
   const populateCreatorFields = options.populateCreatorFields === true;
   const privateNames = [...globallyPrivate, ...(Array.isArray(options.privateAttributes) ? options.privateAttributes.map(String) : [])];
-  const declared = readAttributes(def, localized, report);
+  const declared = readAttributes(def, { localized, customFields }, report, raw.origin === 'builtin' ? new Set() : RESERVED);
   for (const name of privateNames) {
     const attribute = declared.get(name);
     if (attribute) declared.set(name, { ...attribute, private: true });
   }
+  const attributes = addSystemAttributes(declared, { localized, populateCreatorFields });
   return {
     modelType: 'contentType',
     uid: raw.uid,
@@ -120,11 +128,31 @@ function buildContentType(raw: RawContentType, problems: string[], globallyPriva
     draftAndPublish: options.draftAndPublish === true,
     localized,
     populateCreatorFields,
-    attributes: addSystemAttributes(declared, { localized, populateCreatorFields }),
+    attributes,
+    indexes: readIndexes(def.indexes, attributes, report),
   };
 }
 
-function buildComponent(raw: RawComponent, problems: string[]): Component | null {
+/**
+ * A definition's `indexes`: `[{ name, columns: [column names], type?: 'unique' | null }]`, on
+ * columns of the type's own scalar attributes (or `id`, `document_id`).
+ */
+function readIndexes(raw: unknown, attributes: ReadonlyMap<string, Attribute>, report: ReturnType<typeof reporter>): ModelIndex[] {
+  if (raw === undefined) return [];
+  const known = new Set(['id', 'document_id', ...[...attributes.values()].flatMap((attribute) => ('column' in attribute ? [attribute.column] : []))]);
+  const indexes: ModelIndex[] = [];
+  for (const entry of Array.isArray(raw) ? raw : [raw]) {
+    const { name, columns, type } = (entry ?? {}) as { name?: unknown; columns?: unknown; type?: unknown };
+    if (typeof name !== 'string' || !Array.isArray(columns) || !columns.every((c) => typeof c === 'string' && known.has(c)) || (type !== undefined && type !== null && type !== 'unique')) {
+      report(null, `has an invalid "indexes" entry ${JSON.stringify(entry)}; use [{ "name": "…", "columns": ["<column of an attribute>"], "type": "unique" }] or remove it`);
+      continue;
+    }
+    indexes.push({ name, columns, ...(type !== undefined ? { type } : {}) });
+  }
+  return indexes;
+}
+
+function buildComponent(raw: RawComponent, problems: string[], customFields: CustomFieldTypes): Component | null {
   const report = reporter(raw.file, problems);
   const def = raw.definition;
   const collectionName = typeof def.collectionName === 'string' && def.collectionName ? def.collectionName : null;
@@ -141,7 +169,7 @@ function buildComponent(raw: RawComponent, problems: string[]): Component | null
     table: identifier(collectionName),
     singularName: modelName,
     displayName: typeof def.info?.displayName === 'string' ? def.info.displayName : modelName,
-    attributes: readAttributes(def, false, report),
+    attributes: readAttributes(def, { localized: false, customFields }, report),
   };
 }
 

@@ -1,3 +1,4 @@
+import { UNSERVED_CONTENT_TYPES } from './builtin-unserved-types.js';
 import type { RawContentType } from './raw-types.js';
 
 /**
@@ -12,7 +13,7 @@ function builtin(uid: string, definition: RawContentType['definition']): RawCont
   return { uid, file: `<built-in ${uid}>`, origin: 'builtin', definition };
 }
 
-/** Every built-in content type, in a fixed order. */
+/** Every built-in content type, in a fixed order: the ones Cairn serves, then the unserved ones. */
 export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
   builtin('admin::user', {
     kind: 'collectionType',
@@ -26,9 +27,11 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       email: { type: 'email', minLength: 6, private: true, unique: true, required: true },
       password: { type: 'password', minLength: 6, private: true, searchable: false },
       resetPasswordToken: { type: 'string', private: true, searchable: false },
+      resetPasswordTokenExpiresAt: { type: 'datetime', private: true, searchable: false },
       registrationToken: { type: 'string', private: true, searchable: false },
       isActive: { type: 'boolean', default: false, private: true },
       roles: { type: 'relation', relation: 'manyToMany', inversedBy: 'users', target: 'admin::role', private: true },
+      apiTokens: { type: 'relation', relation: 'oneToMany', mappedBy: 'adminUserOwner', target: 'admin::api-token', private: true },
       blocked: { type: 'boolean', default: false, private: true },
       preferedLanguage: { type: 'string' },
     },
@@ -58,6 +61,7 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       properties: { type: 'json', default: {} },
       conditions: { type: 'json', default: [] },
       role: { type: 'relation', relation: 'manyToOne', inversedBy: 'permissions', target: 'admin::role' },
+      apiToken: { type: 'relation', relation: 'manyToOne', inversedBy: 'adminPermissions', target: 'admin::api-token' },
     },
   }),
   builtin('admin::api-token', {
@@ -68,14 +72,16 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
     attributes: {
       name: { type: 'string', minLength: 1, required: true, unique: true },
       description: { type: 'string', minLength: 1, default: '' },
-      type: { type: 'enumeration', enum: ['read-only', 'full-access', 'custom'], required: true, default: 'read-only' },
+      kind: { type: 'enumeration', enum: ['content-api', 'admin'], required: true, default: 'content-api' },
+      type: { type: 'enumeration', enum: ['read-only', 'full-access', 'custom'], default: 'read-only' },
       accessKey: { type: 'string', minLength: 1, required: true, searchable: false },
       encryptedKey: { type: 'text', minLength: 1, searchable: false },
       lastUsedAt: { type: 'datetime' },
       permissions: { type: 'relation', relation: 'oneToMany', mappedBy: 'token', target: 'admin::api-token-permission' },
+      adminPermissions: { type: 'relation', relation: 'oneToMany', mappedBy: 'apiToken', target: 'admin::permission' },
+      adminUserOwner: { type: 'relation', relation: 'manyToOne', inversedBy: 'apiTokens', target: 'admin::user' },
       expiresAt: { type: 'datetime' },
       lifespan: { type: 'biginteger' },
-      kind: { type: 'enumeration', enum: ['content-api', 'admin'], default: 'content-api' },
     },
   }),
   builtin('admin::api-token-permission', {
@@ -104,6 +110,7 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       absoluteExpiresAt: { type: 'datetime', private: true },
       status: { type: 'string', private: true },
       type: { type: 'string', private: true },
+      metadata: { type: 'json', private: true, searchable: false },
     },
   }),
   builtin('plugin::users-permissions.permission', {
@@ -151,6 +158,7 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
     collectionName: 'files',
     info: { singularName: 'file', pluralName: 'files', displayName: 'File' },
     pluginOptions: hidden,
+    indexes: ['folder_path', 'created_at', 'updated_at', 'name', 'size', 'ext'].map((column) => ({ name: `upload_files_${column}_index`, columns: [column], type: null })),
     attributes: {
       name: { type: 'string', required: true },
       alternativeText: { type: 'text' },
@@ -177,6 +185,10 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
     collectionName: 'upload_folders',
     info: { singularName: 'folder', pluralName: 'folders', displayName: 'Folder' },
     pluginOptions: hidden,
+    indexes: [
+      { name: 'upload_folders_path_id_index', columns: ['path_id'], type: 'unique' },
+      { name: 'upload_folders_path_index', columns: ['path'], type: 'unique' },
+    ],
     attributes: {
       name: { type: 'string', minLength: 1, required: true },
       pathId: { type: 'integer', unique: true, required: true },
@@ -196,4 +208,5 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       code: { type: 'string', unique: true },
     },
   }),
+  ...UNSERVED_CONTENT_TYPES,
 ];

@@ -1,3 +1,4 @@
+import { CUSTOM_FIELD_TYPES, type CustomFieldTypes } from './custom-fields.js';
 import { identifier, snakeCase } from './naming.js';
 import type { RawAttribute } from './raw-types.js';
 import {
@@ -17,28 +18,39 @@ export interface ProblemSink {
   (attribute: string | null, problem: string): void;
 }
 
+/** What parsing an attribute needs to know beyond the attribute itself. */
+export interface AttributeContext {
+  /** The owner is a localized (i18n) content type. */
+  readonly localized: boolean;
+  /** Custom-field uid → the type its values are stored as. */
+  readonly customFields: CustomFieldTypes;
+}
+
 /**
  * Turns one raw attribute into the typed model, or reports why it cannot. Cross-model checks
  * (targets, inverse sides, components) happen later in build-schema.ts, once every model is known.
+ * A custom field (`"type": "customField", "customField": "plugin::color-picker.color"`) becomes
+ * an attribute of the type its plugin registers (`string` there), as Strapi converts it at start.
  */
 export function parseAttribute(
   name: string,
   raw: RawAttribute,
-  owner: { localized: boolean },
+  owner: AttributeContext,
   report: ProblemSink,
 ): Attribute | null {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     report(name, 'must be an object with a "type"');
     return null;
   }
-  const type = raw.type;
+  const type = raw.type === 'customField' ? customFieldType(name, raw, owner.customFields, report) : raw.type;
+  if (type === null) return null;
   const common = {
     name,
     required: raw.required === true,
     private: raw.private === true,
     writable: raw.writable !== false,
     system: false,
-    localized: owner.localized && isLocalized(raw),
+    localized: owner.localized && isLocalized(raw, type),
   };
 
   if (type === 'relation') {
@@ -104,9 +116,29 @@ export function parseAttribute(
   }
   report(
     name,
-    `has an unknown type "${String(type)}"; use one of ${[...SCALAR_TYPES, 'relation', 'media', 'component', 'dynamiczone'].join(', ')}`,
+    `has an unknown type "${String(type)}"; use one of ${[...SCALAR_TYPES, 'relation', 'media', 'component', 'dynamiczone', 'customField'].join(', ')}`,
   );
   return null;
+}
+
+/** The stored type of a custom field, or null once the problem is reported. */
+function customFieldType(name: string, raw: RawAttribute, known: CustomFieldTypes, report: ProblemSink): ScalarType | null {
+  const uid = raw.customField;
+  if (typeof uid !== 'string' || uid === '') {
+    report(name, 'has type "customField" without a "customField" uid; set it to the uid its plugin registers (e.g. "plugin::color-picker.color")');
+    return null;
+  }
+  const type = known.get(uid);
+  if (type === undefined) {
+    report(
+      name,
+      `uses the custom field "${uid}", whose storage type Cairn does not know (Cairn does not run plugins); ` +
+        `declare it in config/custom-fields.js as { '${uid}': { type: '<type>' } } with the type the plugin registers ` +
+        `(strapi.customFields.register; one of ${CUSTOM_FIELD_TYPES.join(', ')})`,
+    );
+    return null;
+  }
+  return type;
 }
 
 function parseScalar(
@@ -149,11 +181,11 @@ function withEnum(attribute: ScalarAttribute, raw: RawAttribute, name: string, r
   return { ...attribute, enum: values as string[] };
 }
 
-function isLocalized(raw: RawAttribute): boolean {
+function isLocalized(raw: RawAttribute, type: unknown): boolean {
   const pluginOptions = raw.pluginOptions as { i18n?: { localized?: unknown } } | undefined;
   if (pluginOptions?.i18n?.localized === true) return true;
   // Strapi treats relations and uids as localized whatever their options say.
-  return raw.type === 'relation' || raw.type === 'uid';
+  return type === 'relation' || type === 'uid';
 }
 
 function numberOption(raw: RawAttribute, key: string, name: string, report: ProblemSink): Record<string, number> {

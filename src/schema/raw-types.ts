@@ -20,6 +20,8 @@ export interface RawModelFile {
   readonly options?: Readonly<Record<string, unknown>>;
   readonly pluginOptions?: Readonly<Record<string, unknown>>;
   readonly attributes?: Readonly<Record<string, RawAttribute>>;
+  /** Extra table indexes a model declares (Strapi's upload file and folder do). */
+  readonly indexes?: unknown;
 }
 
 /** A content type to load: where it came from and what it declares. */

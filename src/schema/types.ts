@@ -143,6 +143,15 @@ export interface ContentType extends ModelCommon {
   readonly populateCreatorFields: boolean;
   /** `api::<api>.<name>` for project types; `plugin::…`/`admin::…` for built-ins. */
   readonly origin: 'api' | 'builtin';
+  /** Table indexes the definition declares besides the ones every content type gets. */
+  readonly indexes: readonly ModelIndex[];
+}
+
+/** An index a model declares on its own table: `type` as declared (`'unique'`, or `null` for a plain one declared so). */
+export interface ModelIndex {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly type?: 'unique' | null;
 }
 
 export interface Component extends ModelCommon {
