@@ -79,7 +79,7 @@ for (const kind of inject('databases')) {
     it('creates the indexes and cascading foreign keys of join tables', async () => {
       await withApp(async (app) => {
         const { indexes } = await existing(app);
-        for (const name of ['articles_tags_lnk_fk', 'articles_tags_lnk_ifk', 'articles_tags_lnk_ofk', 'articles_tags_lnk_oifk', 'articles_tags_lnk_uq', 'articles_documents_idx', 'articles_created_by_id_fk', 'strapi_sessions_session_id_idx', 'strapi_sessions_user_id_idx']) {
+        for (const name of ['articles_tags_lnk_fk', 'articles_tags_lnk_ifk', 'articles_tags_lnk_ofk', 'articles_tags_lnk_oifk', 'articles_tags_lnk_uq', 'articles_documents_idx', 'articles_created_by_id_fk', 'strapi_sessions_session_id_idx', 'strapi_sessions_user_id_idx', 'upload_files_folder_path_index', 'upload_folders_path_index']) {
           expect(indexes.has(name), name).toBe(true);
         }
         expect(await foreignKeys(app, 'articles_tags_lnk')).toEqual(['articles CASCADE', 'tags CASCADE']);

@@ -8,6 +8,7 @@ export type ColumnType =
   | 'string'
   | 'text'
   | 'jsonb'
+  | 'json'
   | 'integer'
   | 'bigInteger'
   | 'double'
@@ -23,12 +24,18 @@ export interface ColumnSpec {
   readonly name: string;
   readonly type: ColumnType;
   readonly unsigned: boolean;
+  /** NOT NULL (besides the primary key): only Strapi's internal models declare it. */
+  readonly notNullable?: boolean;
 }
 
 export interface IndexSpec {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique: boolean;
+  /** Declared by a model with an explicit `type: null` (the upload file's indexes), recorded so in Strapi's schema. */
+  readonly typeNull?: boolean;
+  /** Not in Strapi's layout: an index Cairn adds for its own lookups, left out of the schema recorded for Strapi. */
+  readonly cairnOnly?: boolean;
 }
 
 export interface ForeignKeySpec {

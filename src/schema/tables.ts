@@ -1,27 +1,43 @@
+import { BOOKKEEPING_TABLES, INTERNAL_MODEL_TABLES, WEBHOOK_DELIVERIES_TABLE } from './core-tables.js';
 import { relationLink } from './links.js';
 import { identifier, snakeCase } from './naming.js';
 import type { ColumnSpec, ColumnType, ForeignKeySpec, IndexSpec, TableSpec } from './table-spec.js';
 import { isScalar, type Model, type ScalarType, type Schema } from './types.js';
 
+export { WEBHOOK_DELIVERIES_TABLE } from './core-tables.js';
+
 /**
  * Every table the content model needs, named and typed exactly as Strapi 5 creates them:
  * content-type and component tables, `_lnk` join tables (owner side only), `<table>_cmps`
- * component joins, the upload morph table `files_related_mph`, and Strapi's raw core tables;
- * with `deliveryQueue`, Cairn's webhook delivery queue too (when it lives in this database).
+ * component joins, the upload morph table `files_related_mph`, Strapi's internal models and its
+ * bookkeeping tables; with `deliveryQueue`, Cairn's webhook delivery queue too (when it lives in
+ * this database).
  */
 export function planTables(schema: Schema, options: { readonly deliveryQueue: boolean }): TableSpec[] {
   const tables: TableSpec[] = [];
   for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
-    tables.push(modelTable(schema, model));
-    if ([...model.attributes.values()].some((a) => a.type === 'component' || a.type === 'dynamiczone')) {
-      tables.push(componentJoinTable(model.table));
-    }
-    tables.push(...joinTables(schema, model));
+    const { componentLinks, table, links } = modelTables(schema, model);
+    tables.push(table, ...(componentLinks ? [componentLinks] : []), ...links);
   }
-  if (schema.contentTypes.has('plugin::upload.file')) tables.push(mediaMorphTable());
-  tables.push(...CORE_TABLES);
+  tables.push(...INTERNAL_MODEL_TABLES, ...BOOKKEEPING_TABLES);
   if (options.deliveryQueue) tables.push(WEBHOOK_DELIVERIES_TABLE);
   return tables;
+}
+
+/** The tables one model brings: its own, its `_cmps` table (components, dynamic zones) and the link tables it owns. */
+export interface ModelTables {
+  readonly table: TableSpec;
+  readonly componentLinks: TableSpec | null;
+  /** `_lnk` tables of the relations it owns and, for the upload file, `files_related_mph`; in attribute order. */
+  readonly links: readonly TableSpec[];
+}
+
+/** The tables of one model, in the order Strapi's database layer derives them. */
+export function modelTables(schema: Schema, model: Model): ModelTables {
+  const hasComponents = [...model.attributes.values()].some((a) => a.type === 'component' || a.type === 'dynamiczone');
+  const links = joinTables(schema, model);
+  if (model.uid === 'plugin::upload.file') links.unshift(mediaMorphTable());
+  return { table: modelTable(schema, model), componentLinks: hasComponents ? componentJoinTable(model.table) : null, links };
 }
 
 const SCALAR_COLUMN_TYPES: Readonly<Record<ScalarType, ColumnType>> = {
@@ -33,6 +49,7 @@ const SCALAR_COLUMN_TYPES: Readonly<Record<ScalarType, ColumnType>> = {
 
 const column = (name: string, type: ColumnType, unsigned = false): ColumnSpec => ({ name, type, unsigned });
 const index = (name: string, columns: string[], unique = false): IndexSpec => ({ name, columns, unique });
+const cairnIndex = (name: string, columns: string[]): IndexSpec => ({ name, columns, unique: false, cairnOnly: true });
 
 /**
  * Indexes Cairn adds to Strapi's layout where a lookup runs on every request: refresh-mode access
@@ -40,12 +57,12 @@ const index = (name: string, columns: string[], unique = false): IndexSpec => ({
  * indexes it does not know; if it drops them, Cairn recreates them at the next start.
  */
 const EXTRA_INDEXES: Readonly<Record<string, readonly IndexSpec[]>> = {
-  strapi_sessions: [index('strapi_sessions_session_id_idx', ['session_id']), index('strapi_sessions_user_id_idx', ['user_id'])],
+  strapi_sessions: [cairnIndex('strapi_sessions_session_id_idx', ['session_id']), cairnIndex('strapi_sessions_user_id_idx', ['user_id'])],
 };
 
 function modelTable(schema: Schema, model: Model): TableSpec {
   const columns: ColumnSpec[] = [column('id', 'increments')];
-  const indexes: IndexSpec[] = [];
+  const foreignKeyIndexes: IndexSpec[] = [];
   const foreignKeys: ForeignKeySpec[] = [];
   if (model.modelType === 'contentType') columns.push(column('document_id', 'string'));
   for (const attribute of model.attributes.values()) {
@@ -56,14 +73,19 @@ function modelTable(schema: Schema, model: Model): TableSpec {
       if (link?.kind !== 'joinColumn') continue;
       columns.push(column(link.column, 'integer', true));
       const name = identifier([model.table, link.column], { suffix: 'fk' });
-      indexes.push(index(name, [link.column]));
+      foreignKeyIndexes.push(index(name, [link.column]));
       foreignKeys.push({ name, columns: [link.column], referencedTable: link.targetTable, referencedColumns: ['id'], onDelete: 'SET NULL' });
     }
   }
+  // Strapi's order: the type's own indexes, the document lookup index, then the join columns' indexes.
+  const indexes: IndexSpec[] = [];
   if (model.modelType === 'contentType') {
-    indexes.unshift(index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']));
+    for (const declared of model.indexes) {
+      indexes.push({ name: declared.name, columns: declared.columns, unique: declared.type === 'unique', ...(declared.type === null ? { typeNull: true } : {}) });
+    }
+    indexes.push(index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']));
   }
-  indexes.push(...(EXTRA_INDEXES[model.table] ?? []));
+  indexes.push(...foreignKeyIndexes, ...(EXTRA_INDEXES[model.table] ?? []));
   return { name: model.table, columns, indexes, foreignKeys };
 }
 
@@ -91,7 +113,7 @@ function joinTables(schema: Schema, model: Model): TableSpec[] {
       indexes.push(index(identifier(link.table, { suffix: 'order_inv_fk' }), [link.inverseOrderColumn]));
       // Not in Strapi's layout: appending a link to a target's list reads the target's largest
       // inverse order, which this answers without scanning every link of a popular target.
-      indexes.push(index(identifier(link.table, { suffix: 'inv_ord_idx' }), [link.targetColumn, link.inverseOrderColumn]));
+      indexes.push(cairnIndex(identifier(link.table, { suffix: 'inv_ord_idx' }), [link.targetColumn, link.inverseOrderColumn]));
     }
     tables.push({
       name: link.table,
@@ -153,59 +175,3 @@ function mediaMorphTable(): TableSpec {
     foreignKeys: [{ name: fk, columns: [fileColumn], referencedTable: 'files', referencedColumns: ['id'], onDelete: 'CASCADE' }],
   };
 }
-
-/** Strapi's tables that are not content types. */
-const CORE_TABLES: readonly TableSpec[] = [
-  {
-    name: 'strapi_core_store_settings',
-    columns: [
-      column('id', 'increments'),
-      column('key', 'string'),
-      column('value', 'text'),
-      column('type', 'string'),
-      column('environment', 'string'),
-      column('tag', 'string'),
-    ],
-    indexes: [],
-    foreignKeys: [],
-  },
-  {
-    name: 'strapi_webhooks',
-    columns: [
-      column('id', 'increments'),
-      column('name', 'string'),
-      column('url', 'text'),
-      column('headers', 'jsonb'),
-      column('events', 'jsonb'),
-      column('enabled', 'boolean'),
-    ],
-    indexes: [],
-    foreignKeys: [],
-  },
-];
-
-/**
- * Cairn's webhook delivery queue and log (Strapi has none: it sends once and forgets). In the
- * content database, except on a SQLite file, where it has a file of its own (webhooks/queue-database.ts).
- */
-export const WEBHOOK_DELIVERIES_TABLE: TableSpec = {
-  name: 'cairn_webhook_deliveries',
-  columns: [
-    column('id', 'increments'),
-    column('webhook_id', 'integer'),
-    column('webhook_name', 'string'),
-    column('url', 'text'),
-    column('event', 'string'),
-    column('payload', 'text'),
-    column('status', 'string'),
-    column('attempts', 'integer'),
-    column('next_attempt_at', 'datetime'),
-    column('last_status', 'integer'),
-    column('last_error', 'text'),
-    column('created_at', 'datetime'),
-    column('updated_at', 'datetime'),
-    column('delivered_at', 'datetime'),
-  ],
-  indexes: [index('cairn_webhook_deliveries_due_idx', ['status', 'next_attempt_at'])],
-  foreignKeys: [],
-};

@@ -7,6 +7,8 @@ export interface SchemaSyncPlan {
   readonly statements: readonly CompiledQuery[];
   /** Differences left alone because applying them could lose data. */
   readonly notices: readonly string[];
+  /** `table.column` of the columns whose type differs from the wanted one (also in `notices`). */
+  readonly typeMismatches: readonly string[];
 }
 
 /**
@@ -17,6 +19,7 @@ export interface SchemaSyncPlan {
 export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], existing: ExistingSchema): SchemaSyncPlan {
   const statements: CompiledQuery[] = [];
   const notices: string[] = [];
+  const typeMismatches: string[] = [];
   const createdTables: TableSpec[] = [];
   const q = (name: string) => dialect.quoteIdentifier(name);
 
@@ -24,7 +27,7 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
     const columns = existing.tables.get(table.name);
     if (!columns) {
       createdTables.push(table);
-      const parts = table.columns.map((column) => `${q(column.name)} ${dialect.columnType(column)}`);
+      const parts = table.columns.map((column) => `${q(column.name)} ${dialect.columnType(column)}${column.notNullable ? ' not null' : ''}`);
       if (dialect.inlineForeignKeys) parts.push(...table.foreignKeys.map((fk) => foreignKeyClause(dialect, fk)));
       statements.push(ddl(`create table ${q(table.name)} (${parts.join(', ')})`));
       continue;
@@ -38,6 +41,7 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
         }
         statements.push(ddl(`alter table ${q(table.name)} add column ${q(column.name)} ${dialect.columnType(column)}`));
       } else if (!dialect.sameColumnType(column, type)) {
+        typeMismatches.push(`${table.name}.${column.name}`);
         notices.push(`column ${table.name}.${column.name} has type "${type}" but the schema expects "${dialect.columnType(column)}"; left unchanged (convert it yourself if needed)`);
       }
     }
@@ -58,7 +62,7 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
       for (const fk of table.foreignKeys) statements.push(addForeignKey(dialect, table.name, fk));
     }
   }
-  return { statements, notices };
+  return { statements, notices, typeMismatches };
 }
 
 /** `create [unique] index "name" on "table" ("a", "b")`. */
