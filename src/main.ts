@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ProjectError, ValidationError } from './core/errors.js';
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
@@ -7,6 +8,12 @@ import { webhooksLogCommand } from './cli/webhooks-commands.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Cairn's version from its package.json (one folder up from src/main.ts, dist/main.js and the dist/cairn.mjs bundle alike). */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return String(manifest.version);
+}
+
 /**
  * The `cairn` command line. Returns the exit code; a long-running `start` resolves once the
  * server listens. Bad input exits 1 with a one-line reason on stderr.
@@ -14,6 +21,10 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 export async function main(argv: readonly string[]): Promise<number | undefined> {
   try {
     const args = parseCliArgs(argv);
+    if (args.version || args.command === 'version') {
+      print(version());
+      return 0;
+    }
     if (args.help || args.command === undefined || args.command === 'help') {
       print(USAGE);
       return args.command === undefined && !args.help ? 1 : 0;

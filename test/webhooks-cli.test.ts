@@ -1,37 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cairn } from './support/cli.js';
+import { cairn, startCairn, type RunningCairn } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
-import { closedPort, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
 
 // The built command line (run `npm run build` first, as `npm test` does): a `cairn start`
 // killed (SIGKILL) while an attempt is in flight leaves the delivery `sending`; the next start
 // sends it again. `cairn webhooks:log` prints the deliveries, newest first, and `--json` the same
 // without the payloads.
-
-/** `cairn start --dir <dir>` on a free port, once it answers /_health. */
-async function startServer(dir: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await closedPort();
-  const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, stdio: 'ignore' });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if ((await fetch(`${base}/_health`).then((r) => r.status, () => 0)) === 204) return { child, base };
-    await sleep(20);
-  }
-  child.kill('SIGKILL');
-  throw new Error('cairn start did not answer /_health');
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  await exited;
-}
 
 const post = (base: string, name: string) =>
   fetch(`${base}/api/authors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { name } }) }).then((r) => r.status);
@@ -56,7 +34,7 @@ async function logJson(dir: string): Promise<LoggedDelivery[]> {
 describe('webhooks across processes, and cairn webhooks:log', () => {
   let dir: string;
   let receiver: WebhookReceiver;
-  let server: ChildProcess | undefined;
+  let server: RunningCairn | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cairn-webhooks-cli-'));
@@ -66,7 +44,7 @@ describe('webhooks across processes, and cairn webhooks:log', () => {
     writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 100, timeoutMs: 5000, maxAttempts: 2 }));
   });
   afterAll(async () => {
-    if (server) await stop(server, 'SIGKILL');
+    await server?.stop('SIGKILL');
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -77,16 +55,16 @@ describe('webhooks across processes, and cairn webhooks:log', () => {
   });
 
   it('a process killed during an attempt leaves the delivery `sending`; the next start sends it again', async () => {
-    const first = await startServer(dir);
-    server = first.child;
+    const first = await startCairn(dir, { LOG_LEVEL: 'silent' });
+    server = first;
     receiver.hangNext(1);
     expect(await post(first.base, 'Crash')).toBe(201);
     const [hung] = await receiver.waitFor(1);
-    await stop(first.child, 'SIGKILL');
+    await first.stop('SIGKILL');
     expect(await logJson(dir)).toMatchObject([{ webhookName: 'receiver', event: 'entry.create', status: 'sending', attempts: 0 }]);
 
-    const second = await startServer(dir);
-    server = second.child;
+    const second = await startCairn(dir, { LOG_LEVEL: 'silent' });
+    server = second;
     const [, resent] = await receiver.waitFor(2);
     expect(resent).toMatchObject({ status: 200, body: hung?.body });
     expect(resent?.headers['x-cairn-delivery']).toBe(hung?.headers['x-cairn-delivery']);
@@ -95,7 +73,7 @@ describe('webhooks across processes, and cairn webhooks:log', () => {
     expect(await post(second.base, 'Refused')).toBe(201);
     await receiver.waitFor(4);
     for (let i = 0; i < 100 && (await logJson(dir))[0]?.status !== 'failed'; i++) await sleep(50);
-    await stop(second.child, 'SIGTERM');
+    await second.stop();
     server = undefined;
   });
 

@@ -13,47 +13,66 @@ export interface CliArgs {
   /** `webhooks:log --limit N`. */
   readonly limit?: string;
   readonly help: boolean;
+  /** `--version` / `-v`. */
+  readonly version: boolean;
 }
 
 /** Thrown for bad command-line input; main prints the message alone and exits 1. */
 export class UsageError extends Error {}
 
-/** `cairn <command> [--dir D] [--name N] …` → CliArgs. Unknown options are a UsageError. */
+/** Every option a command may take (`-d` is `--dir`, `-h` is `--help`, `-v` is `--version`). */
+const OPTIONS = {
+  dir: { type: 'string', short: 'd' },
+  name: { type: 'string' },
+  type: { type: 'string' },
+  permission: { type: 'string', multiple: true },
+  lifespan: { type: 'string' },
+  description: { type: 'string' },
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const HINT = '(run `cairn help`)';
+
+/**
+ * `cairn <command> [--dir D] [--name N] …` → CliArgs. An unknown option, a value-taking option
+ * without a value (`--dir` alone, or followed by another option) or a flag given a value
+ * (`--json=yes`) is a UsageError with Cairn's own one-line message, e.g.
+ * `unknown option "--port" (run \`cairn help\`)`.
+ */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
-  try {
-    const { values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        dir: { type: 'string', short: 'd' },
-        name: { type: 'string' },
-        type: { type: 'string' },
-        permission: { type: 'string', multiple: true },
-        lifespan: { type: 'string' },
-        description: { type: 'string' },
-        json: { type: 'boolean' },
-        limit: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
-    return {
-      command: positionals[0],
-      dir: values.dir ?? process.cwd(),
-      ...(values.name !== undefined ? { name: values.name } : {}),
-      ...(values.type !== undefined ? { type: values.type } : {}),
-      permissions: values.permission ?? [],
-      ...(values.lifespan !== undefined ? { lifespan: values.lifespan } : {}),
-      ...(values.description !== undefined ? { description: values.description } : {}),
-      json: values.json ?? false,
-      ...(values.limit !== undefined ? { limit: values.limit } : {}),
-      help: values.help ?? false,
-    };
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+  const { values, positionals, tokens } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, tokens: true, options: OPTIONS });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (!Object.hasOwn(OPTIONS, token.name)) throw new UsageError(`unknown option "${token.rawName}" ${HINT}`);
+    const option = OPTIONS[token.name as keyof typeof OPTIONS];
+    if (option.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
+      throw new UsageError(`option ${token.rawName} needs a value ${HINT}`);
+    }
+    if (option.type === 'boolean' && token.value !== undefined) throw new UsageError(`option ${token.rawName} takes no value ${HINT}`);
   }
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}" ${HINT}`);
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  const name = text(values.name);
+  const type = text(values.type);
+  const lifespan = text(values.lifespan);
+  const description = text(values.description);
+  const limit = text(values.limit);
+  return {
+    command: positionals[0],
+    dir: text(values.dir) ?? process.cwd(),
+    ...(name !== undefined ? { name } : {}),
+    ...(type !== undefined ? { type } : {}),
+    permissions: Array.isArray(values.permission) ? values.permission.filter((p): p is string => typeof p === 'string') : [],
+    ...(lifespan !== undefined ? { lifespan } : {}),
+    ...(description !== undefined ? { description } : {}),
+    json: values.json === true,
+    ...(limit !== undefined ? { limit } : {}),
+    help: values.help === true,
+    version: values.version === true,
+  };
 }
 
 export const USAGE = `Usage: cairn <command> [--dir <project folder>]
@@ -70,5 +89,6 @@ Commands:
   routes:list                list the HTTP routes and their permission actions
   webhooks:log [--limit N] [--json]
                              the newest webhook deliveries: status, attempts, last error
+  version (or --version, -v) print Cairn's version
 
 --dir defaults to the current directory.`;

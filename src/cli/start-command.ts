@@ -1,13 +1,14 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../app.js';
+import { describeDatabase } from '../config/describe-database.js';
 import { loadProject, type Project } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
 
 /**
- * `start` / `develop`: loads the project, syncs the database, listens on HOST/PORT (or
- * `config/server`), logs one line per request. `develop` also restarts when a file under
+ * `start` / `develop`: loads the project, names the database it opens, syncs it, listens on
+ * HOST/PORT (or `config/server`), logs one line per request. `develop` also restarts when a file under
  * `src/` or `config/` changes; a reload that fails keeps the running server.
  */
 export async function startCommand(args: CliArgs, options: { develop: boolean }): Promise<void> {
@@ -55,6 +56,9 @@ async function launch(project: Project, logger: Logger): Promise<App> {
   if (project.ignoredFiles.length > 0) {
     logger.info(`ignoring ${project.ignoredFiles.length} custom code file(s) Cairn does not execute: ${project.ignoredFiles.join(', ')}`);
   }
+  const { database } = project.config;
+  const newFile = database.client === 'sqlite' && database.filename !== undefined && database.filename !== ':memory:' && !existsSync(database.filename);
+  logger.info(`database: ${describeDatabase(database)}${newFile ? ' (new file)' : ''}`);
   const app = await createApp(project, { logger });
   for (const notice of app.notices) logger.warn(notice);
   const { host, port } = project.config.server;

@@ -2,6 +2,7 @@ import type { Database } from '../db/database.js';
 import { openDatabase } from '../db/open-database.js';
 import { syncSchema } from '../db/sync-schema.js';
 import { loadProject, type Project } from '../project/load-project.js';
+import { strapiSchemaRecord } from '../schema/strapi-schema.js';
 import { planTables } from '../schema/tables.js';
 import { deliveryQueueFile } from '../webhooks/queue-database.js';
 
@@ -10,7 +11,8 @@ export async function withProjectDatabase<T>(dir: string, work: (project: Projec
   const project = await loadProject(dir, process.env);
   const db = await openDatabase(project.config.database);
   try {
-    await syncSchema(db, planTables(project.schema, { deliveryQueue: deliveryQueueFile(project.config.database) === null }));
+    const tables = planTables(project.schema, { deliveryQueue: deliveryQueueFile(project.config.database) === null });
+    await syncSchema(db, tables, { record: strapiSchemaRecord(project.schema), now: new Date() });
     return await work(project, db);
   } finally {
     await db.close();

@@ -1,5 +1,7 @@
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { EmailConfig } from '../email/email-transport.js';
+import type { CustomFieldTypes } from '../schema/custom-fields.js';
+import type { MiddlewaresConfig } from './middlewares-config.js';
 import type { UploadConfig } from './upload-config.js';
 import type { WebhookDeclaration, WebhookDeliveryConfig } from './webhooks-config.js';
 import type { UsersPermissionsConfig } from './users-permissions-config.js';
@@ -65,6 +67,8 @@ export interface Config {
   readonly cors: CorsConfig;
   /** Maximum JSON/form body size in bytes (`strapi::body` `jsonLimit`, 1 MB by default). */
   readonly bodyLimit: number;
+  /** `config/middlewares`: the security headers (`strapi::security`) and `X-Powered-By` (`strapi::poweredBy`). */
+  readonly middlewares: MiddlewaresConfig;
   /** `config/plugins` → `users-permissions.config`. */
   readonly usersPermissions: UsersPermissionsConfig;
   /** `config/plugins` → `upload.config` (and the public folder). */
@@ -77,4 +81,6 @@ export interface Config {
   readonly webhookDelivery: WebhookDeliveryConfig;
   /** `config/permissions`: role type → actions granted (on top of the plugin defaults). */
   readonly permissions: ReadonlyMap<string, readonly string[]>;
+  /** `config/custom-fields`: custom-field uid → stored type, for plugins Cairn does not know. */
+  readonly customFields: CustomFieldTypes;
 }

@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { ProjectError } from '../core/errors.js';
 import type { EnvHelper } from './env-helper.js';
 
-/** The config files Cairn reads (Strapi's own plus Cairn's `permissions` and `webhooks`). */
-export const CONFIG_NAMES = ['server', 'database', 'api', 'admin', 'plugins', 'middlewares', 'permissions', 'webhooks'] as const;
+/** The config files Cairn reads (Strapi's own plus Cairn's `permissions`, `webhooks` and `custom-fields`). */
+export const CONFIG_NAMES = ['server', 'database', 'api', 'admin', 'plugins', 'middlewares', 'permissions', 'webhooks', 'custom-fields'] as const;
 export type ConfigName = (typeof CONFIG_NAMES)[number];
 
 const EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.json'] as const;

@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ProjectError } from '../core/errors.js';
 import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } from './config.js';
+import { normalizeCustomFields } from './custom-fields-config.js';
 import type { RawConfig } from './load-config-files.js';
+import { normalizeMiddlewares } from './middlewares-config.js';
 import { parseByteSize } from './parse-byte-size.js';
 import { normalizeUploadConfig } from './upload-config.js';
 import { normalizeWebhookDelivery, normalizeWebhooks } from './webhooks-config.js';
@@ -47,12 +49,14 @@ export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: strin
     i18n: normalizeI18n(obj(obj(plugins.i18n).config)),
     cors: normalizeCors(middlewareConfig('strapi::cors')),
     bodyLimit: parseByteSize(middlewareConfig('strapi::body').jsonLimit ?? '1mb', 'middlewares', 'strapi::body jsonLimit'),
+    middlewares: normalizeMiddlewares(raw.middlewares),
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
     upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),
     webhooks: normalizeWebhooks(raw.webhooks),
     webhookDelivery: normalizeWebhookDelivery(server.webhooks),
     permissions: normalizePermissions(raw.permissions),
+    customFields: normalizeCustomFields(raw['custom-fields']),
   });
 }
 

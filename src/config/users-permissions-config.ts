@@ -47,6 +47,11 @@ export interface UsersPermissionsConfig {
     readonly cookie: RefreshCookieConfig;
   };
   readonly ratelimit: RateLimitConfig;
+  /**
+   * `validationRules.validatePassword(password)`: the project's own rule for new passwords
+   * (register, reset-password, change-password); null when the project sets none.
+   */
+  readonly validatePassword: ((password: unknown) => unknown) | null;
   /** Extra body keys `POST /api/auth/local/register` accepts (`register.allowedFields`). */
   readonly registerAllowedFields: readonly string[];
   /** Cairn: advanced settings set as code; they win over the stored ones at every start. */
@@ -91,6 +96,10 @@ export function normalizeUsersPermissionsConfig(raw: unknown, env: { JWT_SECRET?
   if (!Array.isArray(allowed) || !allowed.every((field) => typeof field === 'string')) {
     throw new ProjectError(`${WHERE} "register.allowedFields" must be an array of attribute names`);
   }
+  const validatePassword = obj(config.validationRules).validatePassword ?? null;
+  if (validatePassword !== null && typeof validatePassword !== 'function') {
+    throw new ProjectError(`${WHERE} "validationRules.validatePassword" must be a function of the password, got ${JSON.stringify(validatePassword)}`);
+  }
   const seconds = (value: unknown, fallback: number, key: string) => (value === undefined ? fallback : parseDurationSeconds(value, `${WHERE} "${key}"`));
   return {
     jwtSecret,
@@ -111,6 +120,7 @@ export function normalizeUsersPermissionsConfig(raw: unknown, env: { JWT_SECRET?
       },
     },
     ratelimit: parseRateLimitConfig(config.ratelimit, WHERE),
+    validatePassword: validatePassword as UsersPermissionsConfig['validatePassword'],
     registerAllowedFields: allowed as string[],
     advanced: normalizeAdvanced(config.advanced),
     resetPasswordTokenTtlSeconds: seconds(config.resetPasswordTokenTtl, 3600, 'resetPasswordTokenTtl'),

@@ -81,13 +81,22 @@ export function scannableText(text: string, json: unknown): string {
   return JSON.stringify(redacted);
 }
 
-/** The string values of password keys anywhere in a request body. */
+/** The string values of password keys anywhere in a request body (walked without recursion: hostile bodies nest thousands deep). */
 export function passwordsIn(body: unknown): string[] {
-  if (Array.isArray(body)) return body.flatMap(passwordsIn);
-  if (!body || typeof body !== 'object') return [];
-  return Object.entries(body).flatMap(([key, value]) =>
-    PASSWORD_KEYS.has(key) && typeof value === 'string' ? (value.length >= MIN_PASSWORD_LENGTH ? [value] : []) : passwordsIn(value),
-  );
+  const found: string[] = [];
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (Array.isArray(value)) pending.push(...value);
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (PASSWORD_KEYS.has(key) && typeof inner === 'string') {
+          if (inner.length >= MIN_PASSWORD_LENGTH) found.push(inner);
+        } else pending.push(inner);
+      }
+    }
+  }
+  return found;
 }
 
 /** One request and its response, as the scan sees them. */

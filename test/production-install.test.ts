@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/*
+ * Guards the production install (`npm ci && npm prune --omit=dev`, or `npm ci --omit=dev` after a
+ * build, as the Dockerfile does): what runs must need nothing from devDependencies, and the
+ * install scripts must not need the build tools.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { dev?: boolean; peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
+};
+/** Optional peers of production packages: loaded when installed, done without when not (debug's supports-color). */
+const OPTIONAL_PEERS = new Set(
+  Object.values(lock.packages)
+    .filter((entry) => entry.dev !== true)
+    .flatMap((entry) => Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional === true).map(([name]) => name)),
+);
+/** esbuild's metafile of dist/cairn.mjs and dist/webhook-thread.mjs (written by scripts/bundle-cli.mjs; `npm test` builds first). */
+const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8')) as {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+};
+
+const BUILTINS = new Set(builtinModules);
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+/** `node_modules/a/node_modules/@s/b/lib/x.js` → `node_modules/a/node_modules/@s/b` (its package-lock key). */
+function lockKey(input: string): string {
+  const at = input.lastIndexOf('node_modules/') + 'node_modules/'.length;
+  return input.slice(0, at) + packageName(input.slice(at));
+}
+
+const temp: string[] = [];
+afterAll(() => {
+  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
+});
+function run(file: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [file], { cwd, env: { ...process.env, npm_execpath: '' } }, (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+describe('the production install', () => {
+  it('the bundles import at run time only Node built-ins and production dependencies', () => {
+    const bundles = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.mjs'));
+    expect(bundles.map(([file]) => file).sort()).toEqual(['dist/cairn.mjs', 'dist/webhook-thread.mjs']);
+    const outside = new Set<string>();
+    for (const [, output] of bundles) {
+      for (const { path, external } of output.imports) {
+        if (!external || path.startsWith('node:') || BUILTINS.has(path)) continue;
+        if (!(packageName(path) in manifest.dependencies) && !OPTIONAL_PEERS.has(packageName(path))) outside.add(path);
+      }
+    }
+    expect([...outside]).toEqual([]);
+  });
+
+  it('no dev-only package is bundled in', () => {
+    const packages = new Set(Object.keys(meta.inputs).filter((input) => input.includes('node_modules/')).map(lockKey));
+    expect(packages.size).toBeGreaterThan(10);
+    const devOnly = [...packages].filter((key) => lock.packages[key]?.dev === true || lock.packages[key] === undefined);
+    expect(devOnly).toEqual([]);
+  });
+
+  it('prepare keeps a built dist/ when the build tools are not installed, and explains when there is none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-prepare-'));
+    temp.push(dir);
+    cpSync(join(ROOT, 'scripts'), join(dir, 'scripts'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cairn', type: 'module', private: true }));
+    const none = await run('scripts/prepare.mjs', dir);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('the build tools (dev dependencies) are not installed, so dist/ was not built');
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'dist/cairn.mjs'), '');
+    const built = await run('scripts/prepare.mjs', dir);
+    expect(built).toMatchObject({ code: 0, stderr: '' });
+    expect(built.stdout).toContain('keeping the dist/ built before');
+  });
+
+  it('cairn without a build says so in one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-unbuilt-'));
+    temp.push(dir);
+    cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cairn', type: 'module', private: true }));
+    const result = await run('bin/cairn.js', dir);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n' });
+  });
+});
