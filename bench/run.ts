@@ -8,7 +8,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,7 @@ import { describeFailure, meanResult, measure, type LoadOptions } from './load.j
 import { formatReport, formatTargets, type BenchFigures, type KindFigures } from './report.js';
 import { requestKinds } from './request-kinds.js';
 import { seedThroughApi } from './seed.js';
-import { spawnServer, type ServerProcess } from './server-process.js';
+import { freePort, spawnServer, type ServerProcess } from './server-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLD_STARTS = 5;
@@ -157,17 +156,6 @@ function median(values: readonly number[]): number {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function gitCommit(): string {

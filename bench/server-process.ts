@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 
 /** A server the benchmark started as a child process. */
 export interface ServerProcess {
@@ -21,6 +22,8 @@ export interface SpawnSpec {
   readonly port: number;
   /** A GET path that answers 200 once the server serves requests. */
   readonly readyPath: string;
+  /** How long to wait for it (30 s by default). */
+  readonly readyTimeoutMs?: number;
 }
 
 const READY_TIMEOUT_MS = 30_000;
@@ -42,7 +45,7 @@ export async function spawnServer(spec: SpawnSpec): Promise<ServerProcess> {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const baseUrl = `http://127.0.0.1:${spec.port}`;
-  await waitUntilReady(child, `${baseUrl}${spec.readyPath}`, () => stderr);
+  await waitUntilReady(child, `${baseUrl}${spec.readyPath}`, () => stderr, spec.readyTimeoutMs ?? READY_TIMEOUT_MS);
   const startSeconds = (performance.now() - started) / 1000;
   const pid = child.pid as number;
   return {
@@ -61,8 +64,8 @@ export async function spawnServer(spec: SpawnSpec): Promise<ServerProcess> {
   };
 }
 
-async function waitUntilReady(child: ChildProcess, url: string, stderr: () => string): Promise<void> {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
+async function waitUntilReady(child: ChildProcess, url: string, stderr: () => string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before answering:\n${stderr()}`);
     try {
@@ -75,7 +78,7 @@ async function waitUntilReady(child: ChildProcess, url: string, stderr: () => st
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   child.kill('SIGKILL');
-  throw new Error(`server did not answer 200 on ${url} within ${READY_TIMEOUT_MS / 1000} s:\n${stderr()}`);
+  throw new Error(`server did not answer 200 on ${url} within ${timeoutMs / 1000} s:\n${stderr()}`);
 }
 
 function readMemory(pid: number): { rssMb: number | null; peakMb: number | null } {
@@ -89,4 +92,16 @@ function readMemory(pid: number): { rssMb: number | null; peakMb: number | null 
   } catch {
     return { rssMb: null, peakMb: null };
   }
+}
+
+/** A port on 127.0.0.1 free right now (bound, then released) for a server to listen on. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }

@@ -20,7 +20,7 @@
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { measure, type LoadResult } from './load.js';
 import type { RequestKind } from './request-kinds.js';
-import { spawnServer } from './server-process.js';
+import { freePort, spawnServer } from './server-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -80,7 +80,7 @@ async function main(): Promise<number> {
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const setup of setups) {
-        const target = { none: null, live: live.url, dead: `http://127.0.0.1:${await closedPort()}/hook`, hanging: hanging.url }[setup];
+        const target = { none: null, live: live.url, dead: `http://127.0.0.1:${await freePort()}/hook`, hanging: hanging.url }[setup];
         const run = await measureSetup(setup, target, load);
         runs.push({ ...run, setup, round });
         const cpu = run.cpu ? `, CPU/write main ${run.cpu.mainMs.toFixed(2)} ms, process ${run.cpu.processMs.toFixed(2)} ms` : '';
@@ -106,7 +106,7 @@ async function measureSetup(setup: Setup, url: string | null, load: { connection
   cpSync(join(root, 'examples/blog'), projectDir, { recursive: true, filter: (source) => !/[/\\](\.tmp|\.env|uploads)$/.test(source) });
   if (url) writeFileSync(join(projectDir, 'config/webhooks.js'), `module.exports = [{ name: 'bench-${setup}', url: ${JSON.stringify(url)}, events: ['entry.create', 'entry.update', 'entry.publish', 'entry.delete'] }];\n`);
   const bin = args.bin ? resolve(args.bin) : join(root, 'bin/cairn.js');
-  const server = await spawnServer({ args: [bin, 'start', '--dir', projectDir], cwd: projectDir, env: { DATABASE_CLIENT: 'sqlite' }, port: await closedPort(), readyPath: '/api/articles' });
+  const server = await spawnServer({ args: [bin, 'start', '--dir', projectDir], cwd: projectDir, env: { DATABASE_CLIENT: 'sqlite' }, port: await freePort(), readyPath: '/api/articles' });
   try {
     if (load.warmupSeconds > 0) await measure(server.baseUrl, CREATE, { ...load, seconds: load.warmupSeconds, warmupSeconds: 0 });
     const before = cpuMs(server.pid);
@@ -177,18 +177,6 @@ async function startReceiver(answers: boolean): Promise<{ url: string; close(): 
         server.close(() => done());
       }),
   };
-}
-
-/** A port nothing listens on (bound, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function formatTable(runs: readonly Run[], setups: readonly Setup[], load: { connections: number; seconds: number }): string {

@@ -22,10 +22,12 @@ import { createHttpServer } from './http/create-server.js';
 import { syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
+import { strapiSchemaRecord } from './schema/strapi-schema.js';
 import { planTables } from './schema/tables.js';
 import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
+import { publicRoleNotice } from './users-permissions/public-role-notice.js';
 import { createUploadContext } from './upload/create-upload-context.js';
 import { createEntryReader } from './webhooks/entry-reader.js';
 import { deliveryQueueFile } from './webhooks/queue-database.js';
@@ -50,7 +52,7 @@ export interface App {
   readonly routes: readonly Route[];
   /** The media library's events (`media.create`, …), emitted after their writes commit; entry events go to the webhooks directly (start-webhooks.ts). */
   readonly events: EventBus;
-  /** Start-up findings worth logging: schema differences kept, unknown permission actions. */
+  /** Start-up findings worth logging: schema differences kept, unknown permission actions, a Public role without permissions. */
   readonly notices: readonly string[];
   close(): Promise<void>;
 }
@@ -68,11 +70,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
   try {
-    const sync = await syncSchema(db, planTables(project.schema, { deliveryQueue: deliveryQueueFile(config.database) === null }));
+    const tables = planTables(project.schema, { deliveryQueue: deliveryQueueFile(config.database) === null });
+    const sync = await syncSchema(db, tables, { record: strapiSchemaRecord(project.schema), now: now() });
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
     let roles: RolePermissions = await loadRolePermissions(db);
     await syncLocales(db, config.i18n, now());
-    const documents = createDocumentContext(project.schema, db, now);
+    const documents = createDocumentContext(project.schema, db, config.i18n.defaultLocale, now);
     const auth = await createAuthContext({
       config,
       documents,
@@ -113,14 +116,17 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       limiter,
     );
     const routes: Route[] = [healthRoute, ...guarded];
-    const server = await createHttpServer(routes, { bodyLimit: config.bodyLimit, cors: config.cors, logger, trustProxy: config.server.trustProxy, publicDir: config.upload.publicDir });
+    const server = await createHttpServer(routes, {
+      bodyLimit: config.bodyLimit, cors: config.cors, logger, trustProxy: config.server.trustProxy, publicDir: config.upload.publicDir,
+      securityHeaders: config.middlewares.security, poweredBy: config.middlewares.poweredBy,
+    });
     return {
       project,
       db,
       server,
       routes,
       events,
-      notices: [...sync.notices, ...permissionWarnings],
+      notices: [...(db.notices ?? []), ...sync.notices, ...permissionWarnings, ...publicRoleNotice(roles, config.permissions, project.schema)],
       async close() {
         await server.close();
         await webhooks.close();

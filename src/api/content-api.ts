@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { DocumentContext } from '../documents/context.js';
 import { findSingleDocumentId } from '../documents/document-rows.js';
 import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
-import { createDocument, deleteDocument, updateDocument } from '../documents/write-documents.js';
+import { createDocument, deleteDocument, putSingleDocument, updateDocument } from '../documents/write-documents.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import type { ContentEvents } from './content-events.js';
 import type { GuardedRoute } from './guard.js';
@@ -128,14 +128,14 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
     case 'update':
       return async (request, query, mayFind) => {
         const data = input(request, mayFind);
-        // A localized single type keeps one document across locales: a new locale localizes it.
-        const documentId = single
-          ? ((await findSingleDocumentId(db, db.dialect, type, query.locale)) ?? (type.localized ? await findSingleDocumentId(db, db.dialect, type, '*') : null))
-          : documentIdOf(request);
-        const document =
-          documentId === null ? await createDocument(documents, type, data, query) : await updateDocument(documents, type, documentId, data, query);
+        if (single) {
+          const { document, created } = await putSingleDocument(documents, type, data, query);
+          deps.events.written(type, String(document.documentId), query, created);
+          return ok(200, format(request, document));
+        }
+        const document = await updateDocument(documents, type, documentIdOf(request), data, query);
         if (!document) throw new NotFoundError();
-        deps.events.written(type, String(document.documentId), query, documentId === null);
+        deps.events.written(type, String(document.documentId), query, false);
         return ok(200, format(request, document));
       };
     case 'delete':
@@ -147,13 +147,13 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
         const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
         if (documentId !== null) {
           const deleted = await deps.events.deleting(type, documentId, query);
+          let removed = false;
           try {
-            await deleteDocument(documents, type, documentId, query);
-          } catch (error) {
-            deleted(false);
-            throw error;
+            removed = await deleteDocument(documents, type, documentId, query);
+          } finally {
+            // A delete that removed nothing (another one got there first) sends no entry.delete.
+            deleted(removed);
           }
-          deleted(true);
         }
         return { status: 204 };
       };

@@ -9,7 +9,7 @@ import { documentKey } from '../webhooks/webhook-pipeline.js';
 export interface ContentEvents {
   /** After a create or update committed: `entry.create`/`entry.update`, then `entry.publish` when it published. */
   written(type: ContentType, documentId: string, query: Query, created: boolean): void;
-  /** Before a delete: reads the document as it is; call the result once the delete committed (true) or failed (false). */
+  /** Before a delete: reads the document as it is; call the result once the delete committed (true), or failed or removed nothing (false). */
   deleting(type: ContentType, documentId: string, query: Query): Promise<(committed: boolean) => void>;
 }
 

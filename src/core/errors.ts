@@ -107,6 +107,15 @@ export class NotImplementedError extends ApplicationError {
   }
 }
 
+/** 503: the server cannot do the work now (the database is held by another process); the client may retry. */
+export class ServiceUnavailableError extends ApplicationError {
+  override readonly status = 503;
+  constructor(message = 'Service Unavailable', details: ErrorDetails = {}) {
+    super(message, details);
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
 /** One entry of `details.errors` in a yup-style validation error. */
 export interface FieldError {
   readonly path: readonly string[];

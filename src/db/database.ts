@@ -13,6 +13,29 @@ export interface Executor {
   insert(query: CompiledQuery, rowCount: number): Promise<number[]>;
 }
 
+/** The executor of an open transaction. */
+export interface Transaction extends Executor {
+  /**
+   * Takes named locks (`documents/write-locks.ts` names them), held until the transaction ends:
+   * a second transaction asking for one of them waits for the first to commit or roll back.
+   * Ask for every lock once, first thing in the transaction (the keys are taken in sorted
+   * order, so two transactions never wait for each other's keys). On SQLite, where one
+   * transaction runs at a time, there is nothing to wait for.
+   */
+  lock(keys: readonly string[]): Promise<void>;
+}
+
+/** How a transaction reads. */
+export interface TransactionOptions {
+  /**
+   * A read-only transaction whose statements all read one snapshot, taken at its start
+   * (REPEATABLE READ): a write committing meanwhile shows in all of what it reads or in none.
+   * Without it, a transaction is a write transaction at READ COMMITTED: each statement sees what
+   * committed before it started (see documents/write-locks.ts for why writes want that).
+   */
+  readonly snapshot?: boolean;
+}
+
 /** A connection (pool) to one database. */
 export interface Database extends Executor {
   readonly dialect: Dialect;
@@ -20,9 +43,16 @@ export interface Database extends Executor {
    * Runs `work` in one transaction: committed if it resolves, rolled back if it throws. The
    * executor passed to `work` is bound to the transaction; statements run on the Database itself
    * while a transaction is open never see its uncommitted changes.
+   *
+   * On PostgreSQL and MySQL, a transaction that fails because of another one (a deadlock, a
+   * serialization failure, a row it linked to replaced meanwhile) is rolled back and run again,
+   * a few times (see retry-conflicts.ts): `work` must do nothing but database work, so that
+   * running it again is safe.
    */
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
+  /** What opening found worth telling the operator (logged at start), if anything. */
+  readonly notices?: readonly string[];
 }
 
 /** Called with every statement a Database executes (tests count statements with it). */
@@ -38,5 +68,44 @@ export function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
     const run = tail.then(task);
     tail = run.catch(() => undefined);
     return run;
+  };
+}
+
+/**
+ * Takes the named locks of a transaction on `tx`, in sorted order (see Transaction.lock): one
+ * statement per key. A MySQL lock not granted within its wait is reported as a lock timeout.
+ */
+export async function takeLocks(tx: Executor, dialect: Dialect, keys: readonly string[]): Promise<void> {
+  for (const key of [...new Set(keys)].sort()) {
+    const statement = dialect.lockStatement(key);
+    if (!statement) return;
+    const [row] = await tx.all(statement);
+    if (row && 'locked' in row && Number(row.locked) !== 1) {
+      throw Object.assign(new Error(`Timed out waiting for the write lock of ${key}`), { code: 'ER_LOCK_WAIT_TIMEOUT' });
+    }
+  }
+}
+
+/**
+ * A FIFO lock with direct hand-over: `release` passes ownership to the oldest waiter without
+ * ever marking the lock free in between, so two waiters can never both take it.
+ */
+export function ownershipGate(): { free(): boolean; acquire(): Promise<void>; release(): void } {
+  let held = false;
+  const waiters: (() => void)[] = [];
+  return {
+    free: () => !held,
+    acquire() {
+      if (!held) {
+        held = true;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    release() {
+      const next = waiters.shift();
+      if (next) next();
+      else held = false;
+    },
   };
 }

@@ -3,7 +3,8 @@ import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { mysqlDialect } from '../sql/dialects/mysql.js';
-import { serialQueue, type Database, type Executor, type QueryListener, type Row } from './database.js';
+import { serialQueue, takeLocks, type Database, type Executor, type QueryListener, type Row, type Transaction, type TransactionOptions } from './database.js';
+import { retryConflicts } from './retry-conflicts.js';
 import { translateDriverError } from './translate-driver-error.js';
 
 type Queryable = mysql.Pool | mysql.PoolConnection;
@@ -14,8 +15,14 @@ const PREPARED_STATEMENT_LIMIT = 100;
 /**
  * MySQL 8 / MariaDB through a `mysql2` pool: UTC datetimes, DATE as text, big integers and
  * decimals as exact strings, JSON columns as their text (parsed once, in shape/). Each
- * transaction holds its own pooled connection. Inserted ids come from `insertId` (consecutive
- * for one multi-row INSERT).
+ * transaction holds its own pooled connection. A write transaction runs at READ COMMITTED (not
+ * InnoDB's default REPEATABLE READ): each statement reads what committed before it, and InnoDB
+ * takes no gap locks, which under REPEATABLE READ made concurrent writes of different documents
+ * deadlock on their shared link and media tables (24 retries in 400 racing writes, 0–1 at READ
+ * COMMITTED). That needs row-based binary logging where the binary log is on (MySQL 8's default;
+ * MariaDB's MIXED switches to it): with `binlog_format = STATEMENT`, writes keep REPEATABLE READ
+ * (more deadlocks, retried) and a notice says so. A snapshot transaction runs at REPEATABLE READ.
+ * Inserted ids come from `insertId` (consecutive for one multi-row INSERT).
  */
 export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryListener): Promise<Database> {
   const connection = config.connection;
@@ -47,6 +54,13 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
     );
   }
 
+  const [[logging]] = (await pool.query('select @@log_bin as logBin, @@binlog_format as format')) as unknown as [[{ logBin: unknown; format: unknown }]];
+  const writeIsolation = writeIsolationFor(Number(logging.logBin) === 1, String(logging.format));
+  const notices =
+    writeIsolation === 'read committed'
+      ? []
+      : ['MySQL logs statements (binlog_format = STATEMENT), which READ COMMITTED writes cannot use: writes run at REPEATABLE READ, with more deadlocks (retried). Set binlog_format = ROW for fewer'];
+
   type ExecuteValues = NonNullable<Parameters<Queryable['execute']>[1]>;
   const executor = (client: Queryable): Executor => {
     // A pool spreads concurrent statements over connections; a transaction's connection runs them in turn.
@@ -70,30 +84,65 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
       run: async (query) => (await execute(query) as mysql.ResultSetHeader).affectedRows,
       insert: async (query, rowCount) => {
         const header = (await execute(query)) as mysql.ResultSetHeader;
-        return Array.from({ length: rowCount }, (_, index) => header.insertId + index);
+        // An INSERT … SELECT that copied no row still reports an insertId (0): only rows inserted have ids.
+        return Array.from({ length: Math.min(rowCount, header.affectedRows) }, (_, index) => header.insertId + index);
       },
     };
   };
 
+  /**
+   * Back to the pool, without the named locks its transaction took (user-level locks outlive a
+   * transaction on MySQL). A connection that cannot release them is closed, which releases them.
+   */
+  const releaseConnection = async (client: mysql.PoolConnection, locked: boolean) => {
+    if (locked && mysqlDialect.releaseLocks) {
+      try {
+        await client.query(mysqlDialect.releaseLocks.sql);
+      } catch {
+        client.destroy();
+        return;
+      }
+    }
+    client.release();
+  };
+
   return {
     dialect: mysqlDialect,
+    notices,
     ...executor(pool),
-    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      const client = await pool.getConnection();
-      try {
-        await client.beginTransaction();
-        const result = await work(executor(client));
-        await client.commit();
-        return result;
-      } catch (error) {
-        await client.rollback().catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: <T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> =>
+      retryConflicts(async () => {
+        const client = await pool.getConnection();
+        let locked = false;
+        try {
+          // Applies to the next transaction only; the session keeps the server's level.
+          await client.query(`set transaction isolation level ${options.snapshot ? 'repeatable read' : writeIsolation}`);
+          await client.query(options.snapshot ? 'start transaction with consistent snapshot, read only' : 'start transaction');
+          const exec = executor(client);
+          const lock = async (keys: readonly string[]) => {
+            locked ||= keys.length > 0;
+            await takeLocks(exec, mysqlDialect, keys);
+          };
+          const result = await work({ ...exec, lock });
+          await client.commit();
+          return result;
+        } catch (error) {
+          await client.rollback().catch(() => undefined);
+          throw error;
+        } finally {
+          await releaseConnection(client, locked);
+        }
+      }),
     async close() {
       await pool.end();
     },
   };
+}
+
+/**
+ * The isolation level of write transactions: READ COMMITTED, unless the server writes a
+ * statement-based binary log (InnoDB refuses READ COMMITTED writes there).
+ */
+export function writeIsolationFor(binaryLogOn: boolean, binlogFormat: string): 'read committed' | 'repeatable read' {
+  return binaryLogOn && binlogFormat.toUpperCase() === 'STATEMENT' ? 'repeatable read' : 'read committed';
 }

@@ -11,7 +11,7 @@ export async function openDatabase(config: DatabaseConfig, onQuery?: QueryListen
   switch (config.client) {
     case 'sqlite': {
       const { openSqliteDatabase } = await import('./sqlite-database.js');
-      return openSqliteDatabase(config.filename ?? '.tmp/data.db', onQuery, options.readOnly);
+      return openSqliteDatabase(config.filename ?? '.tmp/data.db', onQuery, options.readOnly, config.acquireConnectionTimeout);
     }
     case 'postgres': {
       const { openPostgresDatabase } = await import('./postgres-database.js');

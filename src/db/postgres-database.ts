@@ -3,7 +3,9 @@ import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
-import { serialQueue, type Database, type Executor, type QueryListener, type Row } from './database.js';
+import { serialQueue, takeLocks, type Database, type Executor, type QueryListener, type Row, type Transaction, type TransactionOptions } from './database.js';
+import { checkPostgresText } from './postgres-text.js';
+import { retryConflicts } from './retry-conflicts.js';
 import { statementNamer } from './statement-names.js';
 import { translateDriverError } from './translate-driver-error.js';
 
@@ -25,7 +27,8 @@ const types = {
 /**
  * PostgreSQL through a `pg` pool configured as Strapi's `config/database` describes it
  * (`connectionString` or host/port/database/user/password, `ssl`, `schema`, `pool.min/max`,
- * `acquireConnectionTimeout`). Each transaction holds its own pooled client.
+ * `acquireConnectionTimeout`). Each transaction holds its own pooled client, at READ COMMITTED
+ * (PostgreSQL's default; a snapshot transaction at REPEATABLE READ).
  */
 export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: QueryListener): Promise<Database> {
   const connection = config.connection;
@@ -64,6 +67,7 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
     const queue = client instanceof pg.Pool ? null : serialQueue();
     const send = async (query: CompiledQuery) => {
       onQuery?.(query);
+      checkPostgresText(query.params);
       try {
         const name = statementName(query.sql);
         return await client.query(name ? { name, text: query.sql, values: query.params as unknown[] } : { text: query.sql, values: query.params as unknown[] });
@@ -82,20 +86,27 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
   return {
     dialect: postgresDialect,
     ...executor(pool),
-    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await work(executor(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: <T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> =>
+      retryConflicts(async () => {
+        const client = await pool.connect();
+        // A connection whose rollback failed may still be in the transaction (holding its
+        // advisory locks): it is destroyed rather than handed to the next request.
+        let broken: Error | undefined;
+        try {
+          await client.query(options.snapshot ? 'begin isolation level repeatable read read only' : 'begin');
+          const exec = executor(client);
+          const result = await work({ ...exec, lock: (keys) => takeLocks(exec, postgresDialect, keys) });
+          await client.query('commit');
+          return result;
+        } catch (error) {
+          await client.query('rollback').catch((failure: unknown) => {
+            broken = failure instanceof Error ? failure : new Error(String(failure));
+          });
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      }),
     async close() {
       await pool.end();
     },

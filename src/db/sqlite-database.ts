@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sqliteDialect } from '../sql/dialects/sqlite.js';
-import type { Database, Executor, QueryListener, Row } from './database.js';
+import { ownershipGate, type Database, type Executor, type QueryListener, type Row, type Transaction, type TransactionOptions } from './database.js';
+import { retryWhileBusy, SQLITE_BUSY_ATTEMPT_MS } from './sqlite-busy.js';
 import { translateDriverError } from './translate-driver-error.js';
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -11,8 +12,16 @@ const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
 
 /**
  * SQLite through better-sqlite3: one synchronous connection, prepared statements cached by SQL
- * text. Transactions are serialized: while one is open (it may await between statements), other
- * statements wait for it to finish, so no request ever reads another's uncommitted rows.
+ * text.
+ *
+ * One writer at a time, correct by construction. A transaction may await between its statements
+ * (its work is async), but the connection has one transaction state: anything else run on it
+ * meanwhile would run inside that transaction (read its uncommitted rows, or be rolled back
+ * with it). So the connection has one owner at a time, handed over by `gate` (a FIFO lock):
+ * a transaction holds it from BEGIN to COMMIT/ROLLBACK, and a statement outside a transaction
+ * runs at once when no one holds it (better-sqlite3 runs it synchronously, so it ends before
+ * anything else can start), or else waits its turn. Releasing hands ownership straight to the
+ * next waiter, so there is no moment when two waiters both see the connection free.
  *
  * Planner statistics are gathered at open and every few minutes (`PRAGMA optimize`, as SQLite
  * recommends for long-lived connections): without them SQLite reads a whole `_cmps` table through
@@ -21,12 +30,12 @@ const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
  * `readOnly` opens a second, reading connection to a file another connection already set up
  * (WAL, statistics): it never takes the write lock, so it cannot make that connection wait.
  */
-export function openSqliteDatabase(filename: string, onQuery?: QueryListener, readOnly = false): Database {
+export function openSqliteDatabase(filename: string, onQuery?: QueryListener, readOnly = false, busyDeadlineMs = 60_000): Database {
   if (filename !== ':memory:' && !readOnly) mkdirSync(dirname(filename), { recursive: true });
   const connection = new BetterSqlite3(filename, { readonly: readOnly, fileMustExist: readOnly });
   if (!readOnly) connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
+  connection.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
   if (!readOnly) {
     connection.pragma('analysis_limit = 400');
     try {
@@ -38,7 +47,11 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
     }
   }
   const statements = new Map<string, BetterSqlite3.Statement>();
-  const begin = connection.prepare('begin');
+  // A writing connection takes the file's write lock at BEGIN, so a transaction never fails
+  // half-way because another process (a CLI command) wrote meanwhile: it waits at BEGIN instead.
+  // A snapshot (read-only) transaction takes no lock.
+  const begin = connection.prepare(readOnly ? 'begin' : 'begin immediate');
+  const beginReading = connection.prepare('begin');
   const commit = connection.prepare('commit');
   const rollback = connection.prepare('rollback');
 
@@ -82,69 +95,70 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
       return rows.map((row) => Number(row.id));
     },
   };
+  // Only one transaction runs at a time (see above): its document locks have nothing to wait for.
+  const transaction: Transaction = { ...direct, lock: async () => undefined };
 
-  let open: Promise<void> | null = null;
-  const waitForTransaction = async () => {
-    while (open) await open;
+  const gate = ownershipGate();
+  /** Runs `task` as the connection's owner: at once when it is free, else in turn. */
+  const owned = async <T>(task: () => T | Promise<T>): Promise<T> => {
+    await gate.acquire();
+    try {
+      return await task();
+    } finally {
+      gate.release();
+    }
   };
+  /**
+   * A statement outside a transaction: run synchronously when the connection is free, else in
+   * turn; while another process holds the file's lock, tried again (retryWhileBusy).
+   */
+  const outside = <T>(run: () => Promise<T>): Promise<T> => retryWhileBusy(() => (gate.free() ? run() : owned(run)), busyDeadlineMs);
 
   // A reading connection leaves statistics to the connection that writes.
   const optimizer = readOnly ? undefined : setInterval(() => {
-    void waitForTransaction()
-      .then(() => {
-        if (!connection.open) return;
-        // Never wait on another process's lock here: statistics can wait for the next round.
-        connection.pragma('busy_timeout = 0');
-        try {
-          connection.pragma('optimize');
-        } finally {
-          connection.pragma('busy_timeout = 5000');
-        }
-      })
-      .catch(() => undefined);
+    void owned(() => {
+      if (!connection.open) return;
+      // Never wait on another process's lock here: statistics can wait for the next round.
+      connection.pragma('busy_timeout = 0');
+      try {
+        connection.pragma('optimize');
+      } finally {
+        connection.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
+      }
+    }).catch(() => undefined);
   }, OPTIMIZE_INTERVAL_MS);
   optimizer?.unref();
 
   const database: Database = {
     dialect: sqliteDialect,
-    async all(query) {
-      await waitForTransaction();
-      return direct.all(query);
-    },
-    async run(query) {
-      await waitForTransaction();
-      return direct.run(query);
-    },
-    async insert(query, rowCount) {
-      await waitForTransaction();
-      return direct.insert(query, rowCount);
-    },
-    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      await waitForTransaction();
-      let release = () => {};
-      open = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      try {
-        begin.run();
-        try {
-          const result = await work(direct);
-          commit.run();
-          return result;
-        } catch (error) {
-          if (connection.inTransaction) rollback.run();
-          throw error;
-        }
-      } finally {
-        open = null;
-        release();
-      }
-    },
+    all: (query) => outside(() => direct.all(query)),
+    run: (query) => outside(() => direct.run(query)),
+    insert: (query, rowCount) => outside(() => direct.insert(query, rowCount)),
+    // Both kinds of transaction read one snapshot here: no write can commit while one is open.
+    // Another process holding the file's lock makes BEGIN (or a statement) busy: the transaction
+    // is rolled back, the connection handed on, and the whole transaction tried again later.
+    transaction: <T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> =>
+      retryWhileBusy(
+        () =>
+          owned(async () => {
+            (options.snapshot ? beginReading : begin).run();
+            try {
+              const result = await work(transaction);
+              commit.run();
+              return result;
+            } catch (error) {
+              if (connection.inTransaction) rollback.run();
+              throw error;
+            }
+          }),
+        busyDeadlineMs,
+      ),
     async close() {
       clearInterval(optimizer);
-      await waitForTransaction();
-      statements.clear();
-      connection.close();
+      await owned(() => {
+        statements.clear();
+        connection.close();
+      });
     },
   };
   return database;

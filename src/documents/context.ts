@@ -9,13 +9,15 @@ export interface DocumentContext {
   readonly validators: ReadonlyMap<string, DataValidator>;
   /** The clock (tests may pin it). */
   readonly now: () => Date;
+  /** The project's default locale: a reference to a localized document from a non-localized one, without a locale, means it. */
+  readonly defaultLocale: string | null;
 }
 
 /** Compiles one validator per content type and component. */
-export function createDocumentContext(schema: Schema, db: Database, now: () => Date = () => new Date()): DocumentContext {
+export function createDocumentContext(schema: Schema, db: Database, defaultLocale: string | null, now: () => Date = () => new Date()): DocumentContext {
   const validators = new Map<string, DataValidator>();
   for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
     validators.set(model.uid, compileValidator(model));
   }
-  return { schema, db, validators, now };
+  return { schema, db, validators, now, defaultLocale };
 }

@@ -27,8 +27,11 @@ export function versionCondition(type: ContentType, scope: VersionScope): Condit
   ]) as Condition;
 }
 
-/** Ids of the rows of a document version, oldest first. */
-export async function findVersionIds(exec: Executor, dialect: Dialect, type: ContentType, scope: VersionScope): Promise<number[]> {
+/**
+ * Ids of the rows of a document version, oldest first; `forDelete` locks them until the
+ * transaction ends (documents/write-locks.ts: rows about to be deleted).
+ */
+export async function findVersionIds(exec: Executor, dialect: Dialect, type: ContentType, scope: VersionScope, forDelete = false): Promise<number[]> {
   const rows = await exec.all(
     compileSelect(dialect, {
       from: { table: type.table, alias: '' },
@@ -37,6 +40,7 @@ export async function findVersionIds(exec: Executor, dialect: Dialect, type: Con
       orderBy: [{ column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' }],
       limit: null,
       offset: 0,
+      forUpdate: forDelete,
     }),
   );
   return rows.map((row) => Number(row.id));

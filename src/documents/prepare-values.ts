@@ -1,4 +1,5 @@
 import { fieldValidationError, type FieldError } from '../core/errors.js';
+import { hashPassword } from '../core/password-hash.js';
 import { parseDateOnly, parseDateTime, parseTimeOfDay } from '../core/temporal.js';
 import type { RowValues, ValueKind } from '../plan/plan-types.js';
 import { valueKindOf } from '../plan/value-kind.js';
@@ -18,6 +19,7 @@ import { componentValueErrors, itemComponent } from '../validation/component-rul
 import type { DocumentContext } from './context.js';
 import { parseMediaInput } from './media-input.js';
 import { parseRelationInput, type RelationInput } from './relation-input.js';
+import { assertWriteSize } from './write-size.js';
 
 /** A relation attribute's requested change on one row. */
 export interface RelationWrite {
@@ -58,7 +60,6 @@ export interface PreparedComponent extends PreparedValues {
   readonly id: number | null;
 }
 
-const PASSWORD_ROUNDS = 10;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -66,12 +67,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * dates and times (Strapi's format errors), hashes passwords, and parses relation, media and
  * component values — components recursively, each item validated as a creation (no `id`, or any
  * item under a row being created) or an update (`id`). Every problem of the whole tree is reported in one ValidationError, with paths
- * like `["seo", "keywords", "0", "word"]`.
+ * like `["seo", "keywords", "0", "word"]`; a write of more than MAX_WRITE_ITEMS items is refused (write-size.ts).
  */
 export async function prepareValues(ctx: DocumentContext, model: Model, data: Readonly<Record<string, unknown>>, mode: ValidationMode): Promise<PreparedValues> {
   const errors: FieldError[] = [];
   const prepared = await prepareEntity(ctx, model, data, mode, [], errors);
   if (errors.length > 0) throw fieldValidationError(errors);
+  assertWriteSize(prepared);
   return prepared;
 }
 
@@ -138,12 +140,12 @@ async function prepareItems(
   at: readonly string[],
   errors: FieldError[],
 ): Promise<PreparedComponent[] | null> {
-  if (value === null) return [];
   const problems = componentValueErrors(attribute, value, at, mode.draft);
   if (problems.length > 0) {
     errors.push(...problems);
     return null;
   }
+  if (value === null) return [];
   const single = attribute.type === 'component' && !attribute.repeatable;
   const values: unknown[] = single ? [value] : (value as unknown[]);
   const items: PreparedComponent[] = [];
@@ -223,11 +225,8 @@ async function storedValue(attribute: ScalarAttribute, value: unknown): Promise<
     case 'datetime':
     case 'timestamp':
       return parseDateTime(value);
-    case 'password': {
-      // Loaded on first use: most requests never hash a password (faster start, less memory).
-      const { default: bcrypt } = await import('bcryptjs');
-      return bcrypt.hash(String(value), PASSWORD_ROUNDS);
-    }
+    case 'password':
+      return hashPassword(String(value));
     default:
       return value;
   }

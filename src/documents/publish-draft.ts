@@ -45,7 +45,8 @@ export async function publishDraft(
   const uniqueValues = new Map(attributes.filter((a) => a.unique).map((a) => [a.name, { attribute: a, value: draft[a.name] }]));
   await checkUnique(tx, dialect, type, uniqueValues, { documentId: scope.documentId, status: 'published', locale: scope.locale });
 
-  const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' });
+  // Locked now: a link another write is inserting to the row replaced is committed first, then moved (write-locks.ts).
+  const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' }, true);
   const [publishedId] = await tx.insert(
     compileCopyRows(dialect, {
       table: type.table,

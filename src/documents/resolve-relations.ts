@@ -12,6 +12,8 @@ export interface RelationSource {
   readonly draftAndPublish: boolean;
   readonly localized: boolean;
   readonly locale: string | null;
+  /** The project's default locale (i18n), or null without locales. */
+  readonly defaultLocale: string | null;
 }
 
 /** A related document as links see it: its document id and the rows a reference links to. */
@@ -53,7 +55,7 @@ interface TargetRow {
  * - status: a draft & publish target is linked in its draft version from a draft & publish
  *   source; from any other source in the status the reference names, or both versions;
  * - locale: both sides localized → the source's locale; only the target → the reference's
- *   locale, else the source's, else every locale; target not localized → its row.
+ *   locale, else the default locale (as Strapi links and names it); target not localized → its row.
  *
  * Unresolvable references are left out; `requireTargets` turns them into Strapi's 400.
  */
@@ -106,7 +108,7 @@ export function requireTargets(target: ContentType, refs: readonly RelationRef[]
 function targetLocale(target: ContentType, source: RelationSource, requested: string | undefined): string | undefined {
   if (!target.localized) return undefined;
   if (source.localized) return source.locale ?? undefined;
-  return requested ?? source.locale ?? undefined;
+  return requested ?? source.locale ?? source.defaultLocale ?? undefined;
 }
 
 function targetStatus(target: ContentType, source: RelationSource, requested: 'draft' | 'published' | undefined): 'draft' | 'published' | undefined {

@@ -1,6 +1,6 @@
-import { ValidationError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import { createDocumentId } from '../core/document-id.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Transaction } from '../db/database.js';
 import type { RowValues } from '../plan/plan-types.js';
 import { mergeRows, newRowColumns } from '../plan/plan-write.js';
 import { isIn } from '../plan/simple-plans.js';
@@ -10,10 +10,12 @@ import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-writ
 import type { Document } from '../shape/shape-rows.js';
 import { checkUnique } from './check-unique.js';
 import type { DocumentContext } from './context.js';
-import { findVersionIds } from './document-rows.js';
+import { findSingleDocumentId } from './document-rows.js';
 import type { RelationSource } from './resolve-relations.js';
 import { deleteRowTrees, resolveWrite, writeRowTree } from './row-tree.js';
-import { prepareValues } from './prepare-values.js';
+import { prepareValues, type PreparedValues } from './prepare-values.js';
+import { documentRows, lockDocument, lockDocumentForDelete, singleTypeLock, uniqueValueLocks, versionIds, type VersionRow, type WriteGuard } from './write-locks.js';
+import type { Dialect } from '../sql/dialect.js';
 import { publishDraft } from './publish-draft.js';
 import { findOneDocument } from './read-documents.js';
 import { createLocalization, syncSharedAttributes } from './localizations.js';
@@ -28,30 +30,26 @@ function writeLocale(query: Query): string | null {
  * Creates a document in one transaction. Draft & publish types get a draft row and, unless
  * `status=draft`, a published copy (required attributes checked at publish); other types get one
  * row, published now. Returns the version `status` selects, shaped by the query's `fields`.
+ * The values are validated and prepared (passwords hashed) before the transaction opens;
+ * `guard` is checked inside it (see WriteGuard).
  */
-export async function createDocument(ctx: DocumentContext, type: ContentType, data: Readonly<Record<string, unknown>>, query: Query): Promise<Document> {
+export async function createDocument(ctx: DocumentContext, type: ContentType, data: Readonly<Record<string, unknown>>, query: Query, guard?: WriteGuard): Promise<Document> {
   const locale = writeLocale(query);
-  const draftOnly = type.draftAndPublish && query.status === 'draft';
+  const prepared = await prepareValues(ctx, type, data, { creating: true, draft: type.draftAndPublish });
   return ctx.db.transaction(async (tx) => {
-    const documentId = createDocumentId();
-    const now = ctx.now();
-    const prepared = await prepareValues(ctx, type, data, { creating: true, draft: type.draftAndPublish });
-    const writer = { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect };
-    const resolved = await resolveWrite(writer, prepared, relationSource(type, locale));
-    const status = type.draftAndPublish ? 'draft' : 'published';
-    await checkUnique(tx, ctx.db.dialect, type, prepared.attributes, { status, locale });
-    const system = newRowColumns({ documentId, now, publishedAt: type.draftAndPublish ? null : now, locale });
-    const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system));
-    if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
-    await writeRowTree(writer, type, rowId, prepared, true, resolved);
-    if (type.draftAndPublish && !draftOnly) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
-    return readBack(tx, ctx, type, documentId, query);
+    await tx.lock([...uniqueValueLocks(type, prepared.attributes), ...(guard?.locks ?? [])]);
+    await guard?.check(tx);
+    return insertDocument(ctx, tx, type, prepared, query, locale);
   });
 }
 
 /**
  * Updates a document version in one transaction (draft row of D&P types, then publish unless
- * `status=draft`; the only row otherwise). Null when the document has no version in that locale.
+ * `status=draft`; the only row otherwise), holding the document's lock (write-locks.ts). Null
+ * when the document has no version in that locale, or was deleted by a write that got its lock
+ * first. Values are prepared before the transaction; their errors are reported only for a
+ * document that exists (a missing one is a 404 first, as in Strapi). `guard` is checked once
+ * the document's lock is held (see WriteGuard).
  */
 export async function updateDocument(
   ctx: DocumentContext,
@@ -59,50 +57,150 @@ export async function updateDocument(
   documentId: string,
   data: Readonly<Record<string, unknown>>,
   query: Query,
+  guard?: WriteGuard,
 ): Promise<Document | null> {
   const locale = writeLocale(query);
+  const prepared = await settle(prepareValues(ctx, type, data, { creating: false, draft: type.draftAndPublish }));
   return ctx.db.transaction(async (tx) => {
-    const dialect = ctx.db.dialect;
-    const scope = { documentId, locale, ...(type.draftAndPublish ? { status: 'draft' as const } : {}) };
-    let [rowId] = await findVersionIds(tx, dialect, type, scope);
-    // A write in a locale the document lacks creates that localization, as Strapi does.
-    if (rowId === undefined && type.localized && locale !== null) rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
-    if (rowId === undefined) return null;
-    const prepared = await prepareValues(ctx, type, data, { creating: false, draft: type.draftAndPublish });
-    const writer = { schema: ctx.schema, exec: tx, dialect };
-    const resolved = await resolveWrite(writer, prepared, relationSource(type, locale));
-    await checkUnique(tx, dialect, type, prepared.attributes, { documentId, status: type.draftAndPublish ? 'draft' : 'published', locale });
-    const now = ctx.now();
-    const system = new Map([
-      ['updated_at', { value: now, kind: 'datetime' as const }],
-      ...(type.draftAndPublish ? [] : [['published_at', { value: now, kind: 'datetime' as const }] as const]),
-    ]);
-    const idCondition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: rowId, valueKind: 'integer' } as const;
-    await tx.run(compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }));
-    await writeRowTree(writer, type, rowId, prepared, false, resolved);
-    const publishing = type.draftAndPublish && query.status !== 'draft';
-    if (publishing) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
-    if (locale !== null) await syncSharedAttributes(ctx, tx, type, documentId, locale, Object.keys(data), publishing);
-    return readBack(tx, ctx, type, documentId, query);
+    const otherLocks = [...(prepared.ok ? uniqueValueLocks(type, prepared.value.attributes) : []), ...(guard?.locks ?? [])];
+    const rows = await lockDocument(tx, ctx.db.dialect, type, documentId, otherLocks);
+    if (rows.length > 0) await guard?.check(tx);
+    return changeDocument(ctx, tx, type, documentId, rows, data, () => unwrap(prepared), query, locale);
+  });
+}
+
+/**
+ * `PUT` of a single type: updates its document in the query's locale or, when there is none,
+ * creates it (a localized single type keeps one documentId across locales: a new locale
+ * localizes it). The type's lock makes the find-then-write one step: two first writes at once
+ * create one document. Returns the document and whether it was created.
+ */
+export async function putSingleDocument(
+  ctx: DocumentContext,
+  type: ContentType,
+  data: Readonly<Record<string, unknown>>,
+  query: Query,
+): Promise<{ readonly document: Document; readonly created: boolean }> {
+  const locale = writeLocale(query);
+  const dialect = ctx.db.dialect;
+  const existing = await findSingleTarget(ctx.db, dialect, type, locale);
+  const mode = (creating: boolean) => ({ creating, draft: type.draftAndPublish });
+  const prepared = await settle(prepareValues(ctx, type, data, mode(existing === null)));
+  return ctx.db.transaction(async (tx) => {
+    await tx.lock([singleTypeLock(type), ...(prepared.ok ? uniqueValueLocks(type, prepared.value.attributes) : [])]);
+    const documentId = await findSingleTarget(tx, dialect, type, locale);
+    // Another write created or deleted the document since it was looked up: prepare for what is
+    // there now (and lock the unique values that preparation yields).
+    const values =
+      documentId === existing
+        ? () => unwrap(prepared)
+        : async () => {
+            const again = await prepareValues(ctx, type, data, mode(documentId === null));
+            await tx.lock(uniqueValueLocks(type, again.attributes));
+            return again;
+          };
+    if (documentId === null) return { document: await insertDocument(ctx, tx, type, await values(), query, locale), created: true };
+    const rows = await documentRows(tx, dialect, type, documentId, false);
+    const document = await changeDocument(ctx, tx, type, documentId, rows, data, values, query, locale);
+    if (!document) throw new NotFoundError();
+    return { document, created: false };
   });
 }
 
 /**
  * Deletes every row of a document in the query's locale (`*`: all locales), draft and published,
- * with their components and media links (relation links go with the rows).
+ * with their components and media links (relation links go with the rows), holding its lock.
+ * False when there was nothing to delete (the document does not exist, or a delete that got
+ * the lock first removed it).
  */
-export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const ids = await findVersionIds(tx, ctx.db.dialect, type, { documentId, locale: query.locale });
-    if (ids.length === 0) return;
+export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const ids = versionIds(await lockDocumentForDelete(tx, ctx.db.dialect, type, documentId), query.locale);
+    if (ids.length === 0) return false;
     await deleteRowTrees({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, ids);
     await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: isIn('id', ids) }));
+    return true;
   });
 }
 
+/** Inserts a new document's row, its components, links and media, and publishes it unless `status=draft`. */
+async function insertDocument(ctx: DocumentContext, tx: Transaction, type: ContentType, prepared: PreparedValues, query: Query, locale: string | null): Promise<Document> {
+  const documentId = createDocumentId();
+  const now = ctx.now();
+  const writer = { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect };
+  const resolved = await resolveWrite(writer, prepared, relationSource(ctx, type, locale));
+  const status = type.draftAndPublish ? 'draft' : 'published';
+  await checkUnique(tx, ctx.db.dialect, type, prepared.attributes, { status, locale });
+  const system = newRowColumns({ documentId, now, publishedAt: type.draftAndPublish ? null : now, locale });
+  const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system));
+  if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
+  await writeRowTree(writer, type, rowId, prepared, true, resolved);
+  if (type.draftAndPublish && query.status !== 'draft') await publishDraft(ctx, tx, type, rowId, { documentId, locale });
+  return readBack(tx, ctx, type, documentId, query);
+}
+
+/**
+ * Writes the version of a locked document the query targets (creating the locale's version when
+ * the document has others), then publishes it unless `status=draft`. Null when there is nothing
+ * to write to.
+ */
+async function changeDocument(
+  ctx: DocumentContext,
+  tx: Transaction,
+  type: ContentType,
+  documentId: string,
+  rows: readonly VersionRow[],
+  data: Readonly<Record<string, unknown>>,
+  values: () => Promise<PreparedValues>,
+  query: Query,
+  locale: string | null,
+): Promise<Document | null> {
+  const dialect = ctx.db.dialect;
+  let [rowId] = versionIds(rows, locale, type.draftAndPublish ? 'draft' : undefined);
+  // A write in a locale the document lacks creates that localization, as Strapi does.
+  if (rowId === undefined && type.localized && locale !== null && rows.length > 0) rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
+  if (rowId === undefined) return null;
+  const prepared = await values();
+  const writer = { schema: ctx.schema, exec: tx, dialect };
+  const resolved = await resolveWrite(writer, prepared, relationSource(ctx, type, locale));
+  await checkUnique(tx, dialect, type, prepared.attributes, { documentId, status: type.draftAndPublish ? 'draft' : 'published', locale });
+  const now = ctx.now();
+  const system = new Map([
+    ['updated_at', { value: now, kind: 'datetime' as const }],
+    ...(type.draftAndPublish ? [] : [['published_at', { value: now, kind: 'datetime' as const }] as const]),
+  ]);
+  const idCondition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: rowId, valueKind: 'integer' } as const;
+  await tx.run(compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }));
+  await writeRowTree(writer, type, rowId, prepared, false, resolved);
+  const publishing = type.draftAndPublish && query.status !== 'draft';
+  if (publishing) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
+  if (locale !== null) await syncSharedAttributes(ctx, tx, type, documentId, locale, Object.keys(data), publishing);
+  return readBack(tx, ctx, type, documentId, query);
+}
+
+/** The single type's document a PUT writes: the one in `locale`, else (localized types) the one in any locale. */
+async function findSingleTarget(exec: Executor, dialect: Dialect, type: ContentType, locale: string | null): Promise<string | null> {
+  return (await findSingleDocumentId(exec, dialect, type, locale)) ?? (type.localized ? await findSingleDocumentId(exec, dialect, type, '*') : null);
+}
+
+/** A settled promise: its value, or the error it failed with (thrown later, at `unwrap`). */
+type Settled<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+async function unwrap<T>(settled: Settled<T>): Promise<T> {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
 /** How relation references in a write to `type` resolve (see resolve-relations.ts). */
-function relationSource(type: ContentType, locale: string | null): RelationSource {
-  return { draftAndPublish: type.draftAndPublish, localized: type.localized, locale };
+function relationSource(ctx: DocumentContext, type: ContentType, locale: string | null): RelationSource {
+  return { draftAndPublish: type.draftAndPublish, localized: type.localized, locale, defaultLocale: ctx.defaultLocale };
 }
 
 async function insertRow(tx: Executor, ctx: DocumentContext, type: ContentType, row: RowValues): Promise<number[]> {

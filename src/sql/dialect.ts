@@ -44,8 +44,15 @@ export interface Dialect {
    * non-text columns).
    */
   like(column: string, pattern: string, insensitive: boolean, kind: ValueKind): string;
+  /**
+   * A JSON column as text, for filters, which compare JSON columns with the text given, like
+   * Strapi (PostgreSQL: `cast(column as text)`, since a jsonb comparison would parse the value).
+   */
+  jsonText(column: string): string;
   /** `LOWER(column)` as the dialect needs it for `$eqi`/`$nei`. */
   lower(column: string, kind: ValueKind): string;
+  /** LIKE patterns may hold a NUL character (SQLite's stop at it). */
+  readonly likeMatchesNul: boolean;
   /** `_q` on one column (`LIKE` on SQLite/MySQL, `ILIKE` on text on PostgreSQL); `pattern` is a placeholder. */
   search(column: string, pattern: string): string;
   /**
@@ -59,6 +66,16 @@ export interface Dialect {
   columnType(column: ColumnSpec): string;
   /** Whether a type reported by the catalog (lower-cased) is what `columnType(column)` creates. */
   sameColumnType(column: ColumnSpec, reported: string): boolean;
+  /**
+   * The statement taking the named lock `key` until the transaction ends (PostgreSQL: a
+   * transaction-level advisory lock; MySQL: a user-level lock answering `locked` = 1, released
+   * by `releaseLocks`), or null where one transaction runs at a time (SQLite).
+   */
+  lockStatement(key: string): CompiledQuery | null;
+  /** Releases every named lock the connection holds, once its transaction ended (MySQL), or null. */
+  readonly releaseLocks: CompiledQuery | null;
+  /** Appended to a SELECT whose rows stay locked until the transaction ends (`FOR UPDATE`), or ''. */
+  readonly forUpdate: string;
   /** Foreign keys are declared inside CREATE TABLE (SQLite cannot add them later). */
   readonly inlineForeignKeys: boolean;
   /** Queries that read the existing tables, columns and indexes. */

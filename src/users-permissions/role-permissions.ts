@@ -38,7 +38,10 @@ export async function syncRolePermissions(
   known: ReadonlySet<string>,
   now: Date,
 ): Promise<string[]> {
-  const warnings: string[] = [];
+  // Computed outside the transaction, which may run more than once (conflicts are retried).
+  const warnings = [...configured].flatMap(([type, actions]) =>
+    actions.filter((action) => !known.has(action)).map((action) => `config/permissions: role "${type}": unknown action "${action}" ignored`),
+  );
   await db.transaction(async (tx) => {
     const roles = await readRoles(tx, db);
     for (const role of BUILT_IN_ROLES) {
@@ -56,8 +59,6 @@ export async function syncRolePermissions(
         if (roleId === undefined) continue;
         roles.set(type, roleId);
       }
-      const unknown = actions.filter((action) => !known.has(action));
-      for (const action of unknown) warnings.push(`config/permissions: role "${type}": unknown action "${action}" ignored`);
       const wanted = new Set([...(DEFAULT_ROLE_ACTIONS[type] ?? []), ...actions.filter((action) => known.has(action))]);
       await setRoleActions(tx, db, roleId, wanted, now);
     }

@@ -43,6 +43,15 @@ const COLUMNS: Readonly<Record<string, readonly [string, ValueKind]>> = {
   confirmationToken: ['confirmation_token', 'string'], confirmed: ['confirmed', 'boolean'], blocked: ['blocked', 'boolean'],
 };
 
+/**
+ * The write locks of account identifiers (documents/write-locks.ts): a write setting an email or
+ * a username holds these while it checks no other account has it. Emails and usernames share one
+ * namespace, as registration refuses an email equal to another account's username.
+ */
+export function accountLocks(identifiers: readonly (string | undefined)[]): string[] {
+  return identifiers.filter((value): value is string => typeof value === 'string').map((value) => `account:${value}`);
+}
+
 /** Bookkeeping reads and writes on `up_users` for the auth flows (documents/ does the rest). */
 export function createUserStore(db: Database) {
   const first = async (exec: Executor, where: Condition): Promise<StoredUser | null> => {
@@ -56,19 +65,19 @@ export function createUserStore(db: Database) {
     byIdentifier: (identifier: string) =>
       first(db, { kind: 'and', children: [eq('provider', 'local'), { kind: 'or', children: [eq('email', identifier.toLowerCase()), eq('username', identifier)] }] }),
     /** The user (any provider) whose username is exactly `username`. */
-    byUsername: (username: string) => first(db, eq('username', username)),
+    byUsername: (username: string, exec: Executor = db) => first(exec, eq('username', username)),
     /** The user whose email is `email` (compared lower-cased). */
-    byEmail: (email: string) => first(db, eq('email', email.toLowerCase())),
+    byEmail: (email: string, exec: Executor = db) => first(exec, eq('email', email.toLowerCase())),
     /** The user holding this reset-password or confirmation token. */
     byToken: (column: 'reset_password_token' | 'confirmation_token', token: string) => first(db, eq(column, token)),
-    /** Users whose email or username equals any of `values` (optionally for one provider). */
-    async countClashes(values: { emails: readonly string[]; usernames: readonly string[] }, provider?: string): Promise<number> {
+    /** Users whose email or username equals any of `values` (optionally for one provider), read through `exec` (a write's transaction). */
+    async countClashes(values: { emails: readonly string[]; usernames: readonly string[] }, provider?: string, exec: Executor = db): Promise<number> {
       const clash: Condition = {
         kind: 'or',
         children: [...values.emails.map((v) => eq('email', v)), ...values.usernames.map((v) => eq('username', v))],
       };
       const where: Condition = provider === undefined ? clash : { kind: 'and', children: [clash, eq('provider', provider)] };
-      const [row] = await db.all(compileCount(db.dialect, { from: { table: USERS, alias: '' }, where }));
+      const [row] = await exec.all(compileCount(db.dialect, { from: { table: USERS, alias: '' }, where }));
       return Number(Object.values(row ?? {})[0] ?? 0);
     },
     /** What authentication needs, in one statement: the user's flags and role id; null when there is no such user. */

@@ -33,7 +33,7 @@ export type EntryReaderConfig = Pick<Config, 'api' | 'i18n'>;
 /**
  * Builds bodies on the calling thread, through `read.exec`. The entries of one call are read in
  * one read-only transaction: a consistent snapshot (a write committing meanwhile shows in all of
- * an entry or in none of it; on PostgreSQL the transaction is REPEATABLE READ for that), and on
+ * an entry or in none of it: a snapshot transaction, REPEATABLE READ), and on
  * SQLite one lock for all the statements instead of one each. The documents of one type, status
  * and locale are read together (findDocumentsById: the statements depend on the populate tree,
  * not on the number of events), and an entry asked by several events is serialized once.
@@ -52,7 +52,6 @@ export function createEntryReader(read: ReadContext & { readonly exec: Database 
   return {
     bodies: (events) =>
       read.exec.transaction(async (exec) => {
-        if (read.dialect.name === 'postgres') await exec.run({ sql: 'set transaction isolation level repeatable read, read only', params: [] });
         const snapshot = { ...read, exec };
         const groups = new Map<string, { type: ContentType; event: EntryEvent; ids: Set<string> }>();
         for (const event of events) {
@@ -81,7 +80,7 @@ export function createEntryReader(read: ReadContext & { readonly exec: Database 
           const { event: name, createdAt, model, uid } = event;
           return `{"event":${JSON.stringify(name)},"createdAt":${JSON.stringify(createdAt)},"model":${JSON.stringify(model)},"uid":${JSON.stringify(uid)},"entry":${entry}}`;
         });
-      }),
+      }, { snapshot: true }),
   };
 }
 

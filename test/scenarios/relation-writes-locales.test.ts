@@ -64,4 +64,19 @@ scenario('relation writes: locales and draft edits (dump 20)', [
   articlesOf('authors', 'grace', 'Grace Hopper', LOCALE_ARTICLES).get('Grace lists only the en article after the fr delete', [EN]),
   tagArticles.get('the tag lists nothing after the fr delete', []),
   noOrphanLinks('no dangling links after the fr delete'),
+  documentAt('articles', 'a').put('the en article gets an fr version', 'locale=fr&fields[0]=title&fields[1]=locale', { title: 'Article localisé' }, { title: 'Article localisé', locale: 'fr' }),
+  articlesOf('authors', 'ada', 'Ada Lovelace', LOCALE_ARTICLES).put(
+    'a non-localized author linking the article without a locale links its default-locale version only, as Strapi',
+    ['{{a}}'],
+    [EN],
+  ),
+  articlesOf('authors', 'ada', 'Ada Lovelace', LOCALE_ARTICLES).get('and reads it so', [EN]),
+  {
+    name: 'an unknown article from the author names the default locale, as Strapi',
+    method: 'PUT',
+    path: '/api/authors/{{ada}}',
+    body: { data: { articles: ['nope'] } },
+    status: 400,
+    equal: { data: null, error: { status: 400, name: 'ValidationError', message: 'Document with id "nope", locale "en" not found', details: {} } },
+  },
 ]);

@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { closedPort } from './webhook-receiver.js';
 
 /** The built command line (`npm test` builds first). */
 export const BIN = resolve(import.meta.dirname, '../../bin/cairn.js');
@@ -11,4 +12,42 @@ export function cairn(...args: string[]): Promise<{ code: number; stdout: string
       done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });
+}
+
+/** A `cairn start` child process: its base URL, everything it printed so far, and `stop()` (SIGTERM unless told; resolves with the exit code once it exited). */
+export interface RunningCairn {
+  readonly base: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Spawns `cairn start --dir <dir>` on a free port with `env` added, and resolves once `/_health`
+ * answers 204, or rejects with what it printed if it exits or is not up within 45 s (a first
+ * start on MySQL creates some sixty tables, slow on a busy machine).
+ */
+export async function startCairn(dir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningCairn> {
+  const port = await closedPort();
+  const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' } });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  let running = true;
+  void exited.then(() => (running = false));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  while (running && Date.now() < deadline) {
+    if ((await fetch(`${base}/_health`).then((r) => r.status, () => 0)) === 204) {
+      const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
+        if (running) child.kill(signal);
+        return exited;
+      };
+      return { base, output: () => output, stop };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  await exited;
+  throw new Error(`cairn start did not come up:\n${output}`);
 }

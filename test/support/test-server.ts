@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
 import { createApiToken } from '../../src/api-tokens/api-token-store.js';
 import { createApp, type App } from '../../src/app.js';
 import type { EmailMessage } from '../../src/email/email-transport.js';
@@ -64,6 +65,8 @@ export interface TestServerOptions {
   /** Which database to run on (a fresh one is created and dropped at close); SQLite by default. */
   readonly database?: DatabaseKind;
   readonly now?: () => Date;
+  /** Where the server logs (silent by default). */
+  readonly logger?: Logger;
 }
 
 /**
@@ -87,7 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const onQuery = (query: CompiledQuery) => {
     if (!secretScan?.isOwnQuery(query)) queries.push(query);
   };
-  const app = await createApp(project, { onQuery, mail, ...(options.now ? { now: options.now } : {}) });
+  const app = await createApp(project, { onQuery, mail, ...(options.now ? { now: options.now } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
   const full = await createApiToken(app.db, secrets, { name: 'full', type: 'full-access' }, new Date());
   const readonly = await createApiToken(app.db, secrets, { name: 'readonly', type: 'read-only' }, new Date());

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ValueKind } from '../../plan/plan-types.js';
 import type { ColumnType } from '../../schema/table-spec.js';
 import type { Dialect } from '../dialect.js';
@@ -9,6 +10,7 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'varchar(255)',
   text: 'longtext',
   jsonb: 'json',
+  json: 'json',
   integer: 'int',
   bigInteger: 'bigint',
   double: 'double',
@@ -30,6 +32,7 @@ const REPORTED_TYPES: Readonly<Record<ColumnType, readonly string[]>> = {
   string: ['varchar(255)'],
   text: ['longtext'],
   jsonb: ['json', 'longtext'],
+  json: ['json', 'longtext'],
   integer: ['int'],
   bigInteger: ['bigint'],
   double: ['double'],
@@ -42,6 +45,9 @@ const REPORTED_TYPES: Readonly<Record<ColumnType, readonly string[]>> = {
   boolean: ['tinyint(1)'],
 };
 
+/** How long a named lock is waited for (InnoDB's default row-lock wait). */
+const LOCK_WAIT_SECONDS = 50;
+
 const TEXT_KINDS = new Set<ValueKind>(['string']);
 
 /**
@@ -52,6 +58,11 @@ const TEXT_KINDS = new Set<ValueKind>(['string']);
  */
 export const mysqlDialect: Dialect = {
   name: 'mysql',
+  // Lock names hold 64 characters at most: the key's SHA-1 stands for it.
+  lockStatement: (key) => ({ sql: 'select get_lock(?, ?) as locked', params: [`cairn:${createHash('sha1').update(key).digest('hex')}`, LOCK_WAIT_SECONDS] }),
+  releaseLocks: { sql: 'do release_all_locks()', params: [] },
+  likeMatchesNul: true,
+  forUpdate: ' for update',
   supportsReturning: false,
   supportsDefaultValues: false,
   nullsFirstAscending: true,
@@ -92,6 +103,9 @@ export const mysqlDialect: Dialect = {
   },
   like(column, pattern, insensitive) {
     return insensitive ? `lower(${column}) like lower(${pattern})` : `${column} like ${pattern}`;
+  },
+  jsonText(column) {
+    return column;
   },
   lower(column) {
     return `lower(${column})`;

@@ -9,6 +9,7 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'varchar(255)',
   text: 'text',
   jsonb: 'jsonb',
+  json: 'json',
   integer: 'integer',
   bigInteger: 'bigint',
   double: 'double precision',
@@ -27,6 +28,7 @@ const REPORTED_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'character varying(255)',
   text: 'text',
   jsonb: 'jsonb',
+  json: 'json',
   integer: 'integer',
   bigInteger: 'bigint',
   double: 'double precision',
@@ -49,6 +51,11 @@ const asText = (column: string, kind: ValueKind) => (TEXT_KINDS.has(kind) ? colu
  */
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  // A 64-bit hash of the key: two keys sharing a hash only wait for each other, never both pass.
+  lockStatement: (key) => ({ sql: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', params: [key] }),
+  releaseLocks: null,
+  likeMatchesNul: true,
+  forUpdate: ' for update',
   supportsReturning: true,
   supportsDefaultValues: true,
   nullsFirstAscending: false,
@@ -74,7 +81,7 @@ export const postgresDialect: Dialect = {
       case 'timestamp':
         return toUtcText(value);
       case 'json':
-        return JSON.stringify(value);
+        return jsonText(value);
       case 'biginteger':
         return String(value);
       default:
@@ -92,6 +99,9 @@ export const postgresDialect: Dialect = {
     const target = asText(column, kind);
     return insensitive ? `lower(${target}) like lower(${pattern}) escape '\\'` : `${target} like ${pattern} escape '\\'`;
   },
+  jsonText(column) {
+    return `cast(${column} as text)`;
+  },
   lower(column, kind) {
     return `lower(${asText(column, kind)})`;
   },
@@ -108,6 +118,19 @@ export const postgresDialect: Dialect = {
     return reported === REPORTED_TYPES[column.type];
   },
 };
+
+/** A JSON-escaped NUL (`\u0000` after an even run of backslashes). */
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/**
+ * JSON text for a `jsonb` parameter. jsonb cannot hold `\u0000`, and neither can any PostgreSQL
+ * text: a NUL in a JSON string is left raw rather than escaped, so db/postgres-text.ts refuses it
+ * with every other NUL bound for PostgreSQL.
+ */
+function jsonText(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.includes('\\u0000') ? text.replace(NUL_ESCAPE, '$1\u0000') : text;
+}
 
 /** Datetimes are stored as UTC wall-clock time in `timestamp without time zone` columns. */
 function toUtcText(value: unknown): unknown {

@@ -9,6 +9,7 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'varchar(255)',
   text: 'text',
   jsonb: 'json',
+  json: 'json',
   integer: 'integer',
   bigInteger: 'bigint',
   double: 'float',
@@ -27,6 +28,11 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, string>> = {
  */
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  // One transaction at a time on the connection (db/sqlite-database.ts): nothing to lock.
+  lockStatement: () => null,
+  releaseLocks: null,
+  likeMatchesNul: false,
+  forUpdate: '',
   supportsReturning: true,
   supportsDefaultValues: true,
   nullsFirstAscending: true,
@@ -65,6 +71,9 @@ export const sqliteDialect: Dialect = {
   },
   like(column, pattern, insensitive, _kind) {
     return insensitive ? `lower(${column}) like lower(${pattern}) escape '\\'` : `${column} like ${pattern} escape '\\'`;
+  },
+  jsonText(column) {
+    return column;
   },
   lower(column, _kind) {
     return `lower(${column})`;
