@@ -9,7 +9,11 @@ const SAMPLES = 5;
  * in-process on the same database with a statement listener, listening on a free port, and each
  * request is sent over HTTP. Writes made here land in the benchmark's database like any other.
  */
-export async function countStatements(projectDir: string, env: Readonly<Record<string, string>>, kinds: readonly RequestKind[]): Promise<Map<string, number>> {
+export async function countStatements(
+  projectDir: string,
+  env: Readonly<Record<string, string>>,
+  kinds: readonly RequestKind[],
+): Promise<Map<string, number>> {
   const project = await loadProject(projectDir, { ...process.env, ...env });
   let statements = 0;
   const app = await createApp(project, { onQuery: () => statements++ });
@@ -23,10 +27,15 @@ export async function countStatements(projectDir: string, env: Readonly<Record<s
         statements = 0;
         const response = await fetch(`${baseUrl}${request.path}`, {
           method: request.method,
-          ...(request.body === undefined ? {} : { body: request.body, headers: { 'content-type': 'application/json' } }),
+          ...(request.body === undefined
+            ? {}
+            : { body: request.body, headers: { 'content-type': 'application/json' } }),
         });
         const text = await response.text();
-        if (response.status >= 300) throw new Error(`${kind.name}: ${request.method} ${request.path} answered ${response.status} ${text.slice(0, 300)}`);
+        if (response.status >= 300)
+          throw new Error(
+            `${kind.name}: ${request.method} ${request.path} answered ${response.status} ${text.slice(0, 300)}`,
+          );
         total += statements;
       }
       counts.set(kind.name, total / SAMPLES);

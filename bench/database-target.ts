@@ -64,10 +64,17 @@ export async function prepareDatabase(kind: BenchDatabase): Promise<DatabaseTarg
   };
   await admin(`DROP DATABASE IF EXISTS ${DATABASE_NAME}`);
   await admin(`CREATE DATABASE ${DATABASE_NAME} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  return { kind, env: connectionEnv('mysql', server), cleanup: () => admin(`DROP DATABASE IF EXISTS ${DATABASE_NAME}`) };
+  return {
+    kind,
+    env: connectionEnv('mysql', server),
+    cleanup: () => admin(`DROP DATABASE IF EXISTS ${DATABASE_NAME}`),
+  };
 }
 
-function connectionEnv(client: string, server: { host: string; port: number; user: string; password: string }): Record<string, string> {
+function connectionEnv(
+  client: string,
+  server: { host: string; port: number; user: string; password: string },
+): Record<string, string> {
   return {
     DATABASE_CLIENT: client,
     DATABASE_HOST: server.host,

@@ -45,7 +45,10 @@ export interface SeedArticle {
   readonly blocks: readonly ({ __component: string; authorIndex?: number } & Record<string, unknown>)[];
 }
 
-const WORDS = 'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river stone cairn trail summit ridge valley north'.split(' ');
+const WORDS =
+  'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river stone cairn trail summit ridge valley north'.split(
+    ' ',
+  );
 const CATEGORIES = ['news', 'tech', 'life'] as const;
 
 /** Builds the dataset for a seed: the same seed and size always give the same bodies. */
@@ -58,7 +61,12 @@ export function buildDataset(size: DatasetSize, seed = 20261121): Dataset {
     bio: words(rng.int(8, 30)),
   }));
   const tags = Array.from({ length: size.tags }, (_, i) => ({ name: `tag-${i}-${rng.pick(WORDS)}` }));
-  const SIZES = [[1200, 800], [800, 600], [640, 480], [320, 240]] as const;
+  const SIZES = [
+    [1200, 800],
+    [800, 600],
+    [640, 480],
+    [320, 240],
+  ] as const;
   const colour = () => [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)] as const;
   const images = Array.from({ length: size.images }, (_, i) => {
     const [width, height] = SIZES[i % SIZES.length] as readonly [number, number];
@@ -89,7 +97,13 @@ export function buildDataset(size: DatasetSize, seed = 20261121): Dataset {
     };
     const blocks = Array.from({ length: rng.int(1, 4) }, () => {
       const kind = rng.int(0, 2);
-      if (kind === 0) return { __component: 'shared.quote', title: words(3), body: words(rng.int(8, 20)), authorIndex: rng.int(0, size.authors - 1) };
+      if (kind === 0)
+        return {
+          __component: 'shared.quote',
+          title: words(3),
+          body: words(rng.int(8, 20)),
+          authorIndex: rng.int(0, size.authors - 1),
+        };
       if (kind === 1) return { __component: 'shared.rich-text', body: words(rng.int(20, 60)) };
       return { __component: 'shared.media-block' };
     });
@@ -113,7 +127,12 @@ export function buildDataset(size: DatasetSize, seed = 20261121): Dataset {
 }
 
 /** The POST body of a seed article, given the documentIds of the authors and tags and the ids of the uploaded files. */
-export function articleBody(article: SeedArticle, authorIds: readonly string[], tagIds: readonly string[], fileIds: readonly number[]): { data: Record<string, unknown> } {
+export function articleBody(
+  article: SeedArticle,
+  authorIds: readonly string[],
+  tagIds: readonly string[],
+  fileIds: readonly number[],
+): { data: Record<string, unknown> } {
   const id = (ids: readonly string[], index: number) => ids[index] as string;
   const file = (index: number) => fileIds[index] as number;
   return {
@@ -122,9 +141,16 @@ export function articleBody(article: SeedArticle, authorIds: readonly string[], 
       author: id(authorIds, article.authorIndex),
       editor: article.editorIndex === null ? null : id(authorIds, article.editorIndex),
       tags: article.tagIndexes.map((index) => id(tagIds, index)),
-      ...(fileIds.length > 0 ? { cover: article.coverIndex === null ? null : file(article.coverIndex), gallery: article.galleryIndexes.map(file) } : {}),
+      ...(fileIds.length > 0
+        ? {
+            cover: article.coverIndex === null ? null : file(article.coverIndex),
+            gallery: article.galleryIndexes.map(file),
+          }
+        : {}),
       seo: article.seo,
-      blocks: article.blocks.map(({ authorIndex, ...block }) => (authorIndex === undefined ? block : { ...block, author: id(authorIds, authorIndex) })),
+      blocks: article.blocks.map(({ authorIndex, ...block }) =>
+        authorIndex === undefined ? block : { ...block, author: id(authorIds, authorIndex) },
+      ),
     },
   };
 }

@@ -62,7 +62,9 @@ function run(baseUrl: string, kind: RequestKind, connections: number, seconds: n
             ...request,
             method: next.method,
             path: next.path,
-            ...(next.body === undefined ? {} : { body: next.body, headers: { ...request.headers, 'content-type': 'application/json' } }),
+            ...(next.body === undefined
+              ? {}
+              : { body: next.body, headers: { ...request.headers, 'content-type': 'application/json' } }),
           };
         },
       },

@@ -41,7 +41,12 @@ const { values: args } = parseArgs({
 const PLUGINS = `module.exports = () => ({ 'users-permissions': { config: { ratelimit: { enabled: false } } } });\n`;
 const PASSWORD = 'Passw0rd!';
 
-const READ: RequestKind = { name: 'GET /api/articles', request: () => ({ method: 'GET', path: '/api/articles' }), onLimitServer: false, writes: false };
+const READ: RequestKind = {
+  name: 'GET /api/articles',
+  request: () => ({ method: 'GET', path: '/api/articles' }),
+  onLimitServer: false,
+  writes: false,
+};
 
 /** What the login stream did while the reads were measured. */
 interface LoginFigures {
@@ -57,12 +62,21 @@ async function main(): Promise<number> {
   const load = { connections: Number(args.connections), seconds, warmupSeconds: Number(args.warmup) };
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-login-bench-'));
   const projectDir = join(workDir, 'project');
-  cpSync(join(root, 'examples/blog'), projectDir, { recursive: true, filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source) });
+  cpSync(join(root, 'examples/blog'), projectDir, {
+    recursive: true,
+    filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source),
+  });
   writeFileSync(join(projectDir, 'config/plugins.js'), PLUGINS);
   const bin = resolve(args.bin ?? join(root, 'bin/cairn.js'));
   let server: ServerProcess | undefined;
   try {
-    server = await spawnServer({ args: [bin, 'start', '--dir', projectDir], cwd: projectDir, env: { DATABASE_CLIENT: 'sqlite' }, port: await freePort(), readyPath: '/api/articles' });
+    server = await spawnServer({
+      args: [bin, 'start', '--dir', projectDir],
+      cwd: projectDir,
+      env: { DATABASE_CLIENT: 'sqlite' },
+      port: await freePort(),
+      readyPath: '/api/articles',
+    });
     const size = { articles: Number(args.articles), authors: 20, tags: 10, images: 0 };
     await seedThroughApi(server.baseUrl, buildDataset(size));
     const users = await registerUsers(server.baseUrl, Number(args.users));
@@ -73,7 +87,9 @@ async function main(): Promise<number> {
     const busy = await measure(server.baseUrl, READ, load);
     const logins = await stream.stop();
     const failed = quiet.non2xx + quiet.errors + busy.non2xx + busy.errors + (logins.sent - logins.ok);
-    process.stdout.write(`\n${report(bin, size.articles, users.length, load.connections, seconds, rate, quiet, busy, logins)}\n`);
+    process.stdout.write(
+      `\n${report(bin, size.articles, users.length, load.connections, seconds, rate, quiet, busy, logins)}\n`,
+    );
     if (failed > 0) process.stdout.write(`\n!!! This run is INVALID: ${failed} requests did not answer 2xx.\n`);
     return failed > 0 ? 1 : 0;
   } finally {
@@ -86,8 +102,13 @@ async function main(): Promise<number> {
 async function registerUsers(baseUrl: string, count: number): Promise<string[]> {
   const names = Array.from({ length: count }, (_, i) => `user${i}`);
   for (const username of names) {
-    const response = await post(baseUrl, '/api/auth/local/register', { username, email: `${username}@example.com`, password: PASSWORD });
-    if (response.status !== 200) throw new Error(`registering ${username} answered ${response.status}: ${await response.text()}`);
+    const response = await post(baseUrl, '/api/auth/local/register', {
+      username,
+      email: `${username}@example.com`,
+      password: PASSWORD,
+    });
+    if (response.status !== 200)
+      throw new Error(`registering ${username} answered ${response.status}: ${await response.text()}`);
     await response.arrayBuffer().catch(() => undefined);
   }
   return names;
@@ -124,7 +145,17 @@ function startLogins(baseUrl: string, users: readonly string[], rate: number): {
   };
 }
 
-function report(bin: string, articles: number, users: number, connections: number, seconds: number, rate: number, quiet: LoadResult, busy: LoadResult, logins: LoginFigures): string {
+function report(
+  bin: string,
+  articles: number,
+  users: number,
+  connections: number,
+  seconds: number,
+  rate: number,
+  quiet: LoadResult,
+  busy: LoadResult,
+  logins: LoginFigures,
+): string {
   const ms = (value: number) => value.toFixed(1);
   const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   const elapsed = seconds + Number(args.warmup);
@@ -132,15 +163,46 @@ function report(bin: string, articles: number, users: number, connections: numbe
     `${bin.replace(`${root}/`, '')} on SQLite, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores; ${articles} articles, ${users} users; ` +
       `autocannon ${connections} connections × ${seconds} s per phase (after ${args.warmup} s warm-up).`,
     '',
-    row(['phase', 'reads/s', 'read p50 ms', 'read p99 ms', 'read errors (timeouts)', 'logins sent (ok)', 'login p50 ms', 'login p99 ms']),
+    row([
+      'phase',
+      'reads/s',
+      'read p50 ms',
+      'read p99 ms',
+      'read errors (timeouts)',
+      'logins sent (ok)',
+      'login p50 ms',
+      'login p99 ms',
+    ]),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
-    row(['no logins', quiet.requestsPerSecond.toFixed(0), ms(quiet.p50Ms), ms(quiet.p99Ms), String(quiet.errors), '', '', '']),
-    row([`${rate} logins/s`, busy.requestsPerSecond.toFixed(0), ms(busy.p50Ms), ms(busy.p99Ms), String(busy.errors), `${logins.sent} (${logins.ok}) in ${elapsed} s`, ms(logins.p50Ms), ms(logins.p99Ms)]),
+    row([
+      'no logins',
+      quiet.requestsPerSecond.toFixed(0),
+      ms(quiet.p50Ms),
+      ms(quiet.p99Ms),
+      String(quiet.errors),
+      '',
+      '',
+      '',
+    ]),
+    row([
+      `${rate} logins/s`,
+      busy.requestsPerSecond.toFixed(0),
+      ms(busy.p50Ms),
+      ms(busy.p99Ms),
+      String(busy.errors),
+      `${logins.sent} (${logins.ok}) in ${elapsed} s`,
+      ms(logins.p50Ms),
+      ms(logins.p99Ms),
+    ]),
   ].join('\n');
 }
 
 function post(baseUrl: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 function log(message: string): void {
@@ -152,7 +214,9 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`login bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `login bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -28,7 +28,8 @@ export function createPrng(seed: number): Prng {
     sample(items, count) {
       const pool = [...items];
       const out: (typeof items)[number][] = [];
-      while (out.length < count && pool.length > 0) out.push(pool.splice(int(0, pool.length - 1), 1)[0] as (typeof items)[number]);
+      while (out.length < count && pool.length > 0)
+        out.push(pool.splice(int(0, pool.length - 1), 1)[0] as (typeof items)[number]);
       return out;
     },
   };

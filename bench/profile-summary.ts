@@ -17,7 +17,10 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[];
 }
 
-const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '25' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { top: { type: 'string', default: '25' } },
+  allowPositionals: true,
+});
 const file = positionals[0];
 if (!file) {
   process.stderr.write('usage: profile-summary.ts <file.cpuprofile> [--top N]\n');
@@ -41,8 +44,17 @@ profile.samples.forEach((sample, index) => {
 
 const top = Number(values.top);
 const table = (title: string, totals: Map<string, number>) =>
-  [`| ${title} | share of busy time |`, '|---|---:|', ...[...totals].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, value]) => `| ${key} | ${((100 * value) / busy).toFixed(1)}% |`)].join('\n');
-process.stdout.write(`busy ${(busy / 1000).toFixed(0)} ms\n\n${table('source', byFile)}\n\n${table('function (self time)', byFunction)}\n`);
+  [
+    `| ${title} | share of busy time |`,
+    '|---|---:|',
+    ...[...totals]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([key, value]) => `| ${key} | ${((100 * value) / busy).toFixed(1)}% |`),
+  ].join('\n');
+process.stdout.write(
+  `busy ${(busy / 1000).toFixed(0)} ms\n\n${table('source', byFile)}\n\n${table('function (self time)', byFunction)}\n`,
+);
 
 /** `dist/sql/compile-read.js`, `fastify` (a package), `node:internal/…`, or `(native)`. */
 function shortSource(url: string): string {

@@ -22,12 +22,21 @@ export interface BenchFigures {
   readonly limitStart: { seconds: number; idleMb: number | null; peakMb: number | null } | undefined;
 }
 
-const round = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+const round = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 
 /** The results as a Markdown table plus start and memory lines (what BENCHMARKS.md holds). */
 export function formatReport(figures: BenchFigures): string {
   const withLimit = figures.kinds.some((kind) => kind.limit);
-  const header = ['request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'SQL/req', ...(withLimit ? ['limit req/s', 'ratio'] : [])];
+  const header = [
+    'request',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'SQL/req',
+    ...(withLimit ? ['limit req/s', 'ratio'] : []),
+  ];
   const rows = figures.kinds.map((kind) => {
     const errors = kind.cairn.errors + kind.cairn.non2xx;
     const ratio = kind.limit ? `${(kind.cairn.requestsPerSecond / kind.limit.requestsPerSecond).toFixed(2)}×` : '';
@@ -57,7 +66,9 @@ export function formatReport(figures: BenchFigures): string {
       `${cairnStart.firstSeconds.toFixed(2)} s on an empty one (creates the tables).`,
     `RSS: idle ${mb(cairnStart.idleMb)}, peak ${mb(cairnStart.peakMb)}.`,
     ...(limitStart
-      ? [`Limit server: start ${limitStart.seconds.toFixed(2)} s, RSS idle ${mb(limitStart.idleMb)}, peak ${mb(limitStart.peakMb)}.`]
+      ? [
+          `Limit server: start ${limitStart.seconds.toFixed(2)} s, RSS idle ${mb(limitStart.idleMb)}, peak ${mb(limitStart.peakMb)}.`,
+        ]
       : []),
   ].join('\n');
 }
@@ -66,7 +77,8 @@ export function formatReport(figures: BenchFigures): string {
 export function formatTargets(figures: BenchFigures): string {
   const byName = new Map(figures.kinds.map((kind) => [kind.name, kind]));
   const checks: string[] = [];
-  const check = (label: string, met: boolean, value: string) => checks.push(`${met ? 'met    ' : 'NOT MET'}  ${label}: ${value}`);
+  const check = (label: string, met: boolean, value: string) =>
+    checks.push(`${met ? 'met    ' : 'NOT MET'}  ${label}: ${value}`);
   for (const kind of figures.kinds) {
     if (!kind.limit) continue;
     const ratio = kind.cairn.requestsPerSecond / kind.limit.requestsPerSecond;
@@ -74,10 +86,16 @@ export function formatTargets(figures: BenchFigures): string {
     check(`${kind.name} ≥ ${goal}× limit`, ratio >= goal, `${ratio.toFixed(2)}×`);
   }
   const create = byName.get('create (relations + components)');
-  if (create) check('creates ≥ 200/s', create.cairn.requestsPerSecond >= 200, `${round(create.cairn.requestsPerSecond)}/s`);
+  if (create)
+    check('creates ≥ 200/s', create.cairn.requestsPerSecond >= 200, `${round(create.cairn.requestsPerSecond)}/s`);
   const update = byName.get('update one field');
-  if (update) check('updates ≥ 150/s', update.cairn.requestsPerSecond >= 150, `${round(update.cairn.requestsPerSecond)}/s`);
-  check('cold start < 0.5 s', figures.cairnStart.restartSeconds < 0.5, `${figures.cairnStart.restartSeconds.toFixed(2)} s`);
+  if (update)
+    check('updates ≥ 150/s', update.cairn.requestsPerSecond >= 150, `${round(update.cairn.requestsPerSecond)}/s`);
+  check(
+    'cold start < 0.5 s',
+    figures.cairnStart.restartSeconds < 0.5,
+    `${figures.cairnStart.restartSeconds.toFixed(2)} s`,
+  );
   const idle = figures.cairnStart.idleMb;
   check('idle RSS < 80 MB', idle !== null && idle < 80, idle === null ? 'n/a' : `${idle} MB`);
   return checks.join('\n');

@@ -32,7 +32,8 @@ const NESTED_DZ =
   'populate[blocks][on][shared.quote][populate][author][populate][articles][fields][0]=title' +
   '&populate[blocks][on][shared.rich-text]=true&populate[blocks][on][shared.media-block]=true';
 const RELATION_FILTER =
-  'filters[author][name][$startsWith]=Author%2000&sort[0]=publishDate:desc' + '&populate[author][fields][0]=name&populate[tags][fields][0]=name';
+  'filters[author][name][$startsWith]=Author%2000&sort[0]=publishDate:desc' +
+  '&populate[author][fields][0]=name&populate[tags][fields][0]=name';
 
 /** The request kinds of issue 5, reads first (writes change the data the reads see). */
 export function requestKinds(inputs: KindInputs): RequestKind[] {
@@ -44,7 +45,14 @@ export function requestKinds(inputs: KindInputs): RequestKind[] {
     writes: false,
   });
   const { slug: _slug, ...createFields } = inputs.createTemplate.fields;
-  const createBody = JSON.stringify(articleBody({ ...inputs.createTemplate, fields: { ...createFields, title: 'Benchmark article' } }, inputs.authorIds, inputs.tagIds, inputs.fileIds));
+  const createBody = JSON.stringify(
+    articleBody(
+      { ...inputs.createTemplate, fields: { ...createFields, title: 'Benchmark article' } },
+      inputs.authorIds,
+      inputs.tagIds,
+      inputs.fileIds,
+    ),
+  );
   return [
     get('plain list', () => '/api/articles', true),
     get('populate=*', () => '/api/articles?populate=*', true),
@@ -60,7 +68,11 @@ export function requestKinds(inputs: KindInputs): RequestKind[] {
     },
     {
       name: 'update one field',
-      request: (n) => ({ method: 'PUT', path: `/api/articles/${rotate(n * 7919)}`, body: JSON.stringify({ data: { views: n } }) }),
+      request: (n) => ({
+        method: 'PUT',
+        path: `/api/articles/${rotate(n * 7919)}`,
+        body: JSON.stringify({ data: { views: n } }),
+      }),
       onLimitServer: false,
       writes: true,
     },

@@ -21,7 +21,11 @@ const NAME = 'cairn_roundtrip';
 export async function prepareRoundtripDatabase(kind: string, sqliteFile: string): Promise<RoundtripDatabase> {
   if (kind === 'sqlite') {
     mkdirSync(dirname(sqliteFile), { recursive: true });
-    return { kind, envFor: (projectDir) => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: relative(projectDir, sqliteFile) }), drop: async () => {} };
+    return {
+      kind,
+      envFor: (projectDir) => ({ DATABASE_CLIENT: 'sqlite', DATABASE_FILENAME: relative(projectDir, sqliteFile) }),
+      drop: async () => {},
+    };
   }
   if (kind === 'postgres') {
     const admin = async (sql: string) => {
@@ -35,7 +39,14 @@ export async function prepareRoundtripDatabase(kind: string, sqliteFile: string)
     };
     await admin(`drop database if exists ${NAME} with (force)`);
     await admin(`create database ${NAME}`);
-    const env = { DATABASE_CLIENT: 'postgres', DATABASE_HOST: '127.0.0.1', DATABASE_PORT: '5432', DATABASE_NAME: NAME, DATABASE_USERNAME: 'postgres', DATABASE_PASSWORD: '' };
+    const env = {
+      DATABASE_CLIENT: 'postgres',
+      DATABASE_HOST: '127.0.0.1',
+      DATABASE_PORT: '5432',
+      DATABASE_NAME: NAME,
+      DATABASE_USERNAME: 'postgres',
+      DATABASE_PASSWORD: '',
+    };
     return { kind, envFor: () => env, drop: () => admin(`drop database if exists ${NAME} with (force)`) };
   }
   if (kind !== 'mysql') throw new Error(`unknown database "${kind}"; use sqlite, postgres or mysql`);
@@ -49,6 +60,13 @@ export async function prepareRoundtripDatabase(kind: string, sqliteFile: string)
   };
   await admin(`drop database if exists ${NAME}`);
   await admin(`create database ${NAME} character set utf8mb4 collate utf8mb4_unicode_ci`);
-  const env = { DATABASE_CLIENT: 'mysql', DATABASE_HOST: '127.0.0.1', DATABASE_PORT: '3306', DATABASE_NAME: NAME, DATABASE_USERNAME: 'root', DATABASE_PASSWORD: '' };
+  const env = {
+    DATABASE_CLIENT: 'mysql',
+    DATABASE_HOST: '127.0.0.1',
+    DATABASE_PORT: '3306',
+    DATABASE_NAME: NAME,
+    DATABASE_USERNAME: 'root',
+    DATABASE_PASSWORD: '',
+  };
   return { kind, envFor: () => env, drop: () => admin(`drop database if exists ${NAME}`) };
 }

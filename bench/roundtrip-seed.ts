@@ -19,7 +19,9 @@ async function call(base: string, method: string, path: string, body?: unknown):
 }
 
 async function uploadImage(base: string): Promise<number> {
-  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 80, b: 20 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 80, b: 20 } } })
+    .png()
+    .toBuffer();
   const form = new FormData();
   form.append('files', new Blob([png], { type: 'image/png' }), 'roundtrip.png');
   const response = await fetch(`${base}/api/upload`, { method: 'POST', body: form });
@@ -33,11 +35,20 @@ export async function seedRoundtripContent(base: string): Promise<string[]> {
   const image = await uploadImage(base);
   const authors: string[] = [];
   for (const name of ['Ada', 'Brian', 'Chloé']) {
-    authors.push((await call(base, 'POST', '/api/authors', { data: { name, email: `${name.toLowerCase()}@example.com`, bio: `About ${name}`, avatar: image } })).data.documentId);
+    authors.push(
+      (
+        await call(base, 'POST', '/api/authors', {
+          data: { name, email: `${name.toLowerCase()}@example.com`, bio: `About ${name}`, avatar: image },
+        })
+      ).data.documentId,
+    );
   }
   const tags: string[] = [];
-  for (const name of ['news', 'tech', 'life', 'misc']) tags.push((await call(base, 'POST', '/api/tags', { data: { name } })).data.documentId);
-  await call(base, 'PUT', '/api/global', { data: { siteName: 'Round trip', defaultSeo: { metaTitle: 'Site', keywords: [{ word: 'a' }, { word: 'b' }] } } });
+  for (const name of ['news', 'tech', 'life', 'misc'])
+    tags.push((await call(base, 'POST', '/api/tags', { data: { name } })).data.documentId);
+  await call(base, 'PUT', '/api/global', {
+    data: { siteName: 'Round trip', defaultSeo: { metaTitle: 'Site', keywords: [{ word: 'a' }, { word: 'b' }] } },
+  });
 
   const articles: string[] = [];
   for (let i = 0; i < 16; i++) {
@@ -59,19 +70,29 @@ export async function seedRoundtripContent(base: string): Promise<string[]> {
         ],
       },
     };
-    const id = (await call(base, 'POST', `/api/articles${draftOnly ? '?status=draft' : ''}`, body)).data.documentId as string;
+    const id = (await call(base, 'POST', `/api/articles${draftOnly ? '?status=draft' : ''}`, body)).data
+      .documentId as string;
     articles.push(id);
-    if (!draftOnly && i % 3 === 0) await call(base, 'PUT', `/api/articles/${id}?status=draft`, { data: { title: `Article ${i} (edited draft)`, tags: [tags[3]] } });
-    if (i % 2 === 1) await call(base, 'PUT', `/api/articles/${id}?locale=fr`, { data: { title: `Article ${i} FR`, summary: `Résumé ${i}` } });
+    if (!draftOnly && i % 3 === 0)
+      await call(base, 'PUT', `/api/articles/${id}?status=draft`, {
+        data: { title: `Article ${i} (edited draft)`, tags: [tags[3]] },
+      });
+    if (i % 2 === 1)
+      await call(base, 'PUT', `/api/articles/${id}?locale=fr`, {
+        data: { title: `Article ${i} FR`, summary: `Résumé ${i}` },
+      });
   }
   return articles;
 }
 
 /** The GETs compared between servers: lists per locale and status with everything populated, and each document. */
 export function roundtripPaths(articles: readonly string[]): string[] {
-  const populate = 'populate[author]=true&populate[editor]=true&populate[tags]=true&populate[cover]=true&populate[seo][populate]=*&populate[blocks][populate]=*&populate[localizations]=true';
+  const populate =
+    'populate[author]=true&populate[editor]=true&populate[tags]=true&populate[cover]=true&populate[seo][populate]=*&populate[blocks][populate]=*&populate[localizations]=true';
   const lists = ['en', 'fr'].flatMap((locale) =>
-    ['published', 'draft'].map((status) => `/api/articles?locale=${locale}&status=${status}&sort=title&pagination[pageSize]=100&${populate}`),
+    ['published', 'draft'].map(
+      (status) => `/api/articles?locale=${locale}&status=${status}&sort=title&pagination[pageSize]=100&${populate}`,
+    ),
   );
   return [
     ...lists,

@@ -42,18 +42,39 @@ const { values: args } = parseArgs({
 
 async function main(): Promise<number> {
   const database = args.db as BenchDatabase;
-  if (!['sqlite', 'postgres', 'mysql'].includes(database)) throw new Error(`--db must be sqlite, postgres or mysql (got ${database})`);
-  const size = { articles: Number(args.articles), authors: Number(args.authors), tags: Number(args.tags), images: Number(args.images) };
-  const load: LoadOptions = { connections: Number(args.connections), seconds: Number(args.seconds), warmupSeconds: Number(args.warmup) };
+  if (!['sqlite', 'postgres', 'mysql'].includes(database))
+    throw new Error(`--db must be sqlite, postgres or mysql (got ${database})`);
+  const size = {
+    articles: Number(args.articles),
+    authors: Number(args.authors),
+    tags: Number(args.tags),
+    images: Number(args.images),
+  };
+  const load: LoadOptions = {
+    connections: Number(args.connections),
+    seconds: Number(args.seconds),
+    warmupSeconds: Number(args.warmup),
+  };
 
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   const projectDir = join(workDir, 'project');
-  cpSync(join(root, 'examples/blog'), projectDir, { recursive: true, filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source) });
+  cpSync(join(root, 'examples/blog'), projectDir, {
+    recursive: true,
+    filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source),
+  });
   const target = await prepareDatabase(database);
-  const cairnSpec = (port: number) => ({ args: [join(root, 'bin/cairn.js'), 'start', '--dir', projectDir], cwd: projectDir, env: target.env, port, readyPath: '/api/articles' });
+  const cairnSpec = (port: number) => ({
+    args: [join(root, 'bin/cairn.js'), 'start', '--dir', projectDir],
+    cwd: projectDir,
+    env: target.env,
+    port,
+    readyPath: '/api/articles',
+  });
   const servers: ServerProcess[] = [];
   try {
-    log(`seeding ${size.images} images, ${size.articles} articles, ${size.authors} authors, ${size.tags} tags on ${database} (${workDir})`);
+    log(
+      `seeding ${size.images} images, ${size.articles} articles, ${size.authors} authors, ${size.tags} tags on ${database} (${workDir})`,
+    );
     const first = await spawnServer(cairnSpec(await freePort()));
     servers.push(first);
     const seeded = await seedThroughApi(first.baseUrl, buildDataset(size));
@@ -86,9 +107,10 @@ async function main(): Promise<number> {
     const limitIdle = limit?.memory();
 
     const dataset = buildDataset(size);
-    const kinds = requestKinds({ ...seeded, createTemplate: dataset.articles[0] as (typeof dataset.articles)[number] }).filter(
-      (kind) => !args.only || kind.name.includes(args.only),
-    );
+    const kinds = requestKinds({
+      ...seeded,
+      createTemplate: dataset.articles[0] as (typeof dataset.articles)[number],
+    }).filter((kind) => !args.only || kind.name.includes(args.only));
     const figures: KindFigures[] = [];
     let failed = false;
     for (const kind of kinds) {
@@ -97,11 +119,15 @@ async function main(): Promise<number> {
       // Compared kinds run Cairn, limit, limit, Cairn and average each server's two runs, so a
       // drift in the machine's speed during the pair weighs on both sides alike.
       const first = await measure(cairn.baseUrl, kind, load);
-      const limitResult = compared ? meanResult(await measure(limit.baseUrl, kind, load), await measure(limit.baseUrl, kind, load)) : undefined;
+      const limitResult = compared
+        ? meanResult(await measure(limit.baseUrl, kind, load), await measure(limit.baseUrl, kind, load))
+        : undefined;
       const result = compared ? meanResult(first, await measure(cairn.baseUrl, kind, load)) : first;
       if (result.non2xx > 0 || result.errors > 0) {
         failed = true;
-        log(`!!! INVALID RUN: ${kind.name} had ${result.non2xx} non-2xx responses and ${result.errors} errors; e.g. ${await describeFailure(cairn.baseUrl, kind)}`);
+        log(
+          `!!! INVALID RUN: ${kind.name} had ${result.non2xx} non-2xx responses and ${result.errors} errors; e.g. ${await describeFailure(cairn.baseUrl, kind)}`,
+        );
       }
       figures.push({ name: kind.name, cairn: result, limit: limitResult, statements: undefined });
     }
@@ -121,7 +147,10 @@ async function main(): Promise<number> {
       dataset: { ...size, seedSeconds: seeded.seconds },
       kinds: figures.map((kind) => ({ ...kind, statements: statements.get(kind.name) })),
       cairnStart: { firstSeconds: first.startSeconds, restartSeconds, idleMb: idle.rssMb, peakMb: peak.peakMb },
-      limitStart: limit && limitIdle && limitMemory ? { seconds: limit.startSeconds, idleMb: limitIdle.rssMb, peakMb: limitMemory.peakMb } : undefined,
+      limitStart:
+        limit && limitIdle && limitMemory
+          ? { seconds: limit.startSeconds, idleMb: limitIdle.rssMb, peakMb: limitMemory.peakMb }
+          : undefined,
     };
     process.stdout.write(`\n${formatReport(report)}\n`);
     if (database === 'sqlite') process.stdout.write(`\nTargets (issue 5):\n${formatTargets(report)}\n`);

@@ -21,9 +21,21 @@ export async function seedThroughApi(baseUrl: string, dataset: Dataset): Promise
   const started = performance.now();
   const fileIds = await uploadAll(baseUrl, dataset.images);
   const avatar = (index: number) => (fileIds.length === 0 ? {} : { avatar: fileIds[index % fileIds.length] });
-  const authorIds = await createAll(baseUrl, '/api/authors', dataset.authors.map((data, index) => ({ data: { ...data, ...avatar(index) } })));
-  const tagIds = await createAll(baseUrl, '/api/tags', dataset.tags.map((data) => ({ data })));
-  const articleIds = await createAll(baseUrl, '/api/articles', dataset.articles.map((article) => articleBody(article, authorIds, tagIds, fileIds)));
+  const authorIds = await createAll(
+    baseUrl,
+    '/api/authors',
+    dataset.authors.map((data, index) => ({ data: { ...data, ...avatar(index) } })),
+  );
+  const tagIds = await createAll(
+    baseUrl,
+    '/api/tags',
+    dataset.tags.map((data) => ({ data })),
+  );
+  const articleIds = await createAll(
+    baseUrl,
+    '/api/articles',
+    dataset.articles.map((article) => articleBody(article, authorIds, tagIds, fileIds)),
+  );
   return { authorIds, tagIds, articleIds, fileIds, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -39,15 +51,19 @@ async function uploadAll(baseUrl: string, images: readonly SeedImage[]): Promise
       const image = images[index] as SeedImage;
       const gradient = Buffer.alloc(image.width * 3);
       for (let x = 0; x < image.width; x++) {
-        for (let c = 0; c < 3; c++) gradient[x * 3 + c] = Math.round(image.from[c]! + ((image.to[c]! - image.from[c]!) * x) / image.width);
+        for (let c = 0; c < 3; c++)
+          gradient[x * 3 + c] = Math.round(image.from[c]! + ((image.to[c]! - image.from[c]!) * x) / image.width);
       }
       const rows = Buffer.concat(Array.from({ length: image.height }, () => gradient));
-      const jpeg = await sharp(rows, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+      const jpeg = await sharp(rows, { raw: { width: image.width, height: image.height, channels: 3 } })
+        .jpeg({ quality: 85 })
+        .toBuffer();
       const form = new FormData();
       form.append('files', new Blob([jpeg], { type: 'image/jpeg' }), image.name);
       const response = await fetch(`${baseUrl}/api/upload`, { method: 'POST', body: form });
       const text = await response.text();
-      if (response.status !== 201) throw new Error(`seeding POST /api/upload answered ${response.status}: ${text.slice(0, 500)}`);
+      if (response.status !== 201)
+        throw new Error(`seeding POST /api/upload answered ${response.status}: ${text.slice(0, 500)}`);
       ids[index] = (JSON.parse(text) as { id: number }[])[0]?.id as number;
     }
   };
@@ -76,6 +92,7 @@ async function createOne(baseUrl: string, path: string, body: unknown): Promise<
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  if (response.status !== 201) throw new Error(`seeding POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  if (response.status !== 201)
+    throw new Error(`seeding POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
   return (JSON.parse(text) as { data: { documentId: string } }).data.documentId;
 }

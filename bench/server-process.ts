@@ -64,10 +64,16 @@ export async function spawnServer(spec: SpawnSpec): Promise<ServerProcess> {
   };
 }
 
-async function waitUntilReady(child: ChildProcess, url: string, stderr: () => string, timeoutMs: number): Promise<void> {
+async function waitUntilReady(
+  child: ChildProcess,
+  url: string,
+  stderr: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before answering:\n${stderr()}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with code ${child.exitCode} before answering:\n${stderr()}`);
     try {
       const response = await fetch(url);
       await response.arrayBuffer();

@@ -30,10 +30,19 @@ import { spawnServer, type ServerProcess } from './server-process.js';
 const REPO = resolve(import.meta.dirname, '..');
 const CAIRN_PORT = Number(process.env.CAIRN_PORT ?? 14031);
 const STRAPI_PORT = Number(process.env.STRAPI_PORT ?? 1403);
-const QUIET_STRAPI = { STRAPI_TELEMETRY_DISABLED: 'true', STRAPI_DISABLE_EE: 'true', STRAPI_DISABLE_LICENSE_PING: 'true', STRAPI_DISABLE_REMOTE_DATA_TRANSFER: 'true', BROWSER: 'none' };
+const QUIET_STRAPI = {
+  STRAPI_TELEMETRY_DISABLED: 'true',
+  STRAPI_DISABLE_EE: 'true',
+  STRAPI_DISABLE_LICENSE_PING: 'true',
+  STRAPI_DISABLE_REMOTE_DATA_TRANSFER: 'true',
+  BROWSER: 'none',
+};
 
-const { values } = parseArgs({ options: { strapi: { type: 'string' }, databases: { type: 'string', default: 'sqlite,postgres,mysql' } } });
-if (!values.strapi) throw new Error('usage: strapi-roundtrip.ts --strapi <Strapi 5.54 app folder> [--databases sqlite,postgres,mysql]');
+const { values } = parseArgs({
+  options: { strapi: { type: 'string' }, databases: { type: 'string', default: 'sqlite,postgres,mysql' } },
+});
+if (!values.strapi)
+  throw new Error('usage: strapi-roundtrip.ts --strapi <Strapi 5.54 app folder> [--databases sqlite,postgres,mysql]');
 const strapiDir = resolve(values.strapi);
 
 let failures = 0;
@@ -43,17 +52,25 @@ function check(label: string, ok: boolean, detail = ''): void {
 }
 
 /** Row counts of the tables holding content (project types, components, their links, files), plus Strapi's bookkeeping rows. */
-async function snapshot(projectDir: string, env: Readonly<Record<string, string>>): Promise<{ counts: Record<string, number>; bookkeeping: string }> {
+async function snapshot(
+  projectDir: string,
+  env: Readonly<Record<string, string>>,
+): Promise<{ counts: Record<string, number>; bookkeeping: string }> {
   const project = await loadProject(projectDir, env);
   const db = await openDatabase(project.config.database);
   try {
-    const models = [...project.schema.contentTypes.values()].filter((type) => type.origin === 'api' || type.uid === 'plugin::upload.file' || type.uid === 'plugin::i18n.locale');
+    const models = [...project.schema.contentTypes.values()].filter(
+      (type) => type.origin === 'api' || type.uid === 'plugin::upload.file' || type.uid === 'plugin::i18n.locale',
+    );
     const tables = [...models, ...project.schema.components.values()].flatMap((model) => {
       const { table, componentLinks, links } = modelTables(project.schema, model);
       return [table, ...(componentLinks ? [componentLinks] : []), ...links].map((spec) => spec.name);
     });
     const counts: Record<string, number> = {};
-    for (const table of [...new Set(tables)].sort()) counts[table] = Number((await db.all({ sql: `select count(*) as n from ${db.dialect.quoteIdentifier(table)}`, params: [] }))[0]?.n);
+    for (const table of [...new Set(tables)].sort())
+      counts[table] = Number(
+        (await db.all({ sql: `select count(*) as n from ${db.dialect.quoteIdentifier(table)}`, params: [] }))[0]?.n,
+      );
     const rows = async (sql: string) => JSON.stringify(await db.all({ sql, params: [] }));
     const bookkeeping = [
       await rows('select id, name, time from strapi_migrations_internal order by id'),
@@ -84,7 +101,12 @@ function firstDifference(a: unknown, b: unknown, keyOrder: boolean, at = ''): st
   if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
     for (const key of keys) {
-      const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], keyOrder, Array.isArray(a) ? `${at}[${key}]` : `${at}.${key}`);
+      const found = firstDifference(
+        (a as Record<string, unknown>)[key],
+        (b as Record<string, unknown>)[key],
+        keyOrder,
+        Array.isArray(a) ? `${at}[${key}]` : `${at}.${key}`,
+      );
       if (found) return found;
     }
     return keyOrder ? `${at}: key order ${JSON.stringify(Object.keys(a))} ≠ ${JSON.stringify(Object.keys(b))}` : null;
@@ -96,22 +118,49 @@ function firstDifference(a: unknown, b: unknown, keyOrder: boolean, at = ''): st
 function sameAnswers(label: string, expected: Record<string, unknown>, actual: Record<string, unknown>): void {
   const paths = Object.keys(expected);
   const differing = paths.filter((path) => firstDifference(expected[path], actual[path], false) !== null);
-  check(`${label}: ${paths.length - differing.length}/${paths.length} GETs answer the same`, differing.length === 0,
-    differing.slice(0, 4).map((path) => `${path.slice(0, 60)}… ${firstDifference(expected[path], actual[path], false)}`).join('\n       '));
-  const reordered = paths.filter((path) => !differing.includes(path) && firstDifference(expected[path], actual[path], true) !== null);
-  if (reordered.length > 0) console.log(`       note: ${reordered.length} of them list members in another order, e.g. ${firstDifference(expected[reordered[0]!], actual[reordered[0]!], true)}`);
+  check(
+    `${label}: ${paths.length - differing.length}/${paths.length} GETs answer the same`,
+    differing.length === 0,
+    differing
+      .slice(0, 4)
+      .map((path) => `${path.slice(0, 60)}… ${firstDifference(expected[path], actual[path], false)}`)
+      .join('\n       '),
+  );
+  const reordered = paths.filter(
+    (path) => !differing.includes(path) && firstDifference(expected[path], actual[path], true) !== null,
+  );
+  if (reordered.length > 0)
+    console.log(
+      `       note: ${reordered.length} of them list members in another order, e.g. ${firstDifference(expected[reordered[0]!], actual[reordered[0]!], true)}`,
+    );
 }
 
 function startCairn(projectDir: string, env: Readonly<Record<string, string>>): Promise<ServerProcess> {
-  return spawnServer({ args: [join(REPO, 'bin/cairn.js'), 'start', '--dir', projectDir], cwd: projectDir, env, port: CAIRN_PORT, readyPath: '/api/tags' });
+  return spawnServer({
+    args: [join(REPO, 'bin/cairn.js'), 'start', '--dir', projectDir],
+    cwd: projectDir,
+    env,
+    port: CAIRN_PORT,
+    readyPath: '/api/tags',
+  });
 }
 
 function startStrapi(env: Readonly<Record<string, string>>): Promise<ServerProcess> {
-  return spawnServer({ args: ['node_modules/@strapi/strapi/bin/strapi.js', 'start'], cwd: strapiDir, env: { ...QUIET_STRAPI, ...env }, port: STRAPI_PORT, readyPath: '/api/tags', readyTimeoutMs: 120_000 });
+  return spawnServer({
+    args: ['node_modules/@strapi/strapi/bin/strapi.js', 'start'],
+    cwd: strapiDir,
+    env: { ...QUIET_STRAPI, ...env },
+    port: STRAPI_PORT,
+    readyPath: '/api/tags',
+    readyTimeoutMs: 120_000,
+  });
 }
 
 function countsDiff(before: Record<string, number>, after: Record<string, number>): string {
-  return Object.keys(before).filter((table) => before[table] !== after[table]).map((table) => `${table} ${before[table]} → ${after[table]}`).join(', ');
+  return Object.keys(before)
+    .filter((table) => before[table] !== after[table])
+    .map((table) => `${table} ${before[table]} → ${after[table]}`)
+    .join(', ');
 }
 
 async function journeyFromCairn(database: RoundtripDatabase, projectDir: string): Promise<void> {
@@ -123,14 +172,27 @@ async function journeyFromCairn(database: RoundtripDatabase, projectDir: string)
   const fromCairn = await getAll(cairn.baseUrl, paths);
   await cairn.stop();
   const before = await snapshot(projectDir, cairnEnv);
-  console.log(`  seeded: ${Object.entries(before.counts).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  console.log(
+    `  seeded: ${Object.entries(before.counts)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ')}`,
+  );
 
   const strapi = await startStrapi(database.envFor(strapiDir));
   const fromStrapi = await getAll(strapi.baseUrl, paths);
   await strapi.stop();
   const afterStrapi = await snapshot(projectDir, cairnEnv);
-  check('Strapi ran no internal migration and no schema diff (its bookkeeping rows unchanged)', afterStrapi.bookkeeping === before.bookkeeping, `${before.bookkeeping}\n  → ${afterStrapi.bookkeeping}`);
-  check(`Strapi kept the row count of ${Object.keys(before.counts).length} content, component and link tables`, countsDiff(before.counts, afterStrapi.counts) === '', countsDiff(before.counts, afterStrapi.counts));
+  check(
+    'Strapi ran no internal migration and no schema diff (its bookkeeping rows unchanged)',
+    afterStrapi.bookkeeping === before.bookkeeping,
+    `${before.bookkeeping}\n  → ${afterStrapi.bookkeeping}`,
+  );
+  check(
+    `Strapi kept the row count of ${Object.keys(before.counts).length} content, component and link tables`,
+    countsDiff(before.counts, afterStrapi.counts) === '',
+    countsDiff(before.counts, afterStrapi.counts),
+  );
   sameAnswers('Strapi serves what Cairn served', fromCairn, fromStrapi);
 
   cairn = await startCairn(projectDir, cairnEnv);
@@ -153,15 +215,27 @@ async function journeyFromStrapi(database: RoundtripDatabase, projectDir: string
   const fromCairn = await getAll(cairn.baseUrl, paths);
   await cairn.stop();
   const afterCairn = await snapshot(projectDir, cairnEnv);
-  check("Cairn left Strapi's bookkeeping rows as they were", afterCairn.bookkeeping === before.bookkeeping, `${before.bookkeeping}\n  → ${afterCairn.bookkeeping}`);
-  check('Cairn kept every row count', countsDiff(before.counts, afterCairn.counts) === '', countsDiff(before.counts, afterCairn.counts));
+  check(
+    "Cairn left Strapi's bookkeeping rows as they were",
+    afterCairn.bookkeeping === before.bookkeeping,
+    `${before.bookkeeping}\n  → ${afterCairn.bookkeeping}`,
+  );
+  check(
+    'Cairn kept every row count',
+    countsDiff(before.counts, afterCairn.counts) === '',
+    countsDiff(before.counts, afterCairn.counts),
+  );
   sameAnswers('Cairn serves what Strapi served', fromStrapi, fromCairn);
 
   strapi = await startStrapi(database.envFor(strapiDir));
   const again = await getAll(strapi.baseUrl, paths);
   await strapi.stop();
   const afterStrapi = await snapshot(projectDir, cairnEnv);
-  check('Strapi after Cairn: no migration, no schema diff, same row counts', afterStrapi.bookkeeping === before.bookkeeping && countsDiff(before.counts, afterStrapi.counts) === '', countsDiff(before.counts, afterStrapi.counts));
+  check(
+    'Strapi after Cairn: no migration, no schema diff, same row counts',
+    afterStrapi.bookkeeping === before.bookkeeping && countsDiff(before.counts, afterStrapi.counts) === '',
+    countsDiff(before.counts, afterStrapi.counts),
+  );
   sameAnswers('Strapi after Cairn serves the same', fromStrapi, again);
 }
 

@@ -51,7 +51,15 @@ const CREATE: RequestKind = {
   request: (n) => ({
     method: 'POST',
     path: '/api/articles',
-    body: JSON.stringify({ data: { title: `Webhook bench ${n}`, summary: 'Throughput with a webhook configured', views: n % 100, category: 'tech', seo: { metaTitle: `SEO ${n}`, keywords: [{ word: 'cms' }] } } }),
+    body: JSON.stringify({
+      data: {
+        title: `Webhook bench ${n}`,
+        summary: 'Throughput with a webhook configured',
+        views: n % 100,
+        category: 'tech',
+        seo: { metaTitle: `SEO ${n}`, keywords: [{ word: 'cms' }] },
+      },
+    }),
   }),
   onLimitServer: false,
   writes: true,
@@ -70,9 +78,15 @@ interface Run {
 }
 
 async function main(): Promise<number> {
-  const setups = (['none', 'live', 'dead', 'hanging'] as const).filter((setup) => !args.only || args.only.split(',').includes(setup));
+  const setups = (['none', 'live', 'dead', 'hanging'] as const).filter(
+    (setup) => !args.only || args.only.split(',').includes(setup),
+  );
   const rounds = Number(args.rounds);
-  const load = { connections: Number(args.connections), seconds: Number(args.seconds), warmupSeconds: Number(args.warmup) };
+  const load = {
+    connections: Number(args.connections),
+    seconds: Number(args.seconds),
+    warmupSeconds: Number(args.warmup),
+  };
   const hanging = await startReceiver(false);
   const live = await startReceiver(true);
   const runs: Run[] = [];
@@ -80,11 +94,20 @@ async function main(): Promise<number> {
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const setup of setups) {
-        const target = { none: null, live: live.url, dead: `http://127.0.0.1:${await freePort()}/hook`, hanging: hanging.url }[setup];
+        const target = {
+          none: null,
+          live: live.url,
+          dead: `http://127.0.0.1:${await freePort()}/hook`,
+          hanging: hanging.url,
+        }[setup];
         const run = await measureSetup(setup, target, load);
         runs.push({ ...run, setup, round });
-        const cpu = run.cpu ? `, CPU/write main ${run.cpu.mainMs.toFixed(2)} ms, process ${run.cpu.processMs.toFixed(2)} ms` : '';
-        log(`round ${round} ${setup}: ${Math.round(run.result.requestsPerSecond)} req/s, p99 ${run.result.p99Ms} ms${cpu}, ${run.queuedAtEnd} deliveries queued when the load ended, ${run.queue.rows} at stop / ${run.queue.attempts} attempts`);
+        const cpu = run.cpu
+          ? `, CPU/write main ${run.cpu.mainMs.toFixed(2)} ms, process ${run.cpu.processMs.toFixed(2)} ms`
+          : '';
+        log(
+          `round ${round} ${setup}: ${Math.round(run.result.requestsPerSecond)} req/s, p99 ${run.result.p99Ms} ms${cpu}, ${run.queuedAtEnd} deliveries queued when the load ended, ${run.queue.rows} at stop / ${run.queue.attempts} attempts`,
+        );
         if (run.result.errors > 0 || run.result.non2xx > 0) {
           failed = true;
           log(`!!! INVALID RUN: ${run.result.non2xx} non-2xx answers, ${run.result.errors} errors`);
@@ -100,21 +123,45 @@ async function main(): Promise<number> {
 }
 
 /** A fresh project copy, Cairn on it with the setup's webhook, autocannon, then the queue's state. */
-async function measureSetup(setup: Setup, url: string | null, load: { connections: number; seconds: number; warmupSeconds: number }): Promise<Omit<Run, 'setup' | 'round'>> {
+async function measureSetup(
+  setup: Setup,
+  url: string | null,
+  load: { connections: number; seconds: number; warmupSeconds: number },
+): Promise<Omit<Run, 'setup' | 'round'>> {
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-webhooks-'));
   const projectDir = join(workDir, 'project');
-  cpSync(join(root, 'examples/blog'), projectDir, { recursive: true, filter: (source) => !/[/\\](\.tmp|\.env|uploads)$/.test(source) });
-  if (url) writeFileSync(join(projectDir, 'config/webhooks.js'), `module.exports = [{ name: 'bench-${setup}', url: ${JSON.stringify(url)}, events: ['entry.create', 'entry.update', 'entry.publish', 'entry.delete'] }];\n`);
+  cpSync(join(root, 'examples/blog'), projectDir, {
+    recursive: true,
+    filter: (source) => !/[/\\](\.tmp|\.env|uploads)$/.test(source),
+  });
+  if (url)
+    writeFileSync(
+      join(projectDir, 'config/webhooks.js'),
+      `module.exports = [{ name: 'bench-${setup}', url: ${JSON.stringify(url)}, events: ['entry.create', 'entry.update', 'entry.publish', 'entry.delete'] }];\n`,
+    );
   const bin = args.bin ? resolve(args.bin) : join(root, 'bin/cairn.js');
-  const server = await spawnServer({ args: [bin, 'start', '--dir', projectDir], cwd: projectDir, env: { DATABASE_CLIENT: 'sqlite' }, port: await freePort(), readyPath: '/api/articles' });
+  const server = await spawnServer({
+    args: [bin, 'start', '--dir', projectDir],
+    cwd: projectDir,
+    env: { DATABASE_CLIENT: 'sqlite' },
+    port: await freePort(),
+    readyPath: '/api/articles',
+  });
   try {
-    if (load.warmupSeconds > 0) await measure(server.baseUrl, CREATE, { ...load, seconds: load.warmupSeconds, warmupSeconds: 0 });
+    if (load.warmupSeconds > 0)
+      await measure(server.baseUrl, CREATE, { ...load, seconds: load.warmupSeconds, warmupSeconds: 0 });
     const before = cpuMs(server.pid);
     const result = await measure(server.baseUrl, CREATE, { ...load, warmupSeconds: 0 });
     const after = cpuMs(server.pid);
     const queuedAtEnd = url ? readQueue(join(projectDir, '.tmp/data-webhooks.db')).rows : 0;
     await server.stop();
-    const cpu = before && after ? { mainMs: (after.mainMs - before.mainMs) / result.total, processMs: (after.processMs - before.processMs) / result.total } : null;
+    const cpu =
+      before && after
+        ? {
+            mainMs: (after.mainMs - before.mainMs) / result.total,
+            processMs: (after.processMs - before.processMs) / result.total,
+          }
+        : null;
     return { result, cpu, queuedAtEnd, queue: readQueue(join(projectDir, '.tmp/data-webhooks.db')) };
   } finally {
     await server.stop();
@@ -127,7 +174,11 @@ function readQueue(file: string): Run['queue'] {
   if (!existsSync(file)) return { rows: 0, attempts: 0, byStatus: {} };
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare('select status, count(*) as n, coalesce(sum(attempts), 0) as attempts from cairn_webhook_deliveries group by status').all() as { status: string; n: number; attempts: number }[];
+    const rows = db
+      .prepare(
+        'select status, count(*) as n, coalesce(sum(attempts), 0) as attempts from cairn_webhook_deliveries group by status',
+      )
+      .all() as { status: string; n: number; attempts: number }[];
     return {
       rows: rows.reduce((sum, row) => sum + row.n, 0),
       attempts: rows.reduce((sum, row) => sum + row.attempts, 0),
@@ -146,7 +197,9 @@ function readQueue(file: string): Run['queue'] {
 function cpuMs(pid: number): { mainMs: number; processMs: number } | null {
   const ticks = (file: string) => {
     // Fields after the command name (which may hold spaces), 14th and 15th of the line.
-    const fields = readFileSync(file, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(file, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   };
   try {
@@ -179,11 +232,17 @@ async function startReceiver(answers: boolean): Promise<{ url: string; close(): 
   };
 }
 
-function formatTable(runs: readonly Run[], setups: readonly Setup[], load: { connections: number; seconds: number }): string {
+function formatTable(
+  runs: readonly Run[],
+  setups: readonly Setup[],
+  load: { connections: number; seconds: number },
+): string {
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+    return sorted.length % 2
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
   };
   const base = median(runs.filter((run) => run.setup === 'none').map((run) => run.result.requestsPerSecond));
   const lines = [

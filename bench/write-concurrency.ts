@@ -51,15 +51,29 @@ const passwordShare = Number(args['password-share']);
 async function measureDatabase(database: BenchDatabase, clients: readonly number[]): Promise<Figures[]> {
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-writes-'));
   const projectDir = join(workDir, 'project');
-  cpSync(join(root, 'examples/blog'), projectDir, { recursive: true, filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source) });
+  cpSync(join(root, 'examples/blog'), projectDir, {
+    recursive: true,
+    filter: (source) => !/[/\\](\.tmp|\.env)$/.test(source),
+  });
   const target = await prepareDatabase(database);
-  const server = await spawnServer({ args: [join(resolve(args.cairn), 'bin/cairn.js'), 'start', '--dir', projectDir], cwd: projectDir, env: target.env, port: await freePort(), readyPath: '/api/articles' });
+  const server = await spawnServer({
+    args: [join(resolve(args.cairn), 'bin/cairn.js'), 'start', '--dir', projectDir],
+    cwd: projectDir,
+    env: target.env,
+    port: await freePort(),
+    readyPath: '/api/articles',
+  });
   try {
     const dataset = buildDataset({ articles: 20, authors: 20, tags: 10, images: 4 });
     const seeded = await seedThroughApi(server.baseUrl, { ...dataset, articles: [] });
     const bodies = dataset.articles.map((article, index) => {
       const { slug: _slug, ...fields } = article.fields;
-      const body = articleBody({ ...article, fields: { ...fields, title: `Concurrent ${index}` } }, seeded.authorIds, seeded.tagIds, seeded.fileIds);
+      const body = articleBody(
+        { ...article, fields: { ...fields, title: `Concurrent ${index}` } },
+        seeded.authorIds,
+        seeded.tagIds,
+        seeded.fileIds,
+      );
       if (index < dataset.articles.length * passwordShare) body.data.secretCode = `secret-${index}`;
       return JSON.stringify(body);
     });
@@ -68,7 +82,9 @@ async function measureDatabase(database: BenchDatabase, clients: readonly number
       log(`${database}: ${count} client(s)`);
       await drive(server.baseUrl, bodies, count, Number(args.warmup));
       const result = await drive(server.baseUrl, bodies, count, Number(args.seconds));
-      const codes = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => code !== '201').map(([code, stat]) => `${code}×${(stat as { count: number }).count}`);
+      const codes = Object.entries(result.statusCodeStats ?? {})
+        .filter(([code]) => code !== '201')
+        .map(([code, stat]) => `${code}×${(stat as { count: number }).count}`);
       figures.push({
         database,
         clients: count,
@@ -90,7 +106,12 @@ async function measureDatabase(database: BenchDatabase, clients: readonly number
 
 let sequence = 0;
 
-function drive(baseUrl: string, bodies: readonly string[], connections: number, seconds: number): Promise<autocannon.Result> {
+function drive(
+  baseUrl: string,
+  bodies: readonly string[],
+  connections: number,
+  seconds: number,
+): Promise<autocannon.Result> {
   return autocannon({
     url: `${baseUrl}/api/articles`,
     connections,
@@ -115,7 +136,10 @@ async function main(): Promise<void> {
     '',
     '| database | clients | creates/s | p50 ms | p99 ms | 201 | not 201 | answers other than 201 |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    ...rows.map((r) => `| ${r.database} | ${r.clients} | ${r.perSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.created} | ${r.failed} | ${r.codes} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.database} | ${r.clients} | ${r.perSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.created} | ${r.failed} | ${r.codes} |`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 
 const bundle = new URL('../dist/cairn.mjs', import.meta.url);
 if (!existsSync(bundle)) {
-  process.stderr.write('cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n');
+  process.stderr.write(
+    'cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n',
+  );
   process.exitCode = 1;
 } else {
   const { main } = await import(bundle.href);

@@ -21,7 +21,9 @@ const result = await build({
   // install has none, and a development one must not bundle the dev tools' copy.
   external: ['better-sqlite3', 'pg', 'mysql2', 'jiti', 'bcrypt', 'nodemailer', 'sharp', 'supports-color'],
   // CommonJS dependencies inside an ESM bundle need a real `require` for Node's built-ins.
-  banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   metafile: true,
 });

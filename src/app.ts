@@ -26,7 +26,11 @@ import { strapiSchemaRecord } from './schema/strapi-schema.js';
 import { planTables } from './schema/tables.js';
 import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
-import { loadRolePermissions, syncRolePermissions, type RolePermissions } from './users-permissions/role-permissions.js';
+import {
+  loadRolePermissions,
+  syncRolePermissions,
+  type RolePermissions,
+} from './users-permissions/role-permissions.js';
 import { publicRoleNotice } from './users-permissions/public-role-notice.js';
 import { createUploadContext } from './upload/create-upload-context.js';
 import { createEntryReader } from './webhooks/entry-reader.js';
@@ -95,12 +99,22 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       roles = await loadRolePermissions(db);
     };
     const limiter = createRateLimiter(config.usersPermissions.ratelimit, () => now().getTime());
-    const events = createEventBus((error, event) => logger.error({ err: error, event: event.event }, 'an event listener failed'));
+    const events = createEventBus((error, event) =>
+      logger.error({ err: error, event: event.event }, 'an event listener failed'),
+    );
     const upload = await createUploadContext({ config, schema: project.schema, db, events, now });
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const entries = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
-    const webhooks = await startWebhooks({ config, schema: project.schema, db, reader: entries, events, now, onError: onEventError });
+    const webhooks = await startWebhooks({
+      config,
+      schema: project.schema,
+      db,
+      reader: entries,
+      events,
+      now,
+      onError: onEventError,
+    });
     undo.push(() => webhooks.close());
     const contentEvents = createContentEvents(webhooks, entries, now);
     const guarded = guardRoutes(
@@ -110,15 +124,27 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         ...usersRoutes(auth, config, access),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
         ...i18nRoutes(db, config),
-        ...uploadRoutes({ upload: upload.context, config, access, read, fileType: upload.fileType, tempRoot: upload.tempRoot }),
+        ...uploadRoutes({
+          upload: upload.context,
+          config,
+          access,
+          read,
+          fileType: upload.fileType,
+          tempRoot: upload.tempRoot,
+        }),
       ],
       access,
       limiter,
     );
     const routes: Route[] = [healthRoute, ...guarded];
     const server = await createHttpServer(routes, {
-      bodyLimit: config.bodyLimit, cors: config.cors, logger, trustProxy: config.server.trustProxy, publicDir: config.upload.publicDir,
-      securityHeaders: config.middlewares.security, poweredBy: config.middlewares.poweredBy,
+      bodyLimit: config.bodyLimit,
+      cors: config.cors,
+      logger,
+      trustProxy: config.server.trustProxy,
+      publicDir: config.upload.publicDir,
+      securityHeaders: config.middlewares.security,
+      poweredBy: config.middlewares.poweredBy,
     });
     return {
       project,
@@ -126,7 +152,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       server,
       routes,
       events,
-      notices: [...(db.notices ?? []), ...sync.notices, ...permissionWarnings, ...publicRoleNotice(roles, config.permissions, project.schema)],
+      notices: [
+        ...(db.notices ?? []),
+        ...sync.notices,
+        ...permissionWarnings,
+        ...publicRoleNotice(roles, config.permissions, project.schema),
+      ],
       async close() {
         await server.close();
         await webhooks.close();

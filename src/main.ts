@@ -10,7 +10,9 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Cairn's version from its package.json (one folder up from src/main.ts, dist/main.js and the dist/cairn.mjs bundle alike). */
 function version(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version?: unknown;
+  };
   return String(manifest.version);
 }
 

@@ -24,7 +24,9 @@ afterEach(() => {
 });
 
 const PUBLIC_LINE = 'the Public role holds no permission, so requests without a token or login answer 403';
-const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('cairn start says what it opened', () => {
   it('names the SQLite file (new the first time) and says when Public holds no permission, pointing at config/permissions.js', async () => {
@@ -33,7 +35,9 @@ describe('cairn start says what it opened', () => {
     const first = await startCairn(dir);
     try {
       expect(first.output()).toContain(`database: sqlite ${file} (new file)`);
-      expect(first.output()).toContain(`${PUBLIC_LINE}; Strapi projects often grant them in bootstrap code (src/index.js), which Cairn does not run: list them in config/permissions.js, e.g. module.exports = { public: ['api::article.article.find', 'api::article.article.findOne'] }`);
+      expect(first.output()).toContain(
+        `${PUBLIC_LINE}; Strapi projects often grant them in bootstrap code (src/index.js), which Cairn does not run: list them in config/permissions.js, e.g. module.exports = { public: ['api::article.article.find', 'api::article.article.findOne'] }`,
+      );
       expect((await fetch(`${first.base}/api/articles`)).status).toBe(403);
     } finally {
       expect(await first.stop()).toBe(0);
@@ -71,33 +75,50 @@ describe('cairn start says what it opened', () => {
     }
   });
 
-  it.runIf(inject('databases').includes('postgres'))('names the PostgreSQL server, database and schema, never the password', async () => {
-    const database = await createTestDatabase('postgres');
-    const running = await startCairn(project(), { ...database.env, DATABASE_PASSWORD: 'not-printed' });
-    try {
-      const { DATABASE_USERNAME: user, DATABASE_HOST: host, DATABASE_PORT: port, DATABASE_NAME: name, DATABASE_SCHEMA: schema } = database.env;
-      expect(running.output()).toContain(`database: postgres ${user}@${host}:${port}/${name} (schema ${schema})`);
-      expect(running.output()).not.toContain('not-printed');
-    } finally {
-      await running.stop();
-      await database.drop();
-    }
-  }, 90_000);
+  it.runIf(inject('databases').includes('postgres'))(
+    'names the PostgreSQL server, database and schema, never the password',
+    async () => {
+      const database = await createTestDatabase('postgres');
+      const running = await startCairn(project(), { ...database.env, DATABASE_PASSWORD: 'not-printed' });
+      try {
+        const {
+          DATABASE_USERNAME: user,
+          DATABASE_HOST: host,
+          DATABASE_PORT: port,
+          DATABASE_NAME: name,
+          DATABASE_SCHEMA: schema,
+        } = database.env;
+        expect(running.output()).toContain(`database: postgres ${user}@${host}:${port}/${name} (schema ${schema})`);
+        expect(running.output()).not.toContain('not-printed');
+      } finally {
+        await running.stop();
+        await database.drop();
+      }
+    },
+    90_000,
+  );
 
-  it.runIf(inject('databases').includes('mysql'))('names the MySQL server and database', async () => {
-    const database = await createTestDatabase('mysql');
-    const running = await startCairn(project(), database.env);
-    try {
-      const { DATABASE_USERNAME: user, DATABASE_HOST: host, DATABASE_PORT: port, DATABASE_NAME: name } = database.env;
-      expect(running.output()).toContain(`database: mysql ${user}@${host}:${port}/${name}`);
-    } finally {
-      await running.stop();
-      await database.drop();
-    }
-  }, 90_000);
+  it.runIf(inject('databases').includes('mysql'))(
+    'names the MySQL server and database',
+    async () => {
+      const database = await createTestDatabase('mysql');
+      const running = await startCairn(project(), database.env);
+      try {
+        const { DATABASE_USERNAME: user, DATABASE_HOST: host, DATABASE_PORT: port, DATABASE_NAME: name } = database.env;
+        expect(running.output()).toContain(`database: mysql ${user}@${host}:${port}/${name}`);
+      } finally {
+        await running.stop();
+        await database.drop();
+      }
+    },
+    90_000,
+  );
 
   it('refuses a project with an unknown custom field, naming the file, the attribute and the fix', async () => {
-    const dir = project({ ...CUSTOM_FIELDS_FILES, [SWATCH_SCHEMA]: swatchSchemaWith({ rank: { type: 'customField', customField: 'plugin::ranker.rank' } }) });
+    const dir = project({
+      ...CUSTOM_FIELDS_FILES,
+      [SWATCH_SCHEMA]: swatchSchemaWith({ rank: { type: 'customField', customField: 'plugin::ranker.rank' } }),
+    });
     const result = await cairn('start', '--dir', dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
@@ -122,7 +143,7 @@ describe('cairn command-line input', () => {
     [['api-token:list', '--dir', '--json'], 'option --dir needs a value (run `cairn help`)'],
     [['api-token:list', '--json=yes'], 'option --json takes no value (run `cairn help`)'],
     [['start', 'extra'], 'unexpected argument "extra" (run `cairn help`)'],
-  ])('%j gets Cairn\'s own one-line message and exit code 1', async (args, message) => {
+  ])("%j gets Cairn's own one-line message and exit code 1", async (args, message) => {
     const result = await cairn(...args);
     expect(result).toEqual({ code: 1, stdout: '', stderr: `cairn: ${message}\n` });
   });

@@ -26,8 +26,36 @@ describe('the cairn command line', () => {
   });
 
   it('api-token:create handles read-only, custom, lifespan and description', async () => {
-    expect((await cairn('api-token:create', '--dir', dir, '--name', 'ro', '--type', 'read-only', '--lifespan', '30', '--description', 'for the site')).code).toBe(0);
-    const custom = await cairn('api-token:create', '--dir', dir, '--name', 'tags', '--type', 'custom', '--permission', 'api::tag.tag.find', '--permission', 'api::tag.tag.findOne');
+    expect(
+      (
+        await cairn(
+          'api-token:create',
+          '--dir',
+          dir,
+          '--name',
+          'ro',
+          '--type',
+          'read-only',
+          '--lifespan',
+          '30',
+          '--description',
+          'for the site',
+        )
+      ).code,
+    ).toBe(0);
+    const custom = await cairn(
+      'api-token:create',
+      '--dir',
+      dir,
+      '--name',
+      'tags',
+      '--type',
+      'custom',
+      '--permission',
+      'api::tag.tag.find',
+      '--permission',
+      'api::tag.tag.findOne',
+    );
     expect(custom.code).toBe(0);
   });
 
@@ -51,7 +79,10 @@ describe('the cairn command line', () => {
     const text = await cairn('api-token:list', '--dir', dir);
     expect(text.stdout).toMatch(/^full {2}full-access/m);
     expect(text.stdout).toMatch(/^tags {2}custom .*permissions: api::tag.tag.find, api::tag.tag.findOne$/m);
-    const json = JSON.parse((await cairn('api-token:list', '--dir', dir, '--json')).stdout) as { name: string; expiresAt: string | null }[];
+    const json = JSON.parse((await cairn('api-token:list', '--dir', dir, '--json')).stdout) as {
+      name: string;
+      expiresAt: string | null;
+    }[];
     expect(json.map((t) => t.name)).toEqual(['full', 'ro', 'tags']);
     expect(json[1]?.expiresAt).toMatch(/^\d{4}-/);
     expect(JSON.stringify(json)).not.toContain(fullKey);
@@ -67,7 +98,9 @@ describe('the cairn command line', () => {
 
   it('content-types:list and routes:list describe the project', async () => {
     const types = await cairn('content-types:list', '--dir', dir);
-    expect(types.stdout).toContain('api::article.article  collectionType  /api/articles  table articles  (draft&publish, i18n)');
+    expect(types.stdout).toContain(
+      'api::article.article  collectionType  /api/articles  table articles  (draft&publish, i18n)',
+    );
     expect(types.stdout).toContain('api::global.global  singleType  /api/global');
     const routes = await cairn('routes:list', '--dir', dir);
     expect(routes.stdout).toContain('GET     /api/articles/:documentId  api::article.article.findOne');
@@ -75,7 +108,9 @@ describe('the cairn command line', () => {
     expect(routes.stdout).toContain('POST    /api/auth/local  plugin::users-permissions.auth.callback');
     expect(routes.stdout).toContain('GET     /api/users/me  plugin::users-permissions.user.me');
     expect(routes.stdout).toContain('POST    /api/upload  plugin::upload.content-api.upload');
-    expect(routes.stdout).toContain('DELETE  /api/users-permissions/roles/:role  plugin::users-permissions.role.deleteRole');
+    expect(routes.stdout).toContain(
+      'DELETE  /api/users-permissions/roles/:role  plugin::users-permissions.role.deleteRole',
+    );
   });
 
   it('unknown commands and options fail; help succeeds', async () => {
@@ -88,7 +123,9 @@ describe('the cairn command line', () => {
 
   it('start serves the project until SIGTERM, and the CLI-made token works', async () => {
     const port = await closedPort();
-    const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
+    const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -96,15 +133,23 @@ describe('the cairn command line', () => {
       const base = `http://127.0.0.1:${port}`;
       let health = 0;
       for (let i = 0; i < 100 && health !== 204; i++) {
-        health = await fetch(`${base}/_health`).then((r) => r.status, () => 0);
+        health = await fetch(`${base}/_health`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (health !== 204) await new Promise((r) => setTimeout(r, 100));
       }
       expect(health).toBe(204);
       const list = await fetch(`${base}/api/articles`);
       expect(list.status).toBe(200);
-      expect(await list.json()).toEqual({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
+      expect(await list.json()).toEqual({
+        data: [],
+        meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } },
+      });
       expect((await fetch(`${base}/api/secrets`)).status).toBe(403);
-      expect((await fetch(`${base}/api/secrets`, { headers: { authorization: `Bearer ${fullKey}` } })).status).toBe(200);
+      expect((await fetch(`${base}/api/secrets`, { headers: { authorization: `Bearer ${fullKey}` } })).status).toBe(
+        200,
+      );
       expect(output).toContain('ignoring 15 custom code file(s)');
       expect(output).toMatch(/GET \/api\/articles 200/);
     } finally {
@@ -118,7 +163,9 @@ describe('the cairn command line', () => {
     const port = await closedPort();
     const project = mkdtempSync(join(tmpdir(), 'cairn-develop-'));
     cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
-    const child = spawn(process.execPath, [BIN, 'develop', '--dir', project], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
+    const child = spawn(process.execPath, [BIN, 'develop', '--dir', project], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -136,10 +183,19 @@ describe('the cairn command line', () => {
       const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
       schema.attributes.color = { type: 'string' };
       writeFileSync(schemaFile, JSON.stringify(schema));
-      const created = async () => (await fetch(`${base}/api/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { name: 'n', color: 'red' } }) })).status === 201;
+      const created = async () =>
+        (
+          await fetch(`${base}/api/tags`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ data: { name: 'n', color: 'red' } }),
+          })
+        ).status === 201;
       expect(await waitFor(created)).toBe(true);
       writeFileSync(schemaFile, '{ broken');
-      expect(await waitFor(async () => output.includes('reload failed, still serving the previous version'))).toBe(true);
+      expect(await waitFor(async () => output.includes('reload failed, still serving the previous version'))).toBe(
+        true,
+      );
       expect((await fetch(`${base}/api/tags`)).status).toBe(200);
     } finally {
       const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
@@ -154,10 +210,20 @@ describe('the cairn command line', () => {
     try {
       cpSync(EXAMPLE_PROJECT, broken, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
       const file = join(broken, 'src/api/tag/content-types/tag/schema.json');
-      writeFileSync(file, JSON.stringify({ kind: 'collectionType', collectionName: 'tags', info: { singularName: 'tag', pluralName: 'tags' }, attributes: { name: { type: 'strng' } } }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          kind: 'collectionType',
+          collectionName: 'tags',
+          info: { singularName: 'tag', pluralName: 'tags' },
+          attributes: { name: { type: 'strng' } },
+        }),
+      );
       const result = await cairn('start', '--dir', broken);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('src/api/tag/content-types/tag/schema.json: attribute "name" has an unknown type "strng"');
+      expect(result.stderr).toContain(
+        'src/api/tag/content-types/tag/schema.json: attribute "name" has an unknown type "strng"',
+      );
     } finally {
       rmSync(broken, { recursive: true, force: true });
     }

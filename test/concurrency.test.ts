@@ -11,8 +11,10 @@ for (const database of inject('databases')) {
 
     it('interleaved writes, failures and reads each see only committed work', async () => {
       const requests = Array.from({ length: 60 }, (_, i) => {
-        if (i % 3 === 0) return server.request('POST', '/api/articles', { body: { data: { title: `ok ${i}`, views: i } } });
-        if (i % 3 === 1) return server.request('POST', '/api/articles', { body: { data: { summary: `no title ${i}` } } });
+        if (i % 3 === 0)
+          return server.request('POST', '/api/articles', { body: { data: { title: `ok ${i}`, views: i } } });
+        if (i % 3 === 1)
+          return server.request('POST', '/api/articles', { body: { data: { summary: `no title ${i}` } } });
         return server.request('GET', '/api/articles?pagination[pageSize]=100&fields[0]=title');
       });
       const responses = await Promise.all(requests);
@@ -30,7 +32,11 @@ for (const database of inject('databases')) {
     });
 
     it('unique checks hold under concurrent writes of different values', async () => {
-      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => server.request('POST', '/api/authors', { body: { data: { name: `author ${i}` } } })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          server.request('POST', '/api/authors', { body: { data: { name: `author ${i}` } } }),
+        ),
+      );
       expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
       const list = await server.request('GET', '/api/authors?pagination[pageSize]=100');
       expect(list.json.meta.pagination.total).toBe(20);

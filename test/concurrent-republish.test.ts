@@ -23,20 +23,28 @@ for (const database of inject('databases')) {
   describe(`[${database}] republishing a document that other writes link to`, () => {
     let server: TestServer;
     const sql = (text: string) => server.app.db.all({ sql: text, params: [] });
-    const put = async (path: string, data: Record<string, unknown>) => (await server.request('PUT', path, { auth: 'full', body: { data } })).status;
+    const put = async (path: string, data: Record<string, unknown>) =>
+      (await server.request('PUT', path, { auth: 'full', body: { data } })).status;
     beforeAll(async () => {
-      server = await startTestServer({ database, files: { 'src/api/author/content-types/author/schema.json': DRAFT_AND_PUBLISH_AUTHOR } });
+      server = await startTestServer({
+        database,
+        files: { 'src/api/author/content-types/author/schema.json': DRAFT_AND_PUBLISH_AUTHOR },
+      });
     });
     afterAll(() => server.close());
 
     it('4 articles linking an author while it is republished twice, 30 rounds: every write 200, every published article linked to one published author', async () => {
-      const create = async (plural: string, data: Record<string, unknown>) => (await server.request('POST', `/api/${plural}`, { auth: 'full', body: { data } })).json.data.documentId as string;
+      const create = async (plural: string, data: Record<string, unknown>) =>
+        (await server.request('POST', `/api/${plural}`, { auth: 'full', body: { data } })).json.data
+          .documentId as string;
       const authors = [await create('authors', { name: 'X' }), await create('authors', { name: 'Y' })];
       const articles = await Promise.all([0, 1, 2, 3].map((i) => create('articles', { title: `linked ${i}` })));
       for (let round = 0; round < 30; round += 1) {
         const author = authors[round % 2] as string;
         const statuses = await Promise.all([
-          ...articles.map((article) => put(`/api/articles/${article}`, { summary: `round ${round}`, author, editor: author })),
+          ...articles.map((article) =>
+            put(`/api/articles/${article}`, { summary: `round ${round}`, author, editor: author }),
+          ),
           put(`/api/authors/${author}`, { bio: `round ${round}` }),
           put(`/api/authors/${author}`, { bio: `round ${round} again` }),
         ]);

@@ -20,14 +20,29 @@ for (const database of inject('databases')) {
       const png = await gradientImage(8, 8, 'png');
       const answers = new Set<string>();
       for (let round = 0; round < 40; round += 1) {
-        const author = (await server.request('POST', '/api/authors', { auth: 'full', body: { data: { name: `avatar owner ${round}` } } })).json.data;
-        const body = uploadBody({ files: [{ filename: `avatar${round}.png`, content: png, contentType: 'image/png' }], ref: 'api::author.author', refId: author.id, field: 'avatar' });
+        const author = (
+          await server.request('POST', '/api/authors', {
+            auth: 'full',
+            body: { data: { name: `avatar owner ${round}` } },
+          })
+        ).json.data;
+        const body = uploadBody({
+          files: [{ filename: `avatar${round}.png`, content: png, contentType: 'image/png' }],
+          ref: 'api::author.author',
+          refId: author.id,
+          field: 'avatar',
+        });
         const [upload, deleted] = await Promise.all([
           server.request('POST', '/api/upload', { payload: body.payload, headers: body.headers, auth: 'full' }),
-          new Promise((done) => setTimeout(done, (round % 20) * 2)).then(() => server.request('DELETE', `/api/authors/${author.documentId}`, { auth: 'full' })),
+          new Promise((done) => setTimeout(done, (round % 20) * 2)).then(() =>
+            server.request('DELETE', `/api/authors/${author.documentId}`, { auth: 'full' }),
+          ),
         ]);
         answers.add(`${upload.status}/${deleted.status}`);
-        if (upload.status === 400) expect(upload.json.error.message).toBe(`Invalid refId "${author.id}": api::author.author has no row with that id`);
+        if (upload.status === 400)
+          expect(upload.json.error.message).toBe(
+            `Invalid refId "${author.id}": api::author.author has no row with that id`,
+          );
       }
       expect([...answers].every((answer) => ['201/204', '400/204'].includes(answer))).toBe(true);
       const orphans = await server.app.db.all({

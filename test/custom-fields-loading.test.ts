@@ -23,7 +23,10 @@ afterEach(() => {
 });
 
 async function loadError(files: Record<string, string>): Promise<string> {
-  const error = await loadProject(project(files), {}).then(() => null, (e: unknown) => e);
+  const error = await loadProject(project(files), {}).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProjectError);
   return (error as Error).message;
 }
@@ -32,10 +35,21 @@ describe('custom fields in a project', () => {
   it('become attributes of the type their plugin registers, in content types and components', async () => {
     const { schema } = await loadProject(project(), {});
     const swatch = schema.contentTypes.get('api::swatch.swatch')!;
-    const types = Object.fromEntries([...swatch.attributes.values()].filter((a) => !a.system).map((a) => [a.name, a.type]));
+    const types = Object.fromEntries(
+      [...swatch.attributes.values()].filter((a) => !a.system).map((a) => [a.name, a.type]),
+    );
     expect(types).toEqual({
-      name: 'string', color: 'string', body: 'richtext', notes: 'richtext', moods: 'json', story: 'text',
-      place: 'json', icon: 'json', code: 'uid', stars: 'integer', palette: 'component',
+      name: 'string',
+      color: 'string',
+      body: 'richtext',
+      notes: 'richtext',
+      moods: 'json',
+      story: 'text',
+      place: 'json',
+      icon: 'json',
+      code: 'uid',
+      stars: 'integer',
+      palette: 'component',
     });
     expect(swatch.attributes.get('stars')).toMatchObject({ max: 5, column: 'stars' });
     const palette = schema.components.get('shared.palette')!;
@@ -44,7 +58,10 @@ describe('custom fields in a project', () => {
   });
 
   it('config/custom-fields overrides a known one and may be a function of env', async () => {
-    const dir = project({ 'config/custom-fields.js': "module.exports = ({ env }) => ({ 'global::stars': { type: env('STARS_TYPE') }, 'plugin::color-picker.color': { type: 'text' } });\n" });
+    const dir = project({
+      'config/custom-fields.js':
+        "module.exports = ({ env }) => ({ 'global::stars': { type: env('STARS_TYPE') }, 'plugin::color-picker.color': { type: 'text' } });\n",
+    });
     const { schema } = await loadProject(dir, { STARS_TYPE: 'float' });
     const swatch = schema.contentTypes.get('api::swatch.swatch')!;
     expect(swatch.attributes.get('stars')?.type).toBe('float');
@@ -52,7 +69,9 @@ describe('custom fields in a project', () => {
   });
 
   it('an unknown custom field stops the load, naming the file, the attribute and the fix', async () => {
-    const message = await loadError({ [SWATCH_SCHEMA]: swatchSchemaWith({ rank: { type: 'customField', customField: 'plugin::ranker.rank' } }) });
+    const message = await loadError({
+      [SWATCH_SCHEMA]: swatchSchemaWith({ rank: { type: 'customField', customField: 'plugin::ranker.rank' } }),
+    });
     expect(message).toContain(
       `${SWATCH_SCHEMA}: attribute "rank" uses the custom field "plugin::ranker.rank", whose storage type Cairn does not know (Cairn does not run plugins); declare it in config/custom-fields.js as { 'plugin::ranker.rank': { type: '<type>' } }`,
     );
@@ -63,9 +82,14 @@ describe('custom fields in a project', () => {
     const message = await loadError({ 'config/custom-fields.js': 'module.exports = {};\n' });
     expect(message).toContain(`${SWATCH_SCHEMA}: attribute "stars" uses the custom field "global::stars"`);
     const inComponent = await loadError({
-      'src/components/shared/palette.json': JSON.stringify({ collectionName: 'components_shared_palettes', attributes: { tint: { type: 'customField', customField: 'global::tint' } } }),
+      'src/components/shared/palette.json': JSON.stringify({
+        collectionName: 'components_shared_palettes',
+        attributes: { tint: { type: 'customField', customField: 'global::tint' } },
+      }),
     });
-    expect(inComponent).toContain('src/components/shared/palette.json: attribute "tint" uses the custom field "global::tint"');
+    expect(inComponent).toContain(
+      'src/components/shared/palette.json: attribute "tint" uses the custom field "global::tint"',
+    );
   });
 
   it('a customField attribute without its uid is reported', async () => {
@@ -75,9 +99,18 @@ describe('custom fields in a project', () => {
 
   it.each([
     ['module.exports = [];', 'config/custom-fields: must export an object'],
-    ["module.exports = { 'color': { type: 'string' } };", 'config/custom-fields: "color" is not a custom field uid; use "plugin::<plugin>.<name>" or "global::<name>"'],
-    ["module.exports = { 'global::stars': 'integer' };", `config/custom-fields: "global::stars" must be { type: '<type>' } with one of biginteger`],
-    ["module.exports = { 'global::stars': { type: 'component' } };", `config/custom-fields: "global::stars" must be { type: '<type>' }`],
+    [
+      "module.exports = { 'color': { type: 'string' } };",
+      'config/custom-fields: "color" is not a custom field uid; use "plugin::<plugin>.<name>" or "global::<name>"',
+    ],
+    [
+      "module.exports = { 'global::stars': 'integer' };",
+      `config/custom-fields: "global::stars" must be { type: '<type>' } with one of biginteger`,
+    ],
+    [
+      "module.exports = { 'global::stars': { type: 'component' } };",
+      `config/custom-fields: "global::stars" must be { type: '<type>' }`,
+    ],
   ])('config/custom-fields %s is refused', async (source, reason) => {
     expect(await loadError({ 'config/custom-fields.js': `${source}\n` })).toContain(reason);
   });

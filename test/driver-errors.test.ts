@@ -16,7 +16,12 @@ for (const database of inject('databases')) {
       const tag = await server.request('POST', '/api/tags', { body: { data: { name: 't' } } });
       const link = compileInsert(server.app.db.dialect, {
         table: 'articles_tags_lnk',
-        rows: [new Map([['article_id', { value: article.json.data.id, kind: 'integer' }], ['tag_id', { value: tag.json.data.id, kind: 'integer' }]])],
+        rows: [
+          new Map([
+            ['article_id', { value: article.json.data.id, kind: 'integer' }],
+            ['tag_id', { value: tag.json.data.id, kind: 'integer' }],
+          ]),
+        ],
       });
       await server.app.db.insert(link, 1);
       const error = await server.app.db.insert(link, 1).catch((e: unknown) => e);
@@ -31,24 +36,38 @@ for (const database of inject('databases')) {
         return;
       }
       expect(response.status).toBe(400);
-      expect(response.json.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^A value is too long for its column/) });
+      expect(response.json.error).toMatchObject({
+        name: 'ValidationError',
+        message: expect.stringMatching(/^A value is too long for its column/),
+      });
     });
 
     it('an integer beyond its column is a 400, not a 500 (SQLite integers are 64-bit)', async () => {
-      const response = await server.request('POST', '/api/articles', { body: { data: { title: 'big', views: 3_000_000_000 } } });
+      const response = await server.request('POST', '/api/articles', {
+        body: { data: { title: 'big', views: 3_000_000_000 } },
+      });
       if (database === 'sqlite') {
         expect(response.status).toBe(201);
         return;
       }
       expect(response.status).toBe(400);
-      expect(response.json.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^A number is out of range for its column/) });
+      expect(response.json.error).toMatchObject({
+        name: 'ValidationError',
+        message: expect.stringMatching(/^A number is out of range for its column/),
+      });
     });
 
     it('a transaction that fails half-way leaves nothing behind', async () => {
       const before = await server.app.db.all({ sql: 'select count(*) as n from tags', params: [] });
       const failed = await server.app.db
         .transaction(async (tx) => {
-          await tx.insert(compileInsert(server.app.db.dialect, { table: 'tags', rows: [new Map([['name', { value: 'rolled back', kind: 'string' }]])] }), 1);
+          await tx.insert(
+            compileInsert(server.app.db.dialect, {
+              table: 'tags',
+              rows: [new Map([['name', { value: 'rolled back', kind: 'string' }]])],
+            }),
+            1,
+          );
           throw new Error('stop');
         })
         .catch((e: unknown) => e);

@@ -20,7 +20,11 @@ for (const database of inject('databases')) {
     let server: TestServer;
     let base: string;
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       return { status: response.status, text: await response.text() };
     };
     const login = (identifier: string, password: string) => post('/api/auth/local', { identifier, password });
@@ -28,38 +32,60 @@ for (const database of inject('databases')) {
     beforeAll(async () => {
       server = await startTestServer({ database, files: { 'config/plugins.js': PLUGINS } });
       base = await server.app.server.listen({ port: 0, host: '127.0.0.1' });
-      expect((await post('/api/auth/local/register', { username: 'walker', email: 'walker@example.com', password: 'Passw0rd!' })).status).toBe(200);
+      expect(
+        (
+          await post('/api/auth/local/register', {
+            username: 'walker',
+            email: 'walker@example.com',
+            password: 'Passw0rd!',
+          })
+        ).status,
+      ).toBe(200);
     });
     afterAll(() => server?.close());
 
-    it.each(Object.entries(STRAPI_HASHES).map(([password, hash], i) => [i === 0 ? 'Passw0rd!' : 'a 276-byte password', password, hash] as const))(
-      'an account whose hash Strapi wrote logs in (%s)',
-      async (_label, password, hash) => {
-        await server.app.db.run({ sql: `update up_users set password = '${hash}' where username = 'walker'`, params: [] });
-        expect((await login('walker', password)).status).toBe(200);
-        expect((await login('walker', `${password}!`.slice(1))).status).toBe(400);
-      },
-    );
+    it.each(
+      Object.entries(STRAPI_HASHES).map(
+        ([password, hash], i) => [i === 0 ? 'Passw0rd!' : 'a 276-byte password', password, hash] as const,
+      ),
+    )('an account whose hash Strapi wrote logs in (%s)', async (_label, password, hash) => {
+      await server.app.db.run({
+        sql: `update up_users set password = '${hash}' where username = 'walker'`,
+        params: [],
+      });
+      expect((await login('walker', password)).status).toBe(200);
+      expect((await login('walker', `${password}!`.slice(1))).status).toBe(400);
+    });
 
     // The event loop is free while bcrypt runs exactly when bcrypt's CPU time is spent on another
     // thread: with a JavaScript bcrypt the loop thread carries it all (~60 ms a hash).
     it.skipIf(!canMeasureThreadCpu())('logins spend their bcrypt time off the event-loop thread', async () => {
-      await server.app.db.run({ sql: `update up_users set password = '${STRAPI_HASHES['Passw0rd!']}' where username = 'walker'`, params: [] });
+      await server.app.db.run({
+        sql: `update up_users set password = '${STRAPI_HASHES['Passw0rd!']}' where username = 'walker'`,
+        params: [],
+      });
       const cpu = await cpuDuring(async () => {
         for (let i = 0; i < REQUESTS; i++) expect((await login('walker', 'Passw0rd!')).status).toBe(200);
       });
       expect(cpu.otherThreads, JSON.stringify(cpu)).toBeGreaterThan(2 * cpu.loopThread);
     });
 
-    it.skipIf(!canMeasureThreadCpu())('writes with a password attribute spend their bcrypt time off the event-loop thread', async () => {
-      const cpu = await cpuDuring(async () => {
-        for (let i = 0; i < REQUESTS; i++) {
-          const created = await post('/api/articles', { data: { title: `locked ${i}`, secretCode: `code-${i}` } }, { authorization: `Bearer ${server.tokens.full}` });
-          expect(created.status, created.text).toBe(201);
-        }
-      });
-      expect(cpu.otherThreads, JSON.stringify(cpu)).toBeGreaterThan(2 * cpu.loopThread);
-    });
+    it.skipIf(!canMeasureThreadCpu())(
+      'writes with a password attribute spend their bcrypt time off the event-loop thread',
+      async () => {
+        const cpu = await cpuDuring(async () => {
+          for (let i = 0; i < REQUESTS; i++) {
+            const created = await post(
+              '/api/articles',
+              { data: { title: `locked ${i}`, secretCode: `code-${i}` } },
+              { authorization: `Bearer ${server.tokens.full}` },
+            );
+            expect(created.status, created.text).toBe(201);
+          }
+        });
+        expect(cpu.otherThreads, JSON.stringify(cpu)).toBeGreaterThan(2 * cpu.loopThread);
+      },
+    );
 
     // Constant time: a login naming no account still costs one bcrypt comparison.
     it.skipIf(!canMeasureThreadCpu())('a login for an unknown identifier costs a bcrypt comparison too', async () => {

@@ -29,7 +29,8 @@ for (const kind of inject('databases')) {
         await app.close();
       }
     }
-    const statusOf = (path: string) => withApp(async (app) => (await app.server.inject({ method: 'GET', url: path })).statusCode);
+    const statusOf = (path: string) =>
+      withApp(async (app) => (await app.server.inject({ method: 'GET', url: path })).statusCode);
     const publicActions = () =>
       withApp(async (app) => {
         const rows = await app.db.all({
@@ -63,7 +64,9 @@ for (const kind of inject('databases')) {
     it('ignores unknown actions with a notice', async () => {
       configure("module.exports = { public: ['api::tag.tag.find', 'api::nope.nope.find'] };");
       await withApp(async (app) => {
-        expect(app.notices).toContain('config/permissions: role "public": unknown action "api::nope.nope.find" ignored');
+        expect(app.notices).toContain(
+          'config/permissions: role "public": unknown action "api::nope.nope.find" ignored',
+        );
       });
     });
   });

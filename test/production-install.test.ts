@@ -12,7 +12,10 @@ import { afterAll, describe, expect, it } from 'vitest';
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { dev?: boolean; peerDependenciesMeta?: Record<string, { optional?: boolean }> }>;
 };
@@ -20,7 +23,11 @@ const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) a
 const OPTIONAL_PEERS = new Set(
   Object.values(lock.packages)
     .filter((entry) => entry.dev !== true)
-    .flatMap((entry) => Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional === true).map(([name]) => name)),
+    .flatMap((entry) =>
+      Object.entries(entry.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta.optional === true)
+        .map(([name]) => name),
+    ),
 );
 /** esbuild's metafile of dist/cairn.mjs and dist/webhook-thread.mjs (written by scripts/bundle-cli.mjs; `npm test` builds first). */
 const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8')) as {
@@ -30,7 +37,11 @@ const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8'
 
 const BUILTINS = new Set(builtinModules);
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 /** `node_modules/a/node_modules/@s/b/lib/x.js` → `node_modules/a/node_modules/@s/b` (its package-lock key). */
 function lockKey(input: string): string {
   const at = input.lastIndexOf('node_modules/') + 'node_modules/'.length;
@@ -43,7 +54,9 @@ afterAll(() => {
 });
 function run(file: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [file], { cwd, env: { ...process.env, npm_execpath: '' } }, (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [file], { cwd, env: { ...process.env, npm_execpath: '' } }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -62,7 +75,11 @@ describe('the production install', () => {
   });
 
   it('no dev-only package is bundled in', () => {
-    const packages = new Set(Object.keys(meta.inputs).filter((input) => input.includes('node_modules/')).map(lockKey));
+    const packages = new Set(
+      Object.keys(meta.inputs)
+        .filter((input) => input.includes('node_modules/'))
+        .map(lockKey),
+    );
     expect(packages.size).toBeGreaterThan(10);
     const devOnly = [...packages].filter((key) => lock.packages[key]?.dev === true || lock.packages[key] === undefined);
     expect(devOnly).toEqual([]);
@@ -89,6 +106,10 @@ describe('the production install', () => {
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cairn', type: 'module', private: true }));
     const result = await run('bin/cairn.js', dir);
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n',
+    });
   });
 });

@@ -22,12 +22,21 @@ afterEach(() => {
 });
 
 const schemaWith = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ kind: 'collectionType', collectionName: 'things', info: { singularName: 'thing', pluralName: 'things' }, attributes, ...extra });
+  JSON.stringify({
+    kind: 'collectionType',
+    collectionName: 'things',
+    info: { singularName: 'thing', pluralName: 'things' },
+    attributes,
+    ...extra,
+  });
 const THING = 'src/api/thing/content-types/thing/schema.json';
 
 async function loadError(files: Record<string, string>): Promise<string> {
   const dir = copyExample(files);
-  const error = await loadProject(dir, {}).then(() => null, (e: unknown) => e);
+  const error = await loadProject(dir, {}).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProjectError);
   return (error as Error).message;
 }
@@ -36,10 +45,27 @@ describe('loading a Strapi 5 project folder', () => {
   it('reads content types, components and config', async () => {
     const project = await loadProject(copyExample(), {});
     const api = [...project.schema.contentTypes.values()].filter((t) => t.origin === 'api').map((t) => t.uid);
-    expect(api).toEqual(['api::article.article', 'api::author.author', 'api::global.global', 'api::secret.secret', 'api::tag.tag']);
-    expect([...project.schema.components.keys()]).toEqual(['shared.keyword', 'shared.media-block', 'shared.quote', 'shared.rich-text', 'shared.seo']);
+    expect(api).toEqual([
+      'api::article.article',
+      'api::author.author',
+      'api::global.global',
+      'api::secret.secret',
+      'api::tag.tag',
+    ]);
+    expect([...project.schema.components.keys()]).toEqual([
+      'shared.keyword',
+      'shared.media-block',
+      'shared.quote',
+      'shared.rich-text',
+      'shared.seo',
+    ]);
     const article = project.schema.contentTypes.get('api::article.article');
-    expect(article).toMatchObject({ table: 'articles', draftAndPublish: true, localized: true, pluralName: 'articles' });
+    expect(article).toMatchObject({
+      table: 'articles',
+      draftAndPublish: true,
+      localized: true,
+      pluralName: 'articles',
+    });
     expect(project.config.api).toMatchObject({ defaultLimit: 25, maxLimit: 100, strictParams: true, prefix: '/api' });
     expect(project.config.i18n).toEqual({ locales: ['en', 'fr'], defaultLocale: 'en' });
     expect(project.config.database.filename).toBe(join(project.dir, '.tmp/data.db'));
@@ -55,7 +81,13 @@ describe('loading a Strapi 5 project folder', () => {
   it('generates missing secrets into .env once, and the real environment wins', async () => {
     const dir = copyExample();
     const first = await loadProject(dir, {});
-    expect(first.generatedSecrets).toEqual(['APP_KEYS', 'API_TOKEN_SALT', 'ADMIN_JWT_SECRET', 'JWT_SECRET', 'ENCRYPTION_KEY']);
+    expect(first.generatedSecrets).toEqual([
+      'APP_KEYS',
+      'API_TOKEN_SALT',
+      'ADMIN_JWT_SECRET',
+      'JWT_SECRET',
+      'ENCRYPTION_KEY',
+    ]);
     const env = readFileSync(join(dir, '.env'), 'utf8');
     expect(env).toMatch(/^API_TOKEN_SALT=\S+$/m);
     expect(first.config.server.appKeys).toHaveLength(4);
@@ -68,11 +100,19 @@ describe('loading a Strapi 5 project folder', () => {
   });
 
   it('reads TypeScript, JSON and per-environment config files', async () => {
-    const dir = copyExample({ 'config/env/production/server.js': "module.exports = ({ env }) => ({ port: env.int('PROD_PORT', 4000) });" });
+    const dir = copyExample({
+      'config/env/production/server.js': "module.exports = ({ env }) => ({ port: env.int('PROD_PORT', 4000) });",
+    });
     rmSync(join(dir, 'config/api.js'));
-    writeFileSync(join(dir, 'config/api.ts'), "export default ({ env }: { env: (k: string, d: string) => string }) => ({ rest: { prefix: env('API_PREFIX', '/content'), defaultLimit: 10 } });\n");
+    writeFileSync(
+      join(dir, 'config/api.ts'),
+      "export default ({ env }: { env: (k: string, d: string) => string }) => ({ rest: { prefix: env('API_PREFIX', '/content'), defaultLimit: 10 } });\n",
+    );
     rmSync(join(dir, 'config/plugins.js'));
-    writeFileSync(join(dir, 'config/plugins.json'), JSON.stringify({ i18n: { config: { locales: ['fr', 'de'], defaultLocale: 'de' } } }));
+    writeFileSync(
+      join(dir, 'config/plugins.json'),
+      JSON.stringify({ i18n: { config: { locales: ['fr', 'de'], defaultLocale: 'de' } } }),
+    );
     const project = await loadProject(dir, { NODE_ENV: 'production' });
     expect(project.config.api.prefix).toBe('/content');
     expect(project.config.api.defaultLimit).toBe(10);
@@ -99,12 +139,20 @@ describe('a broken schema stops the start with a message naming the file and the
     expect(message).toContain(`${THING}: attribute "size" has an unknown type "bigfloat"`);
   });
   it('relation to an unknown target', async () => {
-    const message = await loadError({ [THING]: schemaWith({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' } }) });
+    const message = await loadError({
+      [THING]: schemaWith({ owner: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' } }),
+    });
     expect(message).toContain(`${THING}: attribute "owner" targets "api::nobody.nobody", which is not a content type`);
   });
   it('inversedBy without a matching mappedBy', async () => {
-    const message = await loadError({ [THING]: schemaWith({ tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'things' } }) });
-    expect(message).toContain(`${THING}: attribute "tags" declares inversedBy "things", but api::tag.tag has no relation "things"`);
+    const message = await loadError({
+      [THING]: schemaWith({
+        tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', inversedBy: 'things' },
+      }),
+    });
+    expect(message).toContain(
+      `${THING}: attribute "tags" declares inversedBy "things", but api::tag.tag has no relation "things"`,
+    );
   });
   it('missing component', async () => {
     const message = await loadError({ [THING]: schemaWith({ seo: { type: 'component', component: 'shared.nope' } }) });
@@ -115,8 +163,15 @@ describe('a broken schema stops the start with a message naming the file and the
     expect(message).toContain(`${THING}: attribute "createdAt" uses a reserved name`);
   });
   it('an index on a column the type does not have', async () => {
-    const message = await loadError({ [THING]: schemaWith({ code: { type: 'string' } }, { indexes: [{ name: 'things_color_idx', columns: ['color'] }] }) });
-    expect(message).toContain(`${THING}: has an invalid "indexes" entry {"name":"things_color_idx","columns":["color"]}`);
+    const message = await loadError({
+      [THING]: schemaWith(
+        { code: { type: 'string' } },
+        { indexes: [{ name: 'things_color_idx', columns: ['color'] }] },
+      ),
+    });
+    expect(message).toContain(
+      `${THING}: has an invalid "indexes" entry {"name":"things_color_idx","columns":["color"]}`,
+    );
   });
   it('enumeration without values', async () => {
     const message = await loadError({ [THING]: schemaWith({ kind: { type: 'enumeration' } }) });
@@ -127,15 +182,33 @@ describe('a broken schema stops the start with a message naming the file and the
     expect(message).toMatch(new RegExp(`^${THING.replace(/\./g, '\\.')}: cannot read this schema`));
   });
   it('missing collectionName', async () => {
-    const message = await loadError({ [THING]: JSON.stringify({ kind: 'collectionType', info: { singularName: 'thing', pluralName: 'things' }, attributes: {} }) });
+    const message = await loadError({
+      [THING]: JSON.stringify({
+        kind: 'collectionType',
+        info: { singularName: 'thing', pluralName: 'things' },
+        attributes: {},
+      }),
+    });
     expect(message).toContain(`${THING}: needs a "collectionName"`);
   });
   it('two types on one table', async () => {
-    const message = await loadError({ [THING]: JSON.stringify({ kind: 'collectionType', collectionName: 'tags', info: { singularName: 'thing', pluralName: 'things' }, attributes: {} }) });
+    const message = await loadError({
+      [THING]: JSON.stringify({
+        kind: 'collectionType',
+        collectionName: 'tags',
+        info: { singularName: 'thing', pluralName: 'things' },
+        attributes: {},
+      }),
+    });
     expect(message).toContain('collectionName "tags" is already used');
   });
   it('reports every problem at once', async () => {
-    const message = await loadError({ [THING]: schemaWith({ a: { type: 'nope' }, b: { type: 'relation', relation: 'sideways', target: 'api::tag.tag' } }) });
+    const message = await loadError({
+      [THING]: schemaWith({
+        a: { type: 'nope' },
+        b: { type: 'relation', relation: 'sideways', target: 'api::tag.tag' },
+      }),
+    });
     expect(message).toContain('attribute "a"');
     expect(message).toContain('attribute "b" has an unknown relation "sideways"');
   });

@@ -9,7 +9,37 @@ import { createTestDatabase, type TestDatabase } from './support/databases.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
 
 const LAYOUT: [string, string[]][] = [
-  ['articles', ['id', 'document_id', 'title', 'slug', 'summary', 'body', 'content', 'views', 'rating', 'price', 'bigcount', 'is_featured', 'publish_date', 'publish_time', 'event_at', 'stamp', 'meta', 'category', 'contact_email', 'secret_code', 'created_at', 'updated_at', 'published_at', 'created_by_id', 'updated_by_id', 'locale']],
+  [
+    'articles',
+    [
+      'id',
+      'document_id',
+      'title',
+      'slug',
+      'summary',
+      'body',
+      'content',
+      'views',
+      'rating',
+      'price',
+      'bigcount',
+      'is_featured',
+      'publish_date',
+      'publish_time',
+      'event_at',
+      'stamp',
+      'meta',
+      'category',
+      'contact_email',
+      'secret_code',
+      'created_at',
+      'updated_at',
+      'published_at',
+      'created_by_id',
+      'updated_by_id',
+      'locale',
+    ],
+  ],
   ['articles_author_lnk', ['id', 'article_id', 'author_id', 'article_ord']],
   ['articles_tags_lnk', ['id', 'article_id', 'tag_id', 'tag_ord', 'article_ord']],
   ['articles_editor_lnk', ['id', 'article_id', 'author_id']],
@@ -22,9 +52,26 @@ const LAYOUT: [string, string[]][] = [
   ['up_permissions_role_lnk', ['id', 'permission_id', 'role_id', 'permission_ord']],
   ['upload_folders_parent_lnk', ['id', 'folder_id', 'inv_folder_id', 'folder_ord']],
   ['admin_users_roles_lnk', ['id', 'user_id', 'role_id', 'role_ord', 'user_ord']],
-  ['strapi_api_token_permissions_token_lnk', ['id', 'api_token_permission_id', 'api_token_id', 'api_token_permission_ord']],
+  [
+    'strapi_api_token_permissions_token_lnk',
+    ['id', 'api_token_permission_id', 'api_token_id', 'api_token_permission_ord'],
+  ],
   ['strapi_core_store_settings', ['id', 'key', 'value', 'type', 'environment', 'tag']],
-  ['i18n_locale', ['id', 'document_id', 'name', 'code', 'created_at', 'updated_at', 'published_at', 'created_by_id', 'updated_by_id', 'locale']],
+  [
+    'i18n_locale',
+    [
+      'id',
+      'document_id',
+      'name',
+      'code',
+      'created_at',
+      'updated_at',
+      'published_at',
+      'created_by_id',
+      'updated_by_id',
+      'locale',
+    ],
+  ],
 ];
 
 /** Foreign keys of a table as "<referenced table> <ON DELETE rule>", on any of the three databases. */
@@ -67,19 +114,35 @@ for (const kind of inject('databases')) {
       }
     }
     const existing = async (app: App) =>
-      readExistingSchema(await app.db.all(app.db.dialect.introspector.columnsQuery), await app.db.all(app.db.dialect.introspector.indexesQuery));
+      readExistingSchema(
+        await app.db.all(app.db.dialect.introspector.columnsQuery),
+        await app.db.all(app.db.dialect.introspector.indexesQuery),
+      );
 
     it("creates Strapi 5's tables and columns", async () => {
       await withApp(async (app) => {
         const schema = await existing(app);
-        for (const [table, columns] of LAYOUT) expect([...(schema.tables.get(table)?.keys() ?? [])], table).toEqual(columns);
+        for (const [table, columns] of LAYOUT)
+          expect([...(schema.tables.get(table)?.keys() ?? [])], table).toEqual(columns);
       });
     });
 
     it('creates the indexes and cascading foreign keys of join tables', async () => {
       await withApp(async (app) => {
         const { indexes } = await existing(app);
-        for (const name of ['articles_tags_lnk_fk', 'articles_tags_lnk_ifk', 'articles_tags_lnk_ofk', 'articles_tags_lnk_oifk', 'articles_tags_lnk_uq', 'articles_documents_idx', 'articles_created_by_id_fk', 'strapi_sessions_session_id_idx', 'strapi_sessions_user_id_idx', 'upload_files_folder_path_index', 'upload_folders_path_index']) {
+        for (const name of [
+          'articles_tags_lnk_fk',
+          'articles_tags_lnk_ifk',
+          'articles_tags_lnk_ofk',
+          'articles_tags_lnk_oifk',
+          'articles_tags_lnk_uq',
+          'articles_documents_idx',
+          'articles_created_by_id_fk',
+          'strapi_sessions_session_id_idx',
+          'strapi_sessions_user_id_idx',
+          'upload_files_folder_path_index',
+          'upload_folders_path_index',
+        ]) {
           expect(indexes.has(name), name).toBe(true);
         }
         expect(await foreignKeys(app, 'articles_tags_lnk')).toEqual(['articles CASCADE', 'tags CASCADE']);
@@ -108,15 +171,32 @@ for (const kind of inject('databases')) {
 
       it('adds a new attribute as a column and keeps existing rows', async () => {
         await withApp(async (app) => {
-          expect((await app.server.inject({ method: 'POST', url: '/api/tags', payload: { data: { name: 'kept' } } })).statusCode).toBe(201);
+          expect(
+            (await app.server.inject({ method: 'POST', url: '/api/tags', payload: { data: { name: 'kept' } } }))
+              .statusCode,
+          ).toBe(201);
         });
-        writeFileSync(tagSchema, JSON.stringify({ ...JSON.parse(original), attributes: { ...JSON.parse(original).attributes, color: { type: 'string' } } }));
+        writeFileSync(
+          tagSchema,
+          JSON.stringify({
+            ...JSON.parse(original),
+            attributes: { ...JSON.parse(original).attributes, color: { type: 'string' } },
+          }),
+        );
         await withApp(async (app) => {
           expect([...((await existing(app)).tables.get('tags')?.keys() ?? [])]).toContain('color');
           const list = await app.server.inject({ method: 'GET', url: '/api/tags' });
           expect(list.json().data).toEqual([expect.objectContaining({ name: 'kept', color: null })]);
           const documentId = list.json().data[0].documentId;
-          expect((await app.server.inject({ method: 'PUT', url: `/api/tags/${documentId}`, payload: { data: { color: 'red' } } })).statusCode).toBe(200);
+          expect(
+            (
+              await app.server.inject({
+                method: 'PUT',
+                url: `/api/tags/${documentId}`,
+                payload: { data: { color: 'red' } },
+              })
+            ).statusCode,
+          ).toBe(200);
         });
       });
 
@@ -133,7 +213,11 @@ for (const kind of inject('databases')) {
         changed.attributes.name = { type: 'integer' };
         writeFileSync(tagSchema, JSON.stringify(changed));
         await withApp(async (app) => {
-          expect(app.notices.some((notice) => notice.startsWith('column tags.name has type') && notice.includes('left unchanged'))).toBe(true);
+          expect(
+            app.notices.some(
+              (notice) => notice.startsWith('column tags.name has type') && notice.includes('left unchanged'),
+            ),
+          ).toBe(true);
           expect(await app.db.all({ sql: 'select name from tags', params: [] })).toEqual([{ name: 'kept' }]);
         });
         writeFileSync(tagSchema, original);

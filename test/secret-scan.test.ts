@@ -8,7 +8,12 @@ const none = { passwords: [], tokens: [] };
 
 describe('findSecretLeaks', () => {
   it('finds nothing in a clean body', () => {
-    expect(findSecretLeaks('{"data":{"title":"$2 off, 10$ each"}}', { passwords: ['Correct-Horse-1'], tokens: [{ kind: 'reset_password_token', value: TOKEN }] })).toEqual([]);
+    expect(
+      findSecretLeaks('{"data":{"title":"$2 off, 10$ each"}}', {
+        passwords: ['Correct-Horse-1'],
+        tokens: [{ kind: 'reset_password_token', value: TOKEN }],
+      }),
+    ).toEqual([]);
   });
   it('finds a bcrypt hash of any variant', () => {
     expect(findSecretLeaks(JSON.stringify({ password: HASH }), none)).toEqual([{ kind: 'bcrypt hash', value: HASH }]);
@@ -16,27 +21,57 @@ describe('findSecretLeaks', () => {
     expect(findSecretLeaks('"$2y$04$abc"', none).map((l) => l.kind)).toEqual(['bcrypt hash']);
   });
   it('finds a known password, as sent or escaped inside a JSON string', () => {
-    expect(findSecretLeaks('{"note":"Correct-Horse-1"}', { passwords: ['Correct-Horse-1'], tokens: [] })).toEqual([{ kind: 'password', value: 'Correct-Horse-1' }]);
+    expect(findSecretLeaks('{"note":"Correct-Horse-1"}', { passwords: ['Correct-Horse-1'], tokens: [] })).toEqual([
+      { kind: 'password', value: 'Correct-Horse-1' },
+    ]);
     const odd = 'quote"back\\slash';
-    expect(findSecretLeaks(JSON.stringify({ note: `x${odd}x` }), { passwords: [odd], tokens: [] })).toEqual([{ kind: 'password', value: odd }]);
+    expect(findSecretLeaks(JSON.stringify({ note: `x${odd}x` }), { passwords: [odd], tokens: [] })).toEqual([
+      { kind: 'password', value: odd },
+    ]);
   });
   it('finds stored tokens, named by their column', () => {
-    const known = { passwords: [], tokens: [{ kind: 'reset_password_token' as const, value: TOKEN }, { kind: 'confirmation_token' as const, value: 'c0ffee'.repeat(20) }] };
-    expect(findSecretLeaks(`{"link":"https://x/reset?code=${TOKEN}"}`, known)).toEqual([{ kind: 'reset_password_token', value: TOKEN }]);
-    expect(findSecretLeaks(`{"a":"${'c0ffee'.repeat(20)}","b":"${HASH}"}`, known).map((l) => l.kind)).toEqual(['bcrypt hash', 'confirmation_token']);
+    const known = {
+      passwords: [],
+      tokens: [
+        { kind: 'reset_password_token' as const, value: TOKEN },
+        { kind: 'confirmation_token' as const, value: 'c0ffee'.repeat(20) },
+      ],
+    };
+    expect(findSecretLeaks(`{"link":"https://x/reset?code=${TOKEN}"}`, known)).toEqual([
+      { kind: 'reset_password_token', value: TOKEN },
+    ]);
+    expect(findSecretLeaks(`{"a":"${'c0ffee'.repeat(20)}","b":"${HASH}"}`, known).map((l) => l.kind)).toEqual([
+      'bcrypt hash',
+      'confirmation_token',
+    ]);
   });
 });
 
 describe('scannableText', () => {
   const mismatch = (value: string, extra = {}) => ({
     data: null,
-    error: { status: 400, name: 'ValidationError', message: 'Passwords do not match', details: { errors: [{ path: ['passwordConfirmation'], message: 'Passwords do not match', name: 'ValidationError', value }] }, ...extra },
+    error: {
+      status: 400,
+      name: 'ValidationError',
+      message: 'Passwords do not match',
+      details: {
+        errors: [{ path: ['passwordConfirmation'], message: 'Passwords do not match', name: 'ValidationError', value }],
+      },
+      ...extra,
+    },
   });
   it("leaves out Strapi's echo of the client's passwordConfirmation, and only that", () => {
     const body = mismatch('Correct-Horse-1');
-    expect(findSecretLeaks(scannableText(JSON.stringify(body), body), { passwords: ['Correct-Horse-1'], tokens: [] })).toEqual([]);
+    expect(
+      findSecretLeaks(scannableText(JSON.stringify(body), body), { passwords: ['Correct-Horse-1'], tokens: [] }),
+    ).toEqual([]);
     const elsewhere = mismatch('Correct-Horse-1', { hint: 'Correct-Horse-1' });
-    expect(findSecretLeaks(scannableText(JSON.stringify(elsewhere), elsewhere), { passwords: ['Correct-Horse-1'], tokens: [] })).toHaveLength(1);
+    expect(
+      findSecretLeaks(scannableText(JSON.stringify(elsewhere), elsewhere), {
+        passwords: ['Correct-Horse-1'],
+        tokens: [],
+      }),
+    ).toHaveLength(1);
   });
   it('keeps every other body as it is', () => {
     const body = { data: null, error: { details: { errors: [{ path: ['password'], value: 'Correct-Horse-1' }] } } };
@@ -47,7 +82,13 @@ describe('scannableText', () => {
 
 describe('passwordsIn', () => {
   it('collects password, currentPassword and newPassword values at any depth, nothing else', () => {
-    const body = { identifier: 'ada', password: 'Correct-Horse-1', passwordConfirmation: 'Confirm-Only-1', nested: [{ currentPassword: 'Old-Horse-22', newPassword: 'New-Horse-333' }], data: { password: 'short' } };
+    const body = {
+      identifier: 'ada',
+      password: 'Correct-Horse-1',
+      passwordConfirmation: 'Confirm-Only-1',
+      nested: [{ currentPassword: 'Old-Horse-22', newPassword: 'New-Horse-333' }],
+      data: { password: 'short' },
+    };
     expect(passwordsIn(body)).toEqual(['Correct-Horse-1', 'Old-Horse-22', 'New-Horse-333']);
     expect(passwordsIn('password')).toEqual([]);
     expect(passwordsIn({ password: 42 })).toEqual([]);
@@ -74,7 +115,9 @@ describe('the scan on a test server', () => {
   });
 
   it('does not record the password of a failed request', async () => {
-    const response = await server.request('POST', '/api/auth/local', { body: { identifier: 'scanned', password: 'Wrong-Passw0rd-9' } });
+    const response = await server.request('POST', '/api/auth/local', {
+      body: { identifier: 'scanned', password: 'Wrong-Passw0rd-9' },
+    });
     expect(response.status).toBe(400);
     expect((await server.secretScan.known()).passwords).toEqual([user.password]);
   });
@@ -105,8 +148,11 @@ describe('the scan on a test server', () => {
     const { tokens } = await server.secretScan.known();
     const code = tokens[0]!.value;
     // Public may create articles in the example project: an article echoes its summary back.
-    const post = (summary: string) => server.request('POST', '/api/articles?fields[0]=summary', { body: { data: { title: 'echo', summary } } });
-    await expect(post(`reset ${code}`)).rejects.toThrow(/secret scan: the response to POST \/api\/articles\?fields\[0\]=summary \(201\) contains a reset_password_token/);
+    const post = (summary: string) =>
+      server.request('POST', '/api/articles?fields[0]=summary', { body: { data: { title: 'echo', summary } } });
+    await expect(post(`reset ${code}`)).rejects.toThrow(
+      /secret scan: the response to POST \/api\/articles\?fields\[0\]=summary \(201\) contains a reset_password_token/,
+    );
     await expect(post(user.password)).rejects.toThrow(/contains a password \(Scan-Me-Passw0rd…\)/);
     await expect(post(HASH)).rejects.toThrow(/contains a bcrypt hash/);
   });

@@ -23,7 +23,10 @@ afterEach(async () => {
 async function serverOnCopy(env: Record<string, string> = {}): Promise<{ server: RunningCairn; file: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-busy-'));
   dirs.push(dir);
-  cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+  cpSync(EXAMPLE_PROJECT, dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
+  });
   const server = await startCairn(dir, { DATABASE_CLIENT: 'sqlite', LOG_LEVEL: 'silent', ...env });
   servers.push(server);
   return { server, file: join(dir, '.tmp', 'data.db') };
@@ -42,7 +45,11 @@ function holdWriteLock(file: string): { release(): void } {
 }
 
 const createTag = (base: string, name: string) =>
-  fetch(`${base}/api/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { name } }) });
+  fetch(`${base}/api/tags`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { name } }),
+  });
 
 describe('SQLite file locked by another process', () => {
   it('a write waits for the lock without blocking reads, then succeeds', async () => {
@@ -74,17 +81,22 @@ describe('SQLite file locked by another process', () => {
     const written = await write;
     expect(events).toEqual(['reads answered', 'lock released', 'write answered']);
     expect(written.status).toBe(201);
-    const names = ((await (await fetch(`${server.base}/api/tags?sort=name`)).json()) as { data: { name: string }[] }).data.map((tag) => tag.name);
+    const names = (
+      (await (await fetch(`${server.base}/api/tags?sort=name`)).json()) as { data: { name: string }[] }
+    ).data.map((tag) => tag.name);
     expect(names).toEqual(['before', 'during']);
   });
 
-  it('a lock held past acquireConnectionTimeout answers 503 in Strapi\'s error format, and nothing is written', async () => {
+  it("a lock held past acquireConnectionTimeout answers 503 in Strapi's error format, and nothing is written", async () => {
     const { server, file } = await serverOnCopy({ DATABASE_CONNECTION_TIMEOUT: '500' });
     const lock = holdWriteLock(file);
     try {
       const response = await createTag(server.base, 'refused');
       expect(response.status).toBe(503);
-      const body = (await response.json()) as { data: unknown; error: { status: number; name: string; message: string } };
+      const body = (await response.json()) as {
+        data: unknown;
+        error: { status: number; name: string; message: string };
+      };
       expect(body.data).toBeNull();
       expect(body.error.status).toBe(503);
       expect(body.error.message).toMatch(/locked by another process/);

@@ -20,8 +20,11 @@ const strapi = JSON.parse(readFileSync(join(FIXTURES, 'bookkeeping.json'), 'utf8
   strapiDatabaseSchemaHash: string;
   coreStore: { key: string; value: string; type: string }[];
 };
-const strapiSchema = JSON.parse(readFileSync(join(FIXTURES, 'database-schema.json'), 'utf8')) as { tables: { name: string }[] };
-const sortedTables = (schema: { tables: { name: string }[] }) => [...schema.tables].sort((a, b) => a.name.localeCompare(b.name));
+const strapiSchema = JSON.parse(readFileSync(join(FIXTURES, 'database-schema.json'), 'utf8')) as {
+  tables: { name: string }[];
+};
+const sortedTables = (schema: { tables: { name: string }[] }) =>
+  [...schema.tables].sort((a, b) => a.name.localeCompare(b.name));
 
 for (const kind of inject('databases')) {
   describe(`[${kind}] Strapi's bookkeeping tables`, () => {
@@ -31,7 +34,9 @@ for (const kind of inject('databases')) {
     });
 
     /** A fresh copy of examples/blog on a fresh database; `before` prepares the database first (as Strapi would have left it). */
-    async function freshProject(before?: (app: Pick<App, 'db'>) => Promise<void>): Promise<{ start: () => Promise<App> }> {
+    async function freshProject(
+      before?: (app: Pick<App, 'db'>) => Promise<void>,
+    ): Promise<{ start: () => Promise<App> }> {
       const dir = mkdtempSync(join(tmpdir(), 'cairn-bookkeeping-'));
       cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
       const database: TestDatabase = await createTestDatabase(kind);
@@ -50,15 +55,24 @@ for (const kind of inject('databases')) {
       return { start: async () => createApp(await loadProject(dir, database.env)) };
     }
 
-    const rows = (app: Pick<App, 'db'>, sql: string) => app.db.all({ sql: sql.replace(/`(\w+)`/g, (_, name: string) => app.db.dialect.quoteIdentifier(name)), params: [] });
+    const rows = (app: Pick<App, 'db'>, sql: string) =>
+      app.db.all({
+        sql: sql.replace(/`(\w+)`/g, (_, name: string) => app.db.dialect.quoteIdentifier(name)),
+        params: [],
+      });
     const bookkeeping = async (app: Pick<App, 'db'>) => ({
       internal: await rows(app, 'select `id`, `name`, `time` from `strapi_migrations_internal` order by `id`'),
       migrations: await rows(app, 'select `id` from `strapi_migrations`'),
       schema: await rows(app, 'select `id`, `schema`, `time`, `hash` from `strapi_database_schema` order by `id`'),
-      store: await rows(app, "select `key`, `value`, `type` from `strapi_core_store_settings` where `key` = 'strapi_unidirectional-join-table-repair-ran'"),
+      store: await rows(
+        app,
+        "select `key`, `value`, `type` from `strapi_core_store_settings` where `key` = 'strapi_unidirectional-join-table-repair-ran'",
+      ),
     });
-    const insert = (app: Pick<App, 'db'>, table: string, values: Parameters<typeof rowOf>[0]) => app.db.insert(compileInsert(app.db.dialect, { table, rows: [rowOf(values)] }), 1);
-    const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as { tables: { name: string }[] };
+    const insert = (app: Pick<App, 'db'>, table: string, values: Parameters<typeof rowOf>[0]) =>
+      app.db.insert(compileInsert(app.db.dialect, { table, rows: [rowOf(values)] }), 1);
+    const parsed = (value: unknown) =>
+      (typeof value === 'string' ? JSON.parse(value) : value) as { tables: { name: string }[] };
 
     it('on a database Cairn creates: the rows a first Strapi 5.54 start leaves, and the same after a second start', async () => {
       const project = await freshProject();
@@ -76,12 +90,20 @@ for (const kind of inject('databases')) {
       expect(again).toEqual(made);
     });
 
-    it("on a database Strapi made: its rows are kept as they are, nothing is added", async () => {
+    it('on a database Strapi made: its rows are kept as they are, nothing is added', async () => {
       const older = strapi.strapiMigrationsInternal.slice(0, 6);
       const project = await freshProject(async (app) => {
         await syncSchema(app.db, BOOKKEEPING_TABLES);
-        for (const name of older) await insert(app, 'strapi_migrations_internal', { name: [name, 'string'], time: [new Date('2025-01-02T03:04:05Z'), 'datetime'] });
-        await insert(app, 'strapi_database_schema', { schema: ['{"tables":[]}', 'string'], time: [new Date('2025-01-02T03:04:05Z'), 'datetime'], hash: ['an older hash', 'string'] });
+        for (const name of older)
+          await insert(app, 'strapi_migrations_internal', {
+            name: [name, 'string'],
+            time: [new Date('2025-01-02T03:04:05Z'), 'datetime'],
+          });
+        await insert(app, 'strapi_database_schema', {
+          schema: ['{"tables":[]}', 'string'],
+          time: [new Date('2025-01-02T03:04:05Z'), 'datetime'],
+          hash: ['an older hash', 'string'],
+        });
       });
       const app = await project.start();
       const kept = await bookkeeping(app).finally(() => app.close());
@@ -100,18 +122,32 @@ for (const kind of inject('databases')) {
     });
 
     it('on a Strapi 4 database (a content table without document_id): nothing recorded, so Strapi still migrates it', async () => {
-      const v4Articles: TableSpec = { name: 'articles', columns: [{ name: 'id', type: 'increments', unsigned: false }, { name: 'title', type: 'string', unsigned: false }], indexes: [], foreignKeys: [] };
+      const v4Articles: TableSpec = {
+        name: 'articles',
+        columns: [
+          { name: 'id', type: 'increments', unsigned: false },
+          { name: 'title', type: 'string', unsigned: false },
+        ],
+        indexes: [],
+        foreignKeys: [],
+      };
       const project = await freshProject((app) => syncSchema(app.db, [v4Articles]).then(() => undefined));
       const app = await project.start();
       const left = await bookkeeping(app).finally(() => app.close());
       expect(left).toEqual({ internal: [], migrations: [], schema: [], store: [] });
-      expect(app.notices).toContain('table articles has no document_id column: this looks like a Strapi 4 database; Strapi 5\'s migrations are left to run when Strapi starts on it');
+      expect(app.notices).toContain(
+        "table articles has no document_id column: this looks like a Strapi 4 database; Strapi 5's migrations are left to run when Strapi starts on it",
+      );
     });
 
     it("with a column whose type is not Strapi's: the migrations are recorded, the schema is left for Strapi's own diff", async () => {
       const tags: TableSpec = {
         name: 'tags',
-        columns: [{ name: 'id', type: 'increments', unsigned: false }, { name: 'document_id', type: 'string', unsigned: false }, { name: 'name', type: 'integer', unsigned: false }],
+        columns: [
+          { name: 'id', type: 'increments', unsigned: false },
+          { name: 'document_id', type: 'string', unsigned: false },
+          { name: 'name', type: 'integer', unsigned: false },
+        ],
         indexes: [],
         foreignKeys: [],
       };
@@ -120,7 +156,9 @@ for (const kind of inject('databases')) {
       const left = await bookkeeping(app).finally(() => app.close());
       expect(left.internal.map((row) => row.name)).toEqual(strapi.strapiMigrationsInternal);
       expect(left.schema).toEqual([]);
-      expect(app.notices).toContain("Strapi's schema record is left empty because tags.name differ from Strapi's layout: Strapi will compare the whole database at its next start");
+      expect(app.notices).toContain(
+        "Strapi's schema record is left empty because tags.name differ from Strapi's layout: Strapi will compare the whole database at its next start",
+      );
     });
   });
 }

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
-import { closedPort, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  closedPort,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 // Issue 9, the built command line (`npm test` builds first): the bundle's webhook thread
 // (dist/webhook-thread.mjs) starts, builds the bodies and delivers (a thread that failed would be
@@ -16,7 +22,9 @@ import { closedPort, sleep, startWebhookReceiver, webhooksFile, type WebhookRece
 
 function listenAnywhere(): Promise<{ server: Server; port: number }> {
   return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => done({ server, port: (server.address() as { port: number }).port }));
+    const server = createServer().listen(0, '127.0.0.1', () =>
+      done({ server, port: (server.address() as { port: number }).port }),
+    );
   });
 }
 
@@ -26,8 +34,14 @@ describe('cairn start with an entry webhook (bundled build)', () => {
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     dir = mkdtempSync(join(tmpdir(), 'cairn-cli-thread-'));
-    cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
-    writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'site', url: receiver.url, events: ['entry.create', 'entry.publish'] }]));
+    cpSync(EXAMPLE_PROJECT, dir, {
+      recursive: true,
+      filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
+    });
+    writeFileSync(
+      join(dir, 'config/webhooks.js'),
+      webhooksFile([{ name: 'site', url: receiver.url, events: ['entry.create', 'entry.publish'] }]),
+    );
   });
   afterAll(async () => {
     await receiver?.close();
@@ -36,22 +50,38 @@ describe('cairn start with an entry webhook (bundled build)', () => {
 
   it('builds entry bodies on its thread: both events arrive deep-populated, and nothing about the thread is logged', async () => {
     const port = await closedPort();
-    const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' } });
+    const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
       const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 300 && (await fetch(`${base}/_health`).then((r) => r.status, () => 0)) !== 204; i++) await sleep(20);
+      for (
+        let i = 0;
+        i < 300 &&
+        (await fetch(`${base}/_health`).then(
+          (r) => r.status,
+          () => 0,
+        )) !== 204;
+        i++
+      )
+        await sleep(20);
       const created = await fetch(`${base}/api/articles`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ data: { title: 'From the bundle', seo: { metaTitle: 'Bundle', keywords: [{ word: 'thread' }] } } }),
+        body: JSON.stringify({
+          data: { title: 'From the bundle', seo: { metaTitle: 'Bundle', keywords: [{ word: 'thread' }] } },
+        }),
       });
       expect(created.status).toBe(201);
       const requests = await receiver.waitFor(2);
       expect(requests.map((request) => request.json.event)).toEqual(['entry.create', 'entry.publish']);
-      for (const request of requests) expect(request.json).toMatchObject({ entry: { title: 'From the bundle', seo: { metaTitle: 'Bundle', keywords: [{ word: 'thread' }] } } });
+      for (const request of requests)
+        expect(request.json).toMatchObject({
+          entry: { title: 'From the bundle', seo: { metaTitle: 'Bundle', keywords: [{ word: 'thread' }] } },
+        });
     } finally {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
@@ -64,7 +94,9 @@ describe('cairn start with an entry webhook (bundled build)', () => {
   it('exits with an error when its port is taken (the webhook thread does not keep it alive)', async () => {
     const { server, port } = await listenAnywhere();
     try {
-      const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' } });
+      const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cairn, startCairn, type RunningCairn } from './support/cli.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
-import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 // The built command line (run `npm run build` first, as `npm test` does): a `cairn start`
 // killed (SIGKILL) while an attempt is in flight leaves the delivery `sending`; the next start
@@ -12,7 +18,11 @@ import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookRece
 // without the payloads.
 
 const post = (base: string, name: string) =>
-  fetch(`${base}/api/authors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { name } }) }).then((r) => r.status);
+  fetch(`${base}/api/authors`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { name } }),
+  }).then((r) => r.status);
 
 interface LoggedDelivery {
   readonly id: number;
@@ -38,9 +48,15 @@ describe('webhooks across processes, and cairn webhooks:log', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cairn-webhooks-cli-'));
-    cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+    cpSync(EXAMPLE_PROJECT, dir, {
+      recursive: true,
+      filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
+    });
     receiver = await startWebhookReceiver();
-    writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'receiver', url: receiver.url, events: ['entry.create'] }]));
+    writeFileSync(
+      join(dir, 'config/webhooks.js'),
+      webhooksFile([{ name: 'receiver', url: receiver.url, events: ['entry.create'] }]),
+    );
     writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 100, timeoutMs: 5000, maxAttempts: 2 }));
   });
   afterAll(async () => {
@@ -61,7 +77,9 @@ describe('webhooks across processes, and cairn webhooks:log', () => {
     expect(await post(first.base, 'Crash')).toBe(201);
     const [hung] = await receiver.waitFor(1);
     await first.stop('SIGKILL');
-    expect(await logJson(dir)).toMatchObject([{ webhookName: 'receiver', event: 'entry.create', status: 'sending', attempts: 0 }]);
+    expect(await logJson(dir)).toMatchObject([
+      { webhookName: 'receiver', event: 'entry.create', status: 'sending', attempts: 0 },
+    ]);
 
     const second = await startCairn(dir, { LOG_LEVEL: 'silent' });
     server = second;
@@ -82,20 +100,48 @@ describe('webhooks across processes, and cairn webhooks:log', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^#2 {2}\\S+ {2}entry\\.create {2}→ receiver ${receiver.url} {2}attempts 2 {2}failed \\(last: HTTP 500\\)$`));
-    expect(lines[1]).toMatch(new RegExp(`^#1 {2}\\S+ {2}entry\\.create {2}→ receiver ${receiver.url} {2}attempts 1 {2}delivered \\S+ \\(HTTP 200\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^#2 {2}\\S+ {2}entry\\.create {2}→ receiver ${receiver.url} {2}attempts 2 {2}failed \\(last: HTTP 500\\)$`,
+      ),
+    );
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^#1 {2}\\S+ {2}entry\\.create {2}→ receiver ${receiver.url} {2}attempts 1 {2}delivered \\S+ \\(HTTP 200\\)$`,
+      ),
+    );
   });
 
   it('webhooks:log --json: the same deliveries without their payloads; --limit keeps the newest', async () => {
     const deliveries = await logJson(dir);
     expect(deliveries).toEqual([
       {
-        id: 2, webhookId: 1, webhookName: 'receiver', url: receiver.url, event: 'entry.create', status: 'failed', attempts: 2, nextAttemptAt: null,
-        lastStatus: 500, lastError: 'HTTP 500', createdAt: expect.any(String), deliveredAt: null,
+        id: 2,
+        webhookId: 1,
+        webhookName: 'receiver',
+        url: receiver.url,
+        event: 'entry.create',
+        status: 'failed',
+        attempts: 2,
+        nextAttemptAt: null,
+        lastStatus: 500,
+        lastError: 'HTTP 500',
+        createdAt: expect.any(String),
+        deliveredAt: null,
       },
       {
-        id: 1, webhookId: 1, webhookName: 'receiver', url: receiver.url, event: 'entry.create', status: 'delivered', attempts: 1, nextAttemptAt: null,
-        lastStatus: 200, lastError: null, createdAt: expect.any(String), deliveredAt: expect.any(String),
+        id: 1,
+        webhookId: 1,
+        webhookName: 'receiver',
+        url: receiver.url,
+        event: 'entry.create',
+        status: 'delivered',
+        attempts: 1,
+        nextAttemptAt: null,
+        lastStatus: 200,
+        lastError: null,
+        createdAt: expect.any(String),
+        deliveredAt: expect.any(String),
       },
     ]);
     const limited = await cairn('webhooks:log', '--dir', dir, '--json', '--limit', '1');

@@ -5,7 +5,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { loadProject } from '../src/project/load-project.js';
 import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/test-server.js';
-import { closedPort, eventually, queryDeliveries, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  closedPort,
+  eventually,
+  queryDeliveries,
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 // Issue 9, delivery: retries with exponential backoff (±50% jitter) until maxAttempts, a timeout
 // per attempt, bounded concurrency, writes that never wait, and a queue that survives a restart.
@@ -21,7 +30,10 @@ interface DeliveryRow {
 }
 
 async function deliveries(app: App): Promise<DeliveryRow[]> {
-  const rows = await queryDeliveries(app, 'select id, status, attempts, last_status, last_error, next_attempt_at from cairn_webhook_deliveries order by id');
+  const rows = await queryDeliveries(
+    app,
+    'select id, status, attempts, last_status, last_error, next_attempt_at from cairn_webhook_deliveries order by id',
+  );
   return rows.map((row) => ({
     id: Number(row.id),
     status: String(row.status),
@@ -32,7 +44,6 @@ async function deliveries(app: App): Promise<DeliveryRow[]> {
   }));
 }
 
-
 const author = (name: string) => ({ body: { data: { name } } });
 
 describe('webhook delivery', () => {
@@ -40,7 +51,10 @@ describe('webhook delivery', () => {
   let server: TestServer | undefined;
   const start = async (delivery: Record<string, unknown>) => {
     server = await startTestServer({
-      files: { 'config/webhooks.js': webhooksFile([{ name: 'receiver', url: receiver.url, events: ['entry.create'] }]), 'config/server.js': serverFile(delivery) },
+      files: {
+        'config/webhooks.js': webhooksFile([{ name: 'receiver', url: receiver.url, events: ['entry.create'] }]),
+        'config/server.js': serverFile(delivery),
+      },
     });
     return server;
   };
@@ -73,8 +87,17 @@ describe('webhook delivery', () => {
     expect(gaps[0]).toBeLessThan(backoffMs * 1.5 + 150);
     expect(gaps[1]).toBeGreaterThanOrEqual(backoffMs * 2 * 0.5 - 5);
     expect(gaps[1]).toBeLessThan(backoffMs * 2 * 1.5 + 150);
-    const [row] = await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.status === 'delivered');
-    expect(row).toMatchObject({ status: 'delivered', attempts: 3, lastStatus: 200, lastError: null, nextAttemptAt: null });
+    const [row] = await eventually(
+      () => deliveries(cairn.app),
+      (rows) => rows[0]?.status === 'delivered',
+    );
+    expect(row).toMatchObject({
+      status: 'delivered',
+      attempts: 3,
+      lastStatus: 200,
+      lastError: null,
+      nextAttemptAt: null,
+    });
     await sleep(300);
     expect(receiver.requests).toHaveLength(3);
   });
@@ -96,8 +119,17 @@ describe('webhook delivery', () => {
     receiver.answerWith({ status: 503 });
     expect((await cairn.request('POST', '/api/authors', author('Doomed'))).status).toBe(201);
     await receiver.waitFor(3);
-    const [row] = await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.status === 'failed');
-    expect(row).toMatchObject({ status: 'failed', attempts: 3, lastStatus: 503, lastError: 'HTTP 503', nextAttemptAt: null });
+    const [row] = await eventually(
+      () => deliveries(cairn.app),
+      (rows) => rows[0]?.status === 'failed',
+    );
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      lastStatus: 503,
+      lastError: 'HTTP 503',
+      nextAttemptAt: null,
+    });
     await sleep(400);
     expect(receiver.requests.map((request) => request.headers['x-cairn-attempt'])).toEqual(['1', '2', '3']);
   });
@@ -107,7 +139,10 @@ describe('webhook delivery', () => {
     receiver.hangNext(1);
     expect((await cairn.request('POST', '/api/authors', author('Slow'))).status).toBe(201);
     const [hung] = await receiver.waitFor(1);
-    const [pending] = await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.attempts === 1);
+    const [pending] = await eventually(
+      () => deliveries(cairn.app),
+      (rows) => rows[0]?.attempts === 1,
+    );
     const settledAfter = performance.now() - hung!.at;
     // Settled by the 300 ms timeout, not at once (the receiver may see the request late on a busy machine: half is the bound).
     expect(settledAfter).toBeGreaterThanOrEqual(150);
@@ -117,16 +152,24 @@ describe('webhook delivery', () => {
     expect(retried?.status).toBe(200);
     expect(retried?.headers['x-cairn-attempt']).toBe('2');
     expect(retried?.body).toBe(hung?.body);
-    await eventually(() => deliveries(cairn.app), (rows) => rows[0]?.status === 'delivered');
+    await eventually(
+      () => deliveries(cairn.app),
+      (rows) => rows[0]?.status === 'delivered',
+    );
   });
 
   it('at most `concurrency` deliveries are in flight at once, and all of them arrive', async () => {
     const cairn = await start({ backoffMs: 50, timeoutMs: 2000, concurrency: 2 });
     receiver.answerWith({ hang: true, ms: 250 });
-    for (let i = 0; i < 6; i++) expect((await cairn.request('POST', '/api/authors', author(`Parallel ${i}`))).status).toBe(201);
+    for (let i = 0; i < 6; i++)
+      expect((await cairn.request('POST', '/api/authors', author(`Parallel ${i}`))).status).toBe(201);
     const arrived = await receiver.waitFor(6, { timeoutMs: 8000 });
     expect(Math.max(...arrived.map((request) => request.concurrent))).toBe(2);
-    const rows = await eventually(() => deliveries(cairn.app), (all) => all.length === 6 && all.every((row) => row.status === 'delivered'), 8000);
+    const rows = await eventually(
+      () => deliveries(cairn.app),
+      (all) => all.length === 6 && all.every((row) => row.status === 'delivered'),
+      8000,
+    );
     expect(rows.map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(new Set(arrived.map((request) => request.json.entry.name)).size).toBe(6);
   });
@@ -135,22 +178,30 @@ describe('webhook delivery', () => {
     const port = await closedPort();
     server = await startTestServer({
       files: {
-        'config/webhooks.js': webhooksFile([{ name: 'dead', url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] }]),
+        'config/webhooks.js': webhooksFile([
+          { name: 'dead', url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] },
+        ]),
         'config/server.js': serverFile({ backoffMs: 100, maxBackoffMs: 300, maxAttempts: 8, timeoutMs: 500 }),
       },
     });
-    for (let i = 0; i < 20; i++) expect((await server.request('POST', '/api/authors', author(`Queued ${i}`))).status).toBe(201);
+    for (let i = 0; i < 20; i++)
+      expect((await server.request('POST', '/api/authors', author(`Queued ${i}`))).status).toBe(201);
     await sleep(800);
     const waiting = await deliveries(server.app);
     // Retrying each delivery on its own would have made about 3 attempts per delivery by now (60).
     expect(waiting.reduce((sum, row) => sum + row.attempts, 0)).toBeLessThanOrEqual(15);
     expect(waiting.filter((row) => row.status === 'failed')).toEqual([]);
-    expect(waiting.every((row) => row.lastError === null || /fetch failed|ECONNREFUSED/.test(row.lastError))).toBe(true);
+    expect(waiting.every((row) => row.lastError === null || /fetch failed|ECONNREFUSED/.test(row.lastError))).toBe(
+      true,
+    );
 
     const revived = await startWebhookReceiver('/hook', port);
     try {
       await revived.waitFor(20, { timeoutMs: 5000 });
-      const rows = await eventually(() => deliveries(server!.app), (all) => all.every((row) => row.status === 'delivered'));
+      const rows = await eventually(
+        () => deliveries(server!.app),
+        (all) => all.every((row) => row.status === 'delivered'),
+      );
       expect(rows).toHaveLength(20);
       expect(new Set(revived.requests.map((request) => request.json.entry.name)).size).toBe(20);
       expect(revived.requests).toHaveLength(20);
@@ -170,7 +221,11 @@ describe('webhook delivery', () => {
     }
     expect(Math.max(...times), `write times ${times.map(Math.round).join(', ')} ms`).toBeLessThan(500);
     await receiver.waitFor(5);
-    await eventually(() => deliveries(cairn.app), (rows) => rows.length === 5 && rows.every((row) => row.status === 'delivered'), 6000);
+    await eventually(
+      () => deliveries(cairn.app),
+      (rows) => rows.length === 5 && rows.every((row) => row.status === 'delivered'),
+      6000,
+    );
   });
 });
 
@@ -180,7 +235,10 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
   let app: App | undefined;
   const configure = (url: string, delivery: Record<string, unknown> = {}) => {
     writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'receiver', url, events: ['entry.create'] }]));
-    writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 400, timeoutMs: 500, maxAttempts: 6, ...delivery }));
+    writeFileSync(
+      join(dir, 'config/server.js'),
+      serverFile({ backoffMs: 400, timeoutMs: 500, maxAttempts: 6, ...delivery }),
+    );
   };
   const open = async () => {
     app = await createApp(await loadProject(dir, {}));
@@ -188,7 +246,10 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
   };
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cairn-webhooks-'));
-    cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+    cpSync(EXAMPLE_PROJECT, dir, {
+      recursive: true,
+      filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
+    });
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
@@ -201,10 +262,18 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     configure(receiver.url);
     const first = await open();
     receiver.answerWith({ status: 500 });
-    const created = await first.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Survivor' } }) });
+    const created = await first.server.inject({
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ data: { name: 'Survivor' } }),
+    });
     expect(created.statusCode).toBe(201);
     const [failed] = await receiver.waitFor(1);
-    await eventually(() => deliveries(first), (rows) => rows[0]?.attempts === 1);
+    await eventually(
+      () => deliveries(first),
+      (rows) => rows[0]?.attempts === 1,
+    );
     await first.close();
     app = undefined;
     expect((await receiver.waitFor(1)).length).toBe(1);
@@ -212,14 +281,19 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     receiver.answerWith({ status: 200 });
     const second = await open();
     const rowsAtStart = await deliveries(second);
-    expect(rowsAtStart).toMatchObject([{ status: expect.stringMatching(/^(pending|sending|delivered)$/), attempts: expect.any(Number) }]);
+    expect(rowsAtStart).toMatchObject([
+      { status: expect.stringMatching(/^(pending|sending|delivered)$/), attempts: expect.any(Number) },
+    ]);
     const [, delivered] = await receiver.waitFor(2, { timeoutMs: 3000 });
     expect(delivered).toMatchObject({ status: 200 });
     expect(delivered?.headers['x-cairn-attempt']).toBe('2');
     expect(delivered?.headers['x-cairn-delivery']).toBe(failed?.headers['x-cairn-delivery']);
     expect(delivered?.body).toBe(failed?.body);
     expect(JSON.parse(delivered!.body)).toMatchObject({ event: 'entry.create', entry: { name: 'Survivor' } });
-    await eventually(() => deliveries(second), (rows) => rows[0]?.status === 'delivered');
+    await eventually(
+      () => deliveries(second),
+      (rows) => rows[0]?.status === 'delivered',
+    );
     await sleep(200);
     expect(receiver.requests).toHaveLength(2);
   });
@@ -231,7 +305,12 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     const first = await open();
     receiver.requests.length = 0;
     receiver.hangNext(1);
-    const created = await first.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Interrupted' } }) });
+    const created = await first.server.inject({
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ data: { name: 'Interrupted' } }),
+    });
     expect(created.statusCode).toBe(201);
     const [hung] = await receiver.waitFor(1);
     const started = performance.now();
@@ -244,7 +323,10 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     expect(resent).toMatchObject({ status: 200, body: hung?.body });
     expect(resent?.headers['x-cairn-delivery']).toBe(hung?.headers['x-cairn-delivery']);
     expect(resent?.headers['x-cairn-attempt']).toBe('1');
-    const rows = await eventually(() => deliveries(second), (all) => all.at(-1)?.status === 'delivered');
+    const rows = await eventually(
+      () => deliveries(second),
+      (all) => all.at(-1)?.status === 'delivered',
+    );
     expect(rows.at(-1)).toMatchObject({ status: 'delivered', attempts: 1 });
     await second.close();
     app = undefined;
@@ -254,7 +336,9 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
 
   it('strapi_webhooks keeps one row per declared name: a start with a changed url updates it in place', async () => {
     const webhooks = async (current: App) =>
-      (await current.db.all({ sql: 'select id, name, url from strapi_webhooks order by id', params: [] })).map((row) => ({ id: Number(row.id), name: row.name, url: row.url }));
+      (await current.db.all({ sql: 'select id, name, url from strapi_webhooks order by id', params: [] })).map(
+        (row) => ({ id: Number(row.id), name: row.name, url: row.url }),
+      );
     const before = await webhooks(app as App);
     expect(before).toEqual([{ id: expect.any(Number), name: 'receiver', url: receiver.url }]);
     await app?.close();
@@ -264,7 +348,12 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
       configure(other.url);
       const moved = await open();
       expect(await webhooks(moved)).toEqual([{ id: before[0]?.id, name: 'receiver', url: other.url }]);
-      const created = await moved.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Moved' } }) });
+      const created = await moved.server.inject({
+        method: 'POST',
+        url: '/api/authors',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ data: { name: 'Moved' } }),
+      });
       expect(created.statusCode).toBe(201);
       const [request] = await other.waitFor(1);
       expect(request).toMatchObject({ path: '/moved', json: { event: 'entry.create', entry: { name: 'Moved' } } });
@@ -281,22 +370,42 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     const first = await open();
     // Rows of the earlier tests (one may be pending again: a close aborts an attempt in flight) are not this test's.
     const earlier = Math.max(0, ...(await deliveries(first)).map((row) => row.id));
-    const created = await first.server.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { name: 'Orphaned' } }) });
+    const created = await first.server.inject({
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ data: { name: 'Orphaned' } }),
+    });
     expect(created.statusCode).toBe(201);
     const orphaned = async (current: App) => (await deliveries(current)).find((row) => row.id > earlier);
-    await eventually(() => orphaned(first), (row) => row?.status === 'pending' && row.attempts >= 1);
+    await eventually(
+      () => orphaned(first),
+      (row) => row?.status === 'pending' && row.attempts >= 1,
+    );
     // A webhook Strapi's admin would have stored: not ours to delete.
-    await first.db.run({ sql: "insert into strapi_webhooks (name, url, headers, events, enabled) values ('from the admin', ?, '{}', '[]', ?)", params: [receiver.url, first.db.dialect.name === 'postgres' ? true : 1] });
+    await first.db.run({
+      sql: "insert into strapi_webhooks (name, url, headers, events, enabled) values ('from the admin', ?, '{}', '[]', ?)",
+      params: [receiver.url, first.db.dialect.name === 'postgres' ? true : 1],
+    });
     await first.close();
     app = undefined;
 
     writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([]));
     receiver.requests.length = 0;
     const second = await open();
-    const names = (await second.db.all({ sql: 'select name from strapi_webhooks order by id', params: [] })).map((row) => row.name);
+    const names = (await second.db.all({ sql: 'select name from strapi_webhooks order by id', params: [] })).map(
+      (row) => row.name,
+    );
     expect(names).toEqual(['from the admin']);
-    const row = await eventually(() => orphaned(second), (found) => found?.status === 'failed');
-    expect(row).toMatchObject({ status: 'failed', attempts: expect.any(Number), lastError: expect.stringMatching(/no longer exists/) });
+    const row = await eventually(
+      () => orphaned(second),
+      (found) => found?.status === 'failed',
+    );
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: expect.any(Number),
+      lastError: expect.stringMatching(/no longer exists/),
+    });
     expect(row?.attempts).toBeGreaterThanOrEqual(1);
     await sleep(200);
     expect(receiver.requests).toEqual([]);

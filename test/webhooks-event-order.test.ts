@@ -17,7 +17,15 @@ for (const database of inject('databases')) {
     beforeAll(async () => {
       server = await startTestServer({
         database,
-        files: { 'config/webhooks.js': webhooksFile([{ name: 'down', url: `http://127.0.0.1:${await closedPort()}/hook`, events: ['entry.create', 'entry.update', 'entry.delete'] }]) },
+        files: {
+          'config/webhooks.js': webhooksFile([
+            {
+              name: 'down',
+              url: `http://127.0.0.1:${await closedPort()}/hook`,
+              events: ['entry.create', 'entry.update', 'entry.delete'],
+            },
+          ]),
+        },
       });
     }, 60_000);
     afterAll(async () => {
@@ -26,7 +34,10 @@ for (const database of inject('databases')) {
 
     const queued = async (): Promise<Queued[]> => {
       const rows = await queryDeliveries(server.app, 'select event, payload from cairn_webhook_deliveries order by id');
-      return rows.map((row) => ({ event: String(row.event), entry: (JSON.parse(String(row.payload)) as { entry: Queued['entry'] }).entry }));
+      return rows.map((row) => ({
+        event: String(row.event),
+        entry: (JSON.parse(String(row.payload)) as { entry: Queued['entry'] }).entry,
+      }));
     };
 
     it('create, three updates and a delete of one author, sent back to back: queued in that order, each update with its own bio', async () => {
@@ -34,11 +45,18 @@ for (const database of inject('databases')) {
       expect(created.status).toBe(201);
       const id = (created.json as { data: { documentId: string } }).data.documentId;
       // No waiting between the writes: their bodies are still being built when the next write commits.
-      for (const bio of ['v1', 'v2', 'v3']) expect((await server.request('PUT', `/api/authors/${id}`, { body: { data: { bio } } })).status).toBe(200);
+      for (const bio of ['v1', 'v2', 'v3'])
+        expect((await server.request('PUT', `/api/authors/${id}`, { body: { data: { bio } } })).status).toBe(200);
       expect((await server.request('DELETE', `/api/authors/${id}`)).status).toBe(204);
 
       const rows = await eventually(queued, (list) => list.length >= 5);
-      expect(rows.map((row) => row.event)).toEqual(['entry.create', 'entry.update', 'entry.update', 'entry.update', 'entry.delete']);
+      expect(rows.map((row) => row.event)).toEqual([
+        'entry.create',
+        'entry.update',
+        'entry.update',
+        'entry.update',
+        'entry.delete',
+      ]);
       expect(rows.map((row) => row.entry.documentId)).toEqual([id, id, id, id, id]);
       // Bodies are read after the write, so a body may show a later state, never an earlier one.
       const order = ['v0', 'v1', 'v2', 'v3'];

@@ -2,7 +2,15 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { uploadBody } from './support/multipart.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { queryDeliveries, serverFile, sleep, startWebhookReceiver, webhooksFile, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  queryDeliveries,
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type ReceivedRequest,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 // Issue 9: every event kind reaches a real receiver on loopback exactly once, with Strapi's
 // payload (`{ event, createdAt, model, uid, entry }` / `{ event, createdAt, media }`, the entry
@@ -44,17 +52,30 @@ for (const database of inject('databases')) {
     let seen = 0;
 
     beforeAll(async () => {
-      [all, createsOnly, disabled] = await Promise.all([startWebhookReceiver(), startWebhookReceiver('/creates'), startWebhookReceiver('/off')]);
+      [all, createsOnly, disabled] = await Promise.all([
+        startWebhookReceiver(),
+        startWebhookReceiver('/creates'),
+        startWebhookReceiver('/off'),
+      ]);
       server = await startTestServer({
         database,
         files: {
           'src/api/author/content-types/author/schema.json': AUTHOR_SCHEMA,
           'config/webhooks.js': webhooksFile([
-            { name: 'everything', url: all.url, headers: { Authorization: 'Bearer receiver-token', 'X-Shared': 'from the webhook' }, secret: SECRET },
+            {
+              name: 'everything',
+              url: all.url,
+              headers: { Authorization: 'Bearer receiver-token', 'X-Shared': 'from the webhook' },
+              secret: SECRET,
+            },
             { name: 'creates only', url: createsOnly.url, events: ['entry.create'] },
             { name: 'switched off', url: disabled.url, enabled: false },
           ]),
-          'config/server.js': serverFile({ defaultHeaders: { 'X-Default': 'from server.js', 'X-Shared': 'from server.js' }, backoffMs: 50, timeoutMs: 500 }),
+          'config/server.js': serverFile({
+            defaultHeaders: { 'X-Default': 'from server.js', 'X-Shared': 'from server.js' },
+            backoffMs: 50,
+            timeoutMs: 500,
+          }),
         },
       });
     });
@@ -69,7 +90,10 @@ for (const database of inject('databases')) {
       await sleep(SETTLE_MS);
       const arrived = all.requests.slice(seen);
       seen = all.requests.length;
-      expect(arrived.map((request) => request.json.event), 'events arrived').toHaveLength(count);
+      expect(
+        arrived.map((request) => request.json.event),
+        'events arrived',
+      ).toHaveLength(count);
       for (const request of arrived) expectDeliveryHeaders(request);
       return arrived;
     }
@@ -79,7 +103,9 @@ for (const database of inject('databases')) {
     let authorRowId = 0;
 
     it('a collection type without draft & publish: POST → entry.create alone, with the entry as stored, private fields left out', async () => {
-      const created = await server.request('POST', '/api/authors', { body: { data: { name: 'Ada', email: 'ada@example.com', bio: 'Mathematician' } } });
+      const created = await server.request('POST', '/api/authors', {
+        body: { data: { name: 'Ada', email: 'ada@example.com', bio: 'Mathematician' } },
+      });
       expect(created.status).toBe(201);
       authorId = created.json.data.documentId;
       authorRowId = created.json.data.id;
@@ -88,17 +114,31 @@ for (const database of inject('databases')) {
       expect(Object.keys(body).sort()).toEqual(ENTRY_KEYS);
       expect(body).toMatchObject({ event: 'entry.create', model: 'author', uid: 'api::author.author' });
       expect(body.createdAt).toMatch(ISO);
-      expect(body.entry).toMatchObject({ id: authorRowId, documentId: authorId, name: 'Ada', email: 'ada@example.com', bio: 'Mathematician', avatar: null, articles: [] });
+      expect(body.entry).toMatchObject({
+        id: authorRowId,
+        documentId: authorId,
+        name: 'Ada',
+        email: 'ada@example.com',
+        bio: 'Mathematician',
+        avatar: null,
+        articles: [],
+      });
       expect(body.entry.publishedAt).toMatch(ISO);
       expect(body.entry).not.toHaveProperty('internalNote');
     });
 
     it('PUT → entry.update alone; a private value stored in the row stays out of the payload', async () => {
       await server.app.db.run({ sql: "update authors set internal_note = 'do not leak'", params: [] });
-      const updated = await server.request('PUT', `/api/authors/${authorId}`, { body: { data: { bio: 'Wrote the first program' } } });
+      const updated = await server.request('PUT', `/api/authors/${authorId}`, {
+        body: { data: { bio: 'Wrote the first program' } },
+      });
       expect(updated.status).toBe(200);
       const [update] = await next(1);
-      expect(update?.json).toMatchObject({ event: 'entry.update', model: 'author', entry: { documentId: authorId, bio: 'Wrote the first program' } });
+      expect(update?.json).toMatchObject({
+        event: 'entry.update',
+        model: 'author',
+        entry: { documentId: authorId, bio: 'Wrote the first program' },
+      });
       expect(update?.body).not.toContain('do not leak');
       expect(update?.json.entry).not.toHaveProperty('internalNote');
     });
@@ -109,9 +149,15 @@ for (const database of inject('databases')) {
       const created = await server.request('POST', '/api/articles', {
         body: {
           data: {
-            title: 'Hooked', views: 3, secretCode: 'hunter2-password', author: authorId,
+            title: 'Hooked',
+            views: 3,
+            secretCode: 'hunter2-password',
+            author: authorId,
             seo: { metaTitle: 'SEO title', keywords: [{ word: 'cms' }, { word: 'hooks' }] },
-            blocks: [{ __component: 'shared.quote', title: 'A quote', author: authorId }, { __component: 'shared.rich-text', body: 'Rich' }],
+            blocks: [
+              { __component: 'shared.quote', title: 'A quote', author: authorId },
+              { __component: 'shared.rich-text', body: 'Rich' },
+            ],
           },
         },
       });
@@ -130,7 +176,11 @@ for (const database of inject('databases')) {
         // and components and dynamic zones all the way down (document-service getDeepPopulate).
         expect(json.entry.author).toMatchObject({ documentId: authorId, name: 'Ada' });
         expect(json.entry.author).not.toHaveProperty('internalNote');
-        expect(json.entry.seo).toMatchObject({ metaTitle: 'SEO title', shareImage: null, keywords: [{ word: 'cms' }, { word: 'hooks' }] });
+        expect(json.entry.seo).toMatchObject({
+          metaTitle: 'SEO title',
+          shareImage: null,
+          keywords: [{ word: 'cms' }, { word: 'hooks' }],
+        });
         expect(json.entry.blocks).toMatchObject([
           { __component: 'shared.quote', title: 'A quote', author: { documentId: authorId, name: 'Ada' } },
           { __component: 'shared.rich-text', body: 'Rich' },
@@ -146,46 +196,81 @@ for (const database of inject('databases')) {
     });
 
     it('POST ?status=draft → entry.create alone', async () => {
-      const created = await server.request('POST', '/api/articles?status=draft', { body: { data: { summary: 'not yet' } } });
+      const created = await server.request('POST', '/api/articles?status=draft', {
+        body: { data: { summary: 'not yet' } },
+      });
       expect(created.status).toBe(201);
       const [create] = await next(1);
-      expect(create?.json).toMatchObject({ event: 'entry.create', entry: { documentId: created.json.data.documentId, summary: 'not yet', publishedAt: null } });
+      expect(create?.json).toMatchObject({
+        event: 'entry.create',
+        entry: { documentId: created.json.data.documentId, summary: 'not yet', publishedAt: null },
+      });
     });
 
     it('PUT → entry.update then entry.publish; PUT ?status=draft → entry.update alone', async () => {
-      expect((await server.request('PUT', `/api/articles/${articleId}`, { body: { data: { views: 4 } } })).status).toBe(200);
+      expect((await server.request('PUT', `/api/articles/${articleId}`, { body: { data: { views: 4 } } })).status).toBe(
+        200,
+      );
       const [update, publish] = await next(2);
       expect(events([update!, publish!])).toEqual(['entry.update', 'entry.publish']);
       expect(update?.json.entry).toMatchObject({ documentId: articleId, views: 4, publishedAt: null });
       expect(publish?.json.entry).toMatchObject({ documentId: articleId, views: 4 });
       expect(publish?.json.entry.publishedAt).toMatch(ISO);
 
-      expect((await server.request('PUT', `/api/articles/${articleId}?status=draft`, { body: { data: { views: 5 } } })).status).toBe(200);
+      expect(
+        (await server.request('PUT', `/api/articles/${articleId}?status=draft`, { body: { data: { views: 5 } } }))
+          .status,
+      ).toBe(200);
       const [draftUpdate] = await next(1);
-      expect(draftUpdate?.json).toMatchObject({ event: 'entry.update', entry: { documentId: articleId, views: 5, publishedAt: null } });
+      expect(draftUpdate?.json).toMatchObject({
+        event: 'entry.update',
+        entry: { documentId: articleId, views: 5, publishedAt: null },
+      });
     });
 
     it('DELETE of a document with a draft and a published row → one entry.delete (Strapi sends one per row)', async () => {
       expect((await server.request('DELETE', `/api/articles/${articleId}`)).status).toBe(204);
       const [deleted] = await next(1);
-      expect(deleted?.json).toMatchObject({ event: 'entry.delete', model: 'article', uid: 'api::article.article', entry: { documentId: articleId, title: 'Hooked' } });
+      expect(deleted?.json).toMatchObject({
+        event: 'entry.delete',
+        model: 'article',
+        uid: 'api::article.article',
+        entry: { documentId: articleId, title: 'Hooked' },
+      });
       expect(deleted?.json.entry).not.toHaveProperty('secretCode');
     });
 
     it('a single type: PUT creates (entry.create), PUT again updates (entry.update), DELETE → entry.delete', async () => {
       expect((await server.request('PUT', '/api/global', { body: { data: { siteName: 'Cairn' } } })).status).toBe(200);
-      expect((await next(1))[0]?.json).toMatchObject({ event: 'entry.create', model: 'global', uid: 'api::global.global', entry: { siteName: 'Cairn' } });
-      expect((await server.request('PUT', '/api/global', { body: { data: { siteName: 'Cairn 2' } } })).status).toBe(200);
+      expect((await next(1))[0]?.json).toMatchObject({
+        event: 'entry.create',
+        model: 'global',
+        uid: 'api::global.global',
+        entry: { siteName: 'Cairn' },
+      });
+      expect((await server.request('PUT', '/api/global', { body: { data: { siteName: 'Cairn 2' } } })).status).toBe(
+        200,
+      );
       expect((await next(1))[0]?.json).toMatchObject({ event: 'entry.update', entry: { siteName: 'Cairn 2' } });
       expect((await server.request('DELETE', '/api/global')).status).toBe(204);
       expect((await next(1))[0]?.json).toMatchObject({ event: 'entry.delete', entry: { siteName: 'Cairn 2' } });
     });
 
     it('writes that fail (rolled back or refused) send nothing, nor does registering a user', async () => {
-      expect((await server.request('POST', '/api/articles', { body: { data: { title: 'x'.repeat(200) } } })).status).toBe(400);
-      expect((await server.request('POST', '/api/articles', { body: { data: { title: 'Dangling', author: 'no-such-document-id-000000' } } })).status).toBe(400);
+      expect(
+        (await server.request('POST', '/api/articles', { body: { data: { title: 'x'.repeat(200) } } })).status,
+      ).toBe(400);
+      expect(
+        (
+          await server.request('POST', '/api/articles', {
+            body: { data: { title: 'Dangling', author: 'no-such-document-id-000000' } },
+          })
+        ).status,
+      ).toBe(400);
       expect((await server.request('POST', '/api/authors', { body: { data: { name: 'Ada' } } })).status).toBe(400);
-      const registered = await server.request('POST', '/api/auth/local/register', { body: { username: 'hooked', email: 'hooked@example.com', password: 'Passw0rd!' } });
+      const registered = await server.request('POST', '/api/auth/local/register', {
+        body: { username: 'hooked', email: 'hooked@example.com', password: 'Passw0rd!' },
+      });
       expect(registered.status).toBe(200);
       await sleep(SETTLE_MS);
       expect(all.requests.slice(seen).map((request) => request.json.event)).toEqual([]);
@@ -194,20 +279,40 @@ for (const database of inject('databases')) {
     let fileId = 0;
 
     it('media: POST /api/upload → media.create, ?id= → media.update, DELETE /api/upload/files/:id → media.delete, each `{ event, createdAt, media }`', async () => {
-      const form = uploadBody({ files: [{ filename: 'hook-notes.txt', content: 'Notes for the webhook test.\n', contentType: 'text/plain' }] });
-      const uploaded = await server.request('POST', '/api/upload', { payload: form.payload, headers: form.headers, auth: 'full' });
+      const form = uploadBody({
+        files: [{ filename: 'hook-notes.txt', content: 'Notes for the webhook test.\n', contentType: 'text/plain' }],
+      });
+      const uploaded = await server.request('POST', '/api/upload', {
+        payload: form.payload,
+        headers: form.headers,
+        auth: 'full',
+      });
       expect(uploaded.status).toBe(201);
       fileId = uploaded.json[0].id;
       const [create] = await next(1);
       expect(Object.keys(create?.json).sort()).toEqual(MEDIA_KEYS);
-      expect(create?.json).toMatchObject({ event: 'media.create', media: { id: fileId, name: 'hook-notes.txt', mime: 'text/plain', ext: '.txt' } });
+      expect(create?.json).toMatchObject({
+        event: 'media.create',
+        media: { id: fileId, name: 'hook-notes.txt', mime: 'text/plain', ext: '.txt' },
+      });
       expect(create?.json.createdAt).toMatch(ISO);
 
       const info = uploadBody({ fileInfo: { name: 'renamed.txt', alternativeText: 'Alt', caption: 'Caption' } });
-      expect((await server.request('POST', `/api/upload?id=${fileId}`, { payload: info.payload, headers: info.headers, auth: 'full' })).status).toBe(200);
+      expect(
+        (
+          await server.request('POST', `/api/upload?id=${fileId}`, {
+            payload: info.payload,
+            headers: info.headers,
+            auth: 'full',
+          })
+        ).status,
+      ).toBe(200);
       const [update] = await next(1);
       expect(Object.keys(update?.json).sort()).toEqual(MEDIA_KEYS);
-      expect(update?.json).toMatchObject({ event: 'media.update', media: { id: fileId, name: 'renamed.txt', alternativeText: 'Alt', caption: 'Caption' } });
+      expect(update?.json).toMatchObject({
+        event: 'media.update',
+        media: { id: fileId, name: 'renamed.txt', alternativeText: 'Alt', caption: 'Caption' },
+      });
 
       expect((await server.request('DELETE', `/api/upload/files/${fileId}`, { auth: 'full' })).status).toBe(200);
       const [deleted] = await next(1);
@@ -232,20 +337,61 @@ for (const database of inject('databases')) {
     });
 
     it('every delivery is recorded as delivered after one attempt; the declared webhooks are rows of strapi_webhooks', async () => {
-      const deliveries = await queryDeliveries(server.app, 'select webhook_name, event, status, attempts, last_status from cairn_webhook_deliveries order by id');
+      const deliveries = await queryDeliveries(
+        server.app,
+        'select webhook_name, event, status, attempts, last_status from cairn_webhook_deliveries order by id',
+      );
       expect(deliveries).toHaveLength(all.requests.length + createsOnly.requests.length);
-      for (const row of deliveries) expect([row.status, Number(row.attempts), Number(row.last_status)]).toEqual(['delivered', 1, 200]);
+      for (const row of deliveries)
+        expect([row.status, Number(row.attempts), Number(row.last_status)]).toEqual(['delivered', 1, 200]);
       expect(deliveries.filter((row) => row.webhook_name === 'switched off')).toEqual([]);
 
-      const rows = await server.app.db.all({ sql: 'select name, url, headers, events, enabled from strapi_webhooks order by id', params: [] });
+      const rows = await server.app.db.all({
+        sql: 'select name, url, headers, events, enabled from strapi_webhooks order by id',
+        params: [],
+      });
       const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
-      expect(rows.map((row) => ({ ...row, headers: json(row.headers), events: json(row.events), enabled: Boolean(Number(row.enabled) || row.enabled === true) }))).toEqual([
+      expect(
+        rows.map((row) => ({
+          ...row,
+          headers: json(row.headers),
+          events: json(row.events),
+          enabled: Boolean(Number(row.enabled) || row.enabled === true),
+        })),
+      ).toEqual([
         {
-          name: 'everything', url: all.url, headers: { Authorization: 'Bearer receiver-token', 'X-Shared': 'from the webhook' },
-          events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'], enabled: true,
+          name: 'everything',
+          url: all.url,
+          headers: { Authorization: 'Bearer receiver-token', 'X-Shared': 'from the webhook' },
+          events: [
+            'entry.create',
+            'entry.update',
+            'entry.delete',
+            'entry.publish',
+            'entry.unpublish',
+            'media.create',
+            'media.update',
+            'media.delete',
+          ],
+          enabled: true,
         },
         { name: 'creates only', url: createsOnly.url, headers: {}, events: ['entry.create'], enabled: true },
-        { name: 'switched off', url: disabled.url, headers: {}, events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'], enabled: false },
+        {
+          name: 'switched off',
+          url: disabled.url,
+          headers: {},
+          events: [
+            'entry.create',
+            'entry.update',
+            'entry.delete',
+            'entry.publish',
+            'entry.unpublish',
+            'media.create',
+            'media.update',
+            'media.delete',
+          ],
+          enabled: false,
+        },
       ]);
     });
   });

@@ -7,7 +7,15 @@ import { createApp, type App } from '../src/app.js';
 import { loadProject } from '../src/project/load-project.js';
 import { deliveryQueueFile } from '../src/webhooks/queue-database.js';
 import { EXAMPLE_PROJECT, startTestServer, type TestResponse } from './support/test-server.js';
-import { eventually, fileRows, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  eventually,
+  fileRows,
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 // Issue 9, SQLite: the delivery queue is a database file of its own beside the content database
 // (the webhook thread writes it without taking the content file's lock), and deliveries an older
@@ -29,7 +37,14 @@ function entryOf(body: string): Record<string, unknown> {
 
 /** Tables named `name` in a SQLite connection's main database. */
 const sqliteTables = async (app: App, name: string) =>
-  Number((await app.db.all({ sql: "select count(*) as n from sqlite_master where type = 'table' and name = ?", params: [name] }))[0]?.n);
+  Number(
+    (
+      await app.db.all({
+        sql: "select count(*) as n from sqlite_master where type = 'table' and name = ?",
+        params: [name],
+      })
+    )[0]?.n,
+  );
 
 describe('SQLite: the delivery queue is a file of its own beside the content database', { timeout: 60_000 }, () => {
   let receiver: WebhookReceiver;
@@ -43,7 +58,10 @@ describe('SQLite: the delivery queue is a file of its own beside the content dat
 
   it('after a delivery, the content database has no cairn_webhook_deliveries table; .tmp/data-webhooks.db holds the delivered row', async () => {
     const server = await startTestServer({
-      files: { 'config/webhooks.js': webhooksFile([{ name: 'creates', url: receiver.url, events: ['entry.create'] }]), 'config/server.js': serverFile({ backoffMs: 50, timeoutMs: 2000 }) },
+      files: {
+        'config/webhooks.js': webhooksFile([{ name: 'creates', url: receiver.url, events: ['entry.create'] }]),
+        'config/server.js': serverFile({ backoffMs: 50, timeoutMs: 2000 }),
+      },
     });
     try {
       const { database } = server.app.project.config;
@@ -51,12 +69,18 @@ describe('SQLite: the delivery queue is a file of its own beside the content dat
       expect(deliveryQueueFile(database)).toBe(queueFile);
       documentIdOf(await server.request('POST', '/api/authors', { body: { data: { name: 'Own file' } } }));
       await receiver.waitFor(1);
-      const rows = await eventually(async () => fileRows(queueFile), (found) => found[0]?.status === 'delivered');
+      const rows = await eventually(
+        async () => fileRows(queueFile),
+        (found) => found[0]?.status === 'delivered',
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ event: 'entry.create', url: receiver.url });
       expect(entryOf(String(rows[0]?.payload))).toMatchObject({ name: 'Own file' });
       expect(await sqliteTables(server.app, DELIVERIES)).toBe(0);
-      expect(await sqliteTables(server.app, 'strapi_webhooks'), 'the control: sqlite_master lists the content tables').toBe(1);
+      expect(
+        await sqliteTables(server.app, 'strapi_webhooks'),
+        'the control: sqlite_master lists the content tables',
+      ).toBe(1);
     } finally {
       await server.close();
     }
@@ -80,7 +104,10 @@ describe('SQLite: the delivery queue is a file of its own beside the content dat
 
     it('are moved at start with their ids: the pending one is delivered, the old table is dropped; a second start changes nothing', async () => {
       dir = mkdtempSync(join(tmpdir(), 'cairn-queue-move-'));
-      cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+      cpSync(EXAMPLE_PROJECT, dir, {
+        recursive: true,
+        filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
+      });
       // A first start without webhooks makes the content schema and no queue file.
       const filename = (await start()).project.config.database.filename ?? '';
       await stop();
@@ -89,15 +116,39 @@ describe('SQLite: the delivery queue is a file of its own beside the content dat
 
       // The older layout: the queue table in the content database (its columns as WEBHOOK_DELIVERIES_TABLE has them; datetimes in epoch ms).
       const due = Date.now() - 1000;
-      const oldPayload = JSON.stringify({ event: 'entry.create', createdAt: new Date(due).toISOString(), model: 'author', uid: 'api::author.author', entry: { name: 'Left behind' } });
+      const oldPayload = JSON.stringify({
+        event: 'entry.create',
+        createdAt: new Date(due).toISOString(),
+        model: 'author',
+        uid: 'api::author.author',
+        entry: { name: 'Left behind' },
+      });
       const content = new BetterSqlite3(filename);
       content.exec(`create table ${DELIVERIES} (id integer primary key autoincrement not null, webhook_id integer, webhook_name varchar(255), url text, event varchar(255), payload text,
         status varchar(255), attempts integer, next_attempt_at datetime, last_status integer, last_error text, created_at datetime, updated_at datetime, delivered_at datetime)`);
-      const insert = content.prepare(`insert into ${DELIVERIES} values (?, 1, 'migrated', ?, 'entry.create', ?, ?, ?, ?, ?, null, ?, ?, ?)`);
-      insert.run(41, receiver.url, '{"event":"entry.create","entry":{"name":"Sent long ago"}}', 'delivered', 1, null, 200, due - 60_000, due - 59_000, due - 59_000);
+      const insert = content.prepare(
+        `insert into ${DELIVERIES} values (?, 1, 'migrated', ?, 'entry.create', ?, ?, ?, ?, ?, null, ?, ?, ?)`,
+      );
+      insert.run(
+        41,
+        receiver.url,
+        '{"event":"entry.create","entry":{"name":"Sent long ago"}}',
+        'delivered',
+        1,
+        null,
+        200,
+        due - 60_000,
+        due - 59_000,
+        due - 59_000,
+      );
       insert.run(42, receiver.url, oldPayload, 'pending', 0, due, null, due, due, null);
       content.close();
-      writeFileSync(join(dir, 'config/webhooks.js'), webhooksFile([{ name: 'migrated', url: receiver.url, events: ['entry.create'], headers: { 'X-Migrated': 'yes' } }]));
+      writeFileSync(
+        join(dir, 'config/webhooks.js'),
+        webhooksFile([
+          { name: 'migrated', url: receiver.url, events: ['entry.create'], headers: { 'X-Migrated': 'yes' } },
+        ]),
+      );
       writeFileSync(join(dir, 'config/server.js'), serverFile({ backoffMs: 50, timeoutMs: 2000 }));
 
       const second = await start();
@@ -105,14 +156,28 @@ describe('SQLite: the delivery queue is a file of its own beside the content dat
       expect(sent?.headers['x-cairn-delivery']).toBe('42');
       expect(sent?.body).toBe(oldPayload);
       // webhook_id 1 is the declared webhook's row: its headers came with the delivery.
-      expect(await second.db.all({ sql: "select id from strapi_webhooks where name = 'migrated'", params: [] })).toEqual([{ id: 1 }]);
+      expect(
+        await second.db.all({ sql: "select id from strapi_webhooks where name = 'migrated'", params: [] }),
+      ).toEqual([{ id: 1 }]);
       expect(sent?.headers['x-migrated']).toBe('yes');
-      await eventually(async () => fileRows(queueFile), (rows) => rows.find((row) => row.id === 42)?.status === 'delivered');
+      await eventually(
+        async () => fileRows(queueFile),
+        (rows) => rows.find((row) => row.id === 42)?.status === 'delivered',
+      );
       expect(await sqliteTables(second, DELIVERIES)).toBe(0);
       await stop();
       const moved = fileRows(queueFile);
-      expect(moved.map((row) => [row.id, row.status])).toEqual([[41, 'delivered'], [42, 'delivered']]);
-      expect(moved[0]).toMatchObject({ webhook_name: 'migrated', payload: '{"event":"entry.create","entry":{"name":"Sent long ago"}}', attempts: 1, last_status: 200, created_at: due - 60_000 });
+      expect(moved.map((row) => [row.id, row.status])).toEqual([
+        [41, 'delivered'],
+        [42, 'delivered'],
+      ]);
+      expect(moved[0]).toMatchObject({
+        webhook_name: 'migrated',
+        payload: '{"event":"entry.create","entry":{"name":"Sent long ago"}}',
+        attempts: 1,
+        last_status: 200,
+        created_at: due - 60_000,
+      });
       expect(moved[1]).toMatchObject({ payload: oldPayload, attempts: 1, last_status: 200, created_at: due });
 
       const third = await start();

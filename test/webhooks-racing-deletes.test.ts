@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 /*
  * Two DELETEs of one document at once both answer 204 (as Strapi answers a delete of a missing
@@ -27,7 +33,11 @@ for (const database of inject('databases')) {
 
     it('ten documents each deleted twice at once: twenty 204s, ten entry.delete, one per document', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 10; i += 1) ids.push((await server.request('POST', '/api/tags', { body: { data: { name: `deleted twice ${i}` } } })).json.data.documentId);
+      for (let i = 0; i < 10; i += 1)
+        ids.push(
+          (await server.request('POST', '/api/tags', { body: { data: { name: `deleted twice ${i}` } } })).json.data
+            .documentId,
+        );
       for (const id of ids) {
         const answers = await Promise.all([1, 2].map(() => server.request('DELETE', `/api/tags/${id}`)));
         expect(answers.map((answer) => answer.status)).toEqual([204, 204]);

@@ -15,7 +15,16 @@ import { documentKey } from '../src/webhooks/webhook-pipeline.js';
 import { startThreadedWebhooks } from '../src/webhooks/threaded-webhooks.js';
 import type { Webhook } from '../src/webhooks/webhook-store.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/test-server.js';
-import { closedPort, eventually, fileRows, serverFile, sleep, startWebhookReceiver, webhooksFile, type WebhookReceiver } from './support/webhook-receiver.js';
+import {
+  closedPort,
+  eventually,
+  fileRows,
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
 
 // Issue 9, webhooks off the serving thread: with an enabled webhook, entry reads, queue writes
 // and deliveries happen on the webhook thread (its own connections), so the serving connection
@@ -30,10 +39,23 @@ const DELIVERIES = 'cairn_webhook_deliveries';
 const KEYWORDS_TABLE = 'components_shared_keywords';
 
 const inProcessReader = (app: App): EntryReader =>
-  createEntryReader({ schema: app.project.schema, exec: app.db, dialect: app.db.dialect }, { api: app.project.config.api, i18n: app.project.config.i18n });
+  createEntryReader(
+    { schema: app.project.schema, exec: app.db, dialect: app.db.dialect },
+    { api: app.project.config.api, i18n: app.project.config.i18n },
+  );
 
-const entryEvent = (documentId: string, status: 'draft' | 'published', event: CairnEventName = 'entry.create'): EntryEvent => ({
-  event, createdAt: '2024-05-06T07:08:09.123Z', model: 'article', uid: ARTICLE, documentId, locale: null, status,
+const entryEvent = (
+  documentId: string,
+  status: 'draft' | 'published',
+  event: CairnEventName = 'entry.create',
+): EntryEvent => ({
+  event,
+  createdAt: '2024-05-06T07:08:09.123Z',
+  model: 'article',
+  uid: ARTICLE,
+  documentId,
+  locale: null,
+  status,
 });
 
 function documentIdOf(response: TestResponse): string {
@@ -52,7 +74,12 @@ function entryOf(body: string | null | undefined): Record<string, unknown> {
 }
 
 const articleData = (title: string, author?: string) => ({
-  data: { title, views: 7, ...(author !== undefined ? { author } : {}), seo: { metaTitle: `SEO of ${title}`, keywords: [{ word: 'thread' }, { word: 'reader' }] } },
+  data: {
+    title,
+    views: 7,
+    ...(author !== undefined ? { author } : {}),
+    seo: { metaTitle: `SEO of ${title}`, keywords: [{ word: 'thread' }, { word: 'reader' }] },
+  },
 });
 
 /**
@@ -86,7 +113,9 @@ for (const database of inject('databases')) {
         startTestServer({
           database,
           files: {
-            'config/webhooks.js': webhooksFile([{ name: 'entries', url: receiver.url, events: ['entry.create', 'entry.publish'] }]),
+            'config/webhooks.js': webhooksFile([
+              { name: 'entries', url: receiver.url, events: ['entry.create', 'entry.publish'] },
+            ]),
             'config/server.js': serverFile({ backoffMs: 50, timeoutMs: 2000 }),
           },
         }),
@@ -102,7 +131,10 @@ for (const database of inject('databases')) {
       const body = articleData('Quiet serving thread');
       hooked.resetQueries();
       const documentId = documentIdOf(await hooked.request('POST', '/api/articles', { body }));
-      await receiver.waitFor(2, { timeoutMs: 10_000, filter: (request) => entryOf(request.body).documentId === documentId });
+      await receiver.waitFor(2, {
+        timeoutMs: 10_000,
+        filter: (request) => entryOf(request.body).documentId === documentId,
+      });
       await eventually(
         () => ownQueueRows(hooked.app, `select event, status from ${DELIVERIES}`),
         (rows) => rows.length === 2 && rows.every((row) => row.status === 'delivered'),
@@ -116,7 +148,9 @@ for (const database of inject('databases')) {
       const plainQueries = [...plain.queries];
 
       const sqlOf = (queries: readonly CompiledQuery[]) => queries.map((query) => query.sql).sort();
-      const keywordReads = (queries: readonly CompiledQuery[]) => queries.filter((query) => /^\s*(\(\s*)?(with|select)\b/i.test(query.sql) && query.sql.includes(KEYWORDS_TABLE)).length;
+      const keywordReads = (queries: readonly CompiledQuery[]) =>
+        queries.filter((query) => /^\s*(\(\s*)?(with|select)\b/i.test(query.sql) && query.sql.includes(KEYWORDS_TABLE))
+          .length;
       expect(plainQueries.length, 'the write itself runs statements').toBeGreaterThan(0);
       expect(hookedQueries.filter((query) => query.sql.includes(DELIVERIES))).toEqual([]);
       expect(keywordReads(hookedQueries)).toBe(keywordReads(plainQueries));
@@ -130,19 +164,34 @@ for (const database of inject('databases')) {
     });
 
     it('the delivered entry.create (draft) and entry.publish (published) entries are the in-process reader’s entries for that document and status, deep-populated', async () => {
-      const authorId = documentIdOf(await hooked.request('POST', '/api/authors', { body: { data: { name: `Thread author ${database}` } } }));
-      const documentId = documentIdOf(await hooked.request('POST', '/api/articles', { body: articleData('Same body', authorId) }));
-      const delivered = await receiver.waitFor(2, { timeoutMs: 10_000, filter: (request) => request.json?.model === 'article' && entryOf(request.body).documentId === documentId });
+      const authorId = documentIdOf(
+        await hooked.request('POST', '/api/authors', { body: { data: { name: `Thread author ${database}` } } }),
+      );
+      const documentId = documentIdOf(
+        await hooked.request('POST', '/api/articles', { body: articleData('Same body', authorId) }),
+      );
+      const delivered = await receiver.waitFor(2, {
+        timeoutMs: 10_000,
+        filter: (request) => request.json?.model === 'article' && entryOf(request.body).documentId === documentId,
+      });
       const byEvent = new Map(delivered.map((request) => [String(request.json.event), request.body]));
       expect([...byEvent.keys()].sort()).toEqual(['entry.create', 'entry.publish']);
 
       const reader = inProcessReader(hooked.app);
-      for (const [event, status] of [['entry.create', 'draft'], ['entry.publish', 'published']] as const) {
+      for (const [event, status] of [
+        ['entry.create', 'draft'],
+        ['entry.publish', 'published'],
+      ] as const) {
         const sent = entryOf(byEvent.get(event));
         const [here] = await reader.bodies([entryEvent(documentId, status, event)]);
         expect(JSON.stringify(sent), `${event}: the ${status} entry`).toBe(JSON.stringify(entryOf(here)));
         // The comparison is about real, deep entries of the right version.
-        expect(sent).toMatchObject({ documentId, title: 'Same body', author: { documentId: authorId }, seo: { keywords: [{ word: 'thread' }, { word: 'reader' }] } });
+        expect(sent).toMatchObject({
+          documentId,
+          title: 'Same body',
+          author: { documentId: authorId },
+          seo: { keywords: [{ word: 'thread' }, { word: 'reader' }] },
+        });
         if (status === 'draft') expect(sent.publishedAt).toBeNull();
         else expect(typeof sent.publishedAt).toBe('string');
       }
@@ -165,15 +214,28 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
   });
 
   /** Webhooks on a thread for `webhook` (not a row of strapi_webhooks: the worker finds its headers in this list), falling back to the test server's serving thread. */
-  const startThreaded = async (webhook: Webhook, options: { readonly database?: DatabaseConfig; readonly spawn?: (program: URL, settings: WorkerOptions) => Worker } = {}) => {
+  const startThreaded = async (
+    webhook: Webhook,
+    options: {
+      readonly database?: DatabaseConfig;
+      readonly spawn?: (program: URL, settings: WorkerOptions) => Worker;
+    } = {},
+  ) => {
     const { app } = server;
     const { config, schema } = app.project;
     const setup = { database: config.database, delivery: config.webhookDelivery, webhooks: [webhook] };
     const errors: unknown[] = [];
     const onError = (error: unknown) => errors.push(error);
     const sink = await startThreadedWebhooks({
-      data: { schema, database: options.database ?? config.database, reader: { api: config.api, i18n: config.i18n }, webhooks: [webhook], delivery: config.webhookDelivery },
-      fallback: () => startLocalWebhooks(setup, { content: app.db, reader: inProcessReader(app), now: () => new Date(), onError }),
+      data: {
+        schema,
+        database: options.database ?? config.database,
+        reader: { api: config.api, i18n: config.i18n },
+        webhooks: [webhook],
+        delivery: config.webhookDelivery,
+      },
+      fallback: () =>
+        startLocalWebhooks(setup, { content: app.db, reader: inProcessReader(app), now: () => new Date(), onError }),
       onError,
       ...(options.spawn ? { spawn: options.spawn } : {}),
     });
@@ -182,11 +244,32 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
 
   it('one that cannot open its databases: a `read` item and a `built` item both reach the receiver through the fallback; onError is told once; close() resolves with no second error', async () => {
     const { app } = server;
-    const documentId = documentIdOf(await server.request('POST', '/api/articles', { body: articleData('Fallback body') }));
-    const webhook: Webhook = { id: 77, name: 'fallback', url: receiver.url, headers: { 'X-Fallback': 'yes' }, events: ['entry.create', 'entry.delete'], enabled: true, secret: null };
-    const { sink, errors } = await startThreaded(webhook, { database: { ...app.project.config.database, client: 'sqlite', filename: '/nonexistent-dir/none.db' } });
-    const built = JSON.stringify({ event: 'entry.delete', createdAt: '2024-05-06T07:08:09.123Z', model: 'article', uid: ARTICLE, entry: { documentId: 'gone', title: 'Built before' } });
-    sink.send([{ kind: 'read', entry: entryEvent(documentId, 'draft') }, { kind: 'built', event: 'entry.delete', body: built }]);
+    const documentId = documentIdOf(
+      await server.request('POST', '/api/articles', { body: articleData('Fallback body') }),
+    );
+    const webhook: Webhook = {
+      id: 77,
+      name: 'fallback',
+      url: receiver.url,
+      headers: { 'X-Fallback': 'yes' },
+      events: ['entry.create', 'entry.delete'],
+      enabled: true,
+      secret: null,
+    };
+    const { sink, errors } = await startThreaded(webhook, {
+      database: { ...app.project.config.database, client: 'sqlite', filename: '/nonexistent-dir/none.db' },
+    });
+    const built = JSON.stringify({
+      event: 'entry.delete',
+      createdAt: '2024-05-06T07:08:09.123Z',
+      model: 'article',
+      uid: ARTICLE,
+      entry: { documentId: 'gone', title: 'Built before' },
+    });
+    sink.send([
+      { kind: 'read', entry: entryEvent(documentId, 'draft') },
+      { kind: 'built', event: 'entry.delete', body: built },
+    ]);
 
     const requests = await receiver.waitFor(2, { timeoutMs: 10_000 });
     const byEvent = new Map(requests.map((request) => [String(request.headers['x-strapi-event']), request]));
@@ -208,10 +291,22 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
   });
 
   it('one that stops right after 20 events were sent: every one reaches the receiver through the fallback; onError is told once that the thread stopped', async () => {
-    const webhook: Webhook = { id: 78, name: 'replayed', url: receiver.url, headers: {}, events: ['entry.create'], enabled: true, secret: null };
+    const webhook: Webhook = {
+      id: 78,
+      name: 'replayed',
+      url: receiver.url,
+      headers: {},
+      events: ['entry.create'],
+      enabled: true,
+      secret: null,
+    };
     let thread: Worker | undefined;
-    const { sink, errors } = await startThreaded(webhook, { spawn: (program, settings) => (thread = new Worker(program, settings)) });
-    const bodies = Array.from({ length: 20 }, (_, n) => JSON.stringify({ event: 'entry.create', createdAt: '2024-05-06T07:08:09.123Z', n }));
+    const { sink, errors } = await startThreaded(webhook, {
+      spawn: (program, settings) => (thread = new Worker(program, settings)),
+    });
+    const bodies = Array.from({ length: 20 }, (_, n) =>
+      JSON.stringify({ event: 'entry.create', createdAt: '2024-05-06T07:08:09.123Z', n }),
+    );
     for (const body of bodies) sink.send([{ kind: 'built', event: 'entry.create', body }]);
     await thread?.terminate();
 
@@ -229,10 +324,22 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
 
   it('one that stops with a create and the delete of the same document unconfirmed: the fallback still sends the create, with the entry kept from before the delete', async () => {
     const { app } = server;
-    const documentId = documentIdOf(await server.request('POST', '/api/articles', { body: articleData('Deleted meanwhile') }));
-    const webhook: Webhook = { id: 79, name: 'kept', url: receiver.url, headers: {}, events: ['entry.create', 'entry.delete'], enabled: true, secret: null };
+    const documentId = documentIdOf(
+      await server.request('POST', '/api/articles', { body: articleData('Deleted meanwhile') }),
+    );
+    const webhook: Webhook = {
+      id: 79,
+      name: 'kept',
+      url: receiver.url,
+      headers: {},
+      events: ['entry.create', 'entry.delete'],
+      enabled: true,
+      secret: null,
+    };
     let thread: Worker | undefined;
-    const { sink, errors } = await startThreaded(webhook, { spawn: (program, settings) => (thread = new Worker(program, settings)) });
+    const { sink, errors } = await startThreaded(webhook, {
+      spawn: (program, settings) => (thread = new Worker(program, settings)),
+    });
     const [draft] = await inProcessReader(app).bodies([entryEvent(documentId, 'draft', 'entry.delete')]);
     const key = documentKey(entryEvent(documentId, 'draft'));
     // As the content API does it: the notice before the delete, the events after it committed.
@@ -252,37 +359,47 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
   });
 });
 
-describe('close() drains: what was sent to the thread is in the queue file when it resolves', { timeout: 30_000 }, () => {
-  let server: TestServer | undefined;
-  let closed = false;
-  afterEach(async () => {
-    if (server && !closed) await server.close();
-    else if (server) rmSync(server.dir, { recursive: true, force: true });
-    server = undefined;
-    closed = false;
-  });
-
-  it('three authors created at once, then close() at once: data-webhooks.db holds three pending entry.create deliveries, one per author, with its entry, queued by the thread (nothing ran on the serving connection)', async () => {
-    const port = await closedPort();
-    server = await startTestServer({
-      files: {
-        'config/webhooks.js': webhooksFile([{ name: 'nobody listens', url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] }]),
-        'config/server.js': serverFile({ backoffMs: 5000, timeoutMs: 500 }),
-      },
+describe(
+  'close() drains: what was sent to the thread is in the queue file when it resolves',
+  { timeout: 30_000 },
+  () => {
+    let server: TestServer | undefined;
+    let closed = false;
+    afterEach(async () => {
+      if (server && !closed) await server.close();
+      else if (server) rmSync(server.dir, { recursive: true, force: true });
+      server = undefined;
+      closed = false;
     });
-    const filename = server.app.project.config.database.filename ?? '';
-    expect(filename).toMatch(/data\.db$/);
-    const names = ['Drain one', 'Drain two', 'Drain three'];
-    const created = await Promise.all(names.map((name) => server!.request('POST', '/api/authors', { body: { data: { name } } })));
-    for (const response of created) documentIdOf(response);
-    closed = true;
-    server.resetQueries();
-    await server.app.close();
-    // The thread queued them itself: no fallback read them on the serving connection.
-    expect(server.queries).toEqual([]);
 
-    const rows = fileRows(join(dirname(filename), 'data-webhooks.db'));
-    expect(rows.map((row) => [row.event, row.status])).toEqual(Array.from({ length: 3 }, () => ['entry.create', 'pending']));
-    expect(rows.map((row) => entryOf(String(row.payload)).name).sort()).toEqual([...names].sort());
-  });
-});
+    it('three authors created at once, then close() at once: data-webhooks.db holds three pending entry.create deliveries, one per author, with its entry, queued by the thread (nothing ran on the serving connection)', async () => {
+      const port = await closedPort();
+      server = await startTestServer({
+        files: {
+          'config/webhooks.js': webhooksFile([
+            { name: 'nobody listens', url: `http://127.0.0.1:${port}/hook`, events: ['entry.create'] },
+          ]),
+          'config/server.js': serverFile({ backoffMs: 5000, timeoutMs: 500 }),
+        },
+      });
+      const filename = server.app.project.config.database.filename ?? '';
+      expect(filename).toMatch(/data\.db$/);
+      const names = ['Drain one', 'Drain two', 'Drain three'];
+      const created = await Promise.all(
+        names.map((name) => server!.request('POST', '/api/authors', { body: { data: { name } } })),
+      );
+      for (const response of created) documentIdOf(response);
+      closed = true;
+      server.resetQueries();
+      await server.app.close();
+      // The thread queued them itself: no fallback read them on the serving connection.
+      expect(server.queries).toEqual([]);
+
+      const rows = fileRows(join(dirname(filename), 'data-webhooks.db'));
+      expect(rows.map((row) => [row.event, row.status])).toEqual(
+        Array.from({ length: 3 }, () => ['entry.create', 'pending']),
+      );
+      expect(rows.map((row) => entryOf(String(row.payload)).name).sort()).toEqual([...names].sort());
+    });
+  },
+);

@@ -2,7 +2,8 @@ import type { ContentType, Schema } from '../schema/types.js';
 
 /** The content-API verbs of a content type, in Strapi's order. */
 export function contentTypeActions(type: ContentType): string[] {
-  const verbs = type.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
+  const verbs =
+    type.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
   return verbs.map((verb) => `${type.uid}.${verb}`);
 }
 

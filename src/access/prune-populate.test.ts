@@ -70,10 +70,13 @@ const allowing =
   (...uids: string[]) =>
   (uid: string) =>
     uids.includes(uid);
-const prune = (raw: unknown, mayFind: (uid: string) => boolean) => prunePopulate(schema, article, normalizePopulate(schema, article, raw), mayFind);
+const prune = (raw: unknown, mayFind: (uid: string) => boolean) =>
+  prunePopulate(schema, article, normalizePopulate(schema, article, raw), mayFind);
 const names = (nodes: readonly PopulateNode[]) => nodes.map((n) => n.attribute);
-const node = (nodes: readonly PopulateNode[], attribute: string) => nodes.find((n) => n.attribute === attribute) as TargetPopulateNode;
-const zone = (nodes: readonly PopulateNode[], attribute: string) => nodes.find((n) => n.attribute === attribute) as DynamicZonePopulateNode;
+const node = (nodes: readonly PopulateNode[], attribute: string) =>
+  nodes.find((n) => n.attribute === attribute) as TargetPopulateNode;
+const zone = (nodes: readonly PopulateNode[], attribute: string) =>
+  nodes.find((n) => n.attribute === attribute) as DynamicZonePopulateNode;
 
 describe('prunePopulate: relations of the model itself', () => {
   it('keeps everything when every type may be found', () => {
@@ -131,7 +134,9 @@ describe('prunePopulate: nested populate', () => {
   });
 
   it('drops a whole subtree with its relation', () => {
-    expect(prune({ tags: { populate: { articles: { populate: { author: true } } } } }, allowing(ARTICLE, AUTHOR))).toEqual([]);
+    expect(
+      prune({ tags: { populate: { articles: { populate: { author: true } } } } }, allowing(ARTICLE, AUTHOR)),
+    ).toEqual([]);
   });
 
   it('checks every level of a relation chain', () => {
@@ -159,7 +164,10 @@ describe('prunePopulate: nested populate', () => {
   });
 
   it('drops a relation inside a dynamic-zone fragment, keeping the zone and its fragments', () => {
-    const nodes = prune({ blocks: { on: { 'shared.quote': { fields: ['text'], populate: { author: true } }, 'shared.text': true } } }, allowing(ARTICLE));
+    const nodes = prune(
+      { blocks: { on: { 'shared.quote': { fields: ['text'], populate: { author: true } }, 'shared.text': true } } },
+      allowing(ARTICLE),
+    );
     expect(nodes).toEqual([
       {
         kind: 'dynamiczone',
@@ -194,7 +202,12 @@ describe('prunePopulate: nested populate', () => {
 
   it('keeps createdBy/updatedBy of a type with populateCreatorFields, as Strapi does', () => {
     const note = schema.contentTypes.get('api::note.note') as ContentType;
-    const nodes = prunePopulate(schema, note, normalizePopulate(schema, note, 'createdBy,updatedBy,author'), allowing('api::note.note'));
+    const nodes = prunePopulate(
+      schema,
+      note,
+      normalizePopulate(schema, note, 'createdBy,updatedBy,author'),
+      allowing('api::note.note'),
+    );
     expect(names(nodes)).toEqual(['createdBy', 'updatedBy']);
   });
 });

@@ -9,14 +9,24 @@ import { getModel, type Model, type Schema } from '../schema/types.js';
  *
  *   populate=author,tags with only `api::tag.tag.find` allowed → populate=tags
  */
-export function prunePopulate(schema: Schema, model: Model, nodes: readonly PopulateNode[], mayFind: (uid: string) => boolean): PopulateNode[] {
+export function prunePopulate(
+  schema: Schema,
+  model: Model,
+  nodes: readonly PopulateNode[],
+  mayFind: (uid: string) => boolean,
+): PopulateNode[] {
   const kept: PopulateNode[] = [];
   for (const node of nodes) {
     if (node.kind === 'dynamiczone') {
       const fragments = new Map(
         [...node.fragments].map(([uid, fragment]) => {
           const component = schema.components.get(uid);
-          return [uid, component ? { ...fragment, populate: prunePopulate(schema, component, fragment.populate, mayFind) } : fragment] as const;
+          return [
+            uid,
+            component
+              ? { ...fragment, populate: prunePopulate(schema, component, fragment.populate, mayFind) }
+              : fragment,
+          ] as const;
         }),
       );
       kept.push({ ...node, fragments });

@@ -28,13 +28,21 @@ export function assertFindableRelations(schema: Schema, model: Model, query: Que
  * input validation does before its sanitizer would drop the key. `data` is the key-checked payload
  * (sanitize-input.ts).
  */
-export function assertFindableRelationInput(schema: Schema, model: Model, data: Readonly<Record<string, unknown>>, mayFind: MayFind, at: string | null = null): void {
+export function assertFindableRelationInput(
+  schema: Schema,
+  model: Model,
+  data: Readonly<Record<string, unknown>>,
+  mayFind: MayFind,
+  at: string | null = null,
+): void {
   for (const [key, value] of Object.entries(data)) {
     const attribute = model.attributes.get(key);
     if (!attribute) continue;
     const path = at ? `${at}.${key}` : key;
-    if (attribute.type === 'relation' && attribute.target !== undefined && !mayFind(attribute.target)) throw invalidBodyKey(key, path);
-    for (const [component, item] of componentItems(schema, attribute, value)) assertFindableRelationInput(schema, component, item, mayFind, path);
+    if (attribute.type === 'relation' && attribute.target !== undefined && !mayFind(attribute.target))
+      throw invalidBodyKey(key, path);
+    for (const [component, item] of componentItems(schema, attribute, value))
+      assertFindableRelationInput(schema, component, item, mayFind, path);
   }
 }
 
@@ -83,7 +91,14 @@ function checkSort(schema: Schema, model: Model, sort: readonly SortTerm[], para
   }
 }
 
-function checkFilter(schema: Schema, model: Model, node: FilterNode, path: string | null, param: QueryParam, mayFind: MayFind): void {
+function checkFilter(
+  schema: Schema,
+  model: Model,
+  node: FilterNode,
+  path: string | null,
+  param: QueryParam,
+  mayFind: MayFind,
+): void {
   switch (node.kind) {
     case 'and':
     case 'or':
@@ -103,7 +118,14 @@ function checkFilter(schema: Schema, model: Model, node: FilterNode, path: strin
 }
 
 /** The model behind attribute `name`, after checking that a relation's target may be read. */
-function step(schema: Schema, model: Model, name: string, path: string, param: QueryParam, mayFind: MayFind): Model | undefined {
+function step(
+  schema: Schema,
+  model: Model,
+  name: string,
+  path: string,
+  param: QueryParam,
+  mayFind: MayFind,
+): Model | undefined {
   const attribute = model.attributes.get(name);
   const target = name === 'localizations' ? model.uid : attribute?.type === 'relation' ? attribute.target : undefined;
   if (target !== undefined && !mayFind(target)) throw invalidQueryKey(param, name, path);

@@ -46,7 +46,6 @@ export function sanitizeDataPayload(schema: Schema, type: ContentType, body: unk
   return clean;
 }
 
-
 function checkNestedKeys(schema: Schema, attribute: Attribute, value: unknown, path: string): void {
   if (attribute.type !== 'component' && attribute.type !== 'dynamiczone') return;
   const items = Array.isArray(value) ? value : [value];
@@ -59,7 +58,13 @@ function checkNestedKeys(schema: Schema, attribute: Attribute, value: unknown, p
   }
 }
 
-function checkItemKeys(schema: Schema, component: Model, item: Record<string, unknown>, path: string, inZone: boolean): void {
+function checkItemKeys(
+  schema: Schema,
+  component: Model,
+  item: Record<string, unknown>,
+  path: string,
+  inZone: boolean,
+): void {
   for (const [key, value] of Object.entries(item)) {
     if (key === 'id' || (inZone && key === '__component')) continue;
     const attribute = component.attributes.get(key);

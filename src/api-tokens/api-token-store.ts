@@ -72,14 +72,19 @@ export async function createApiToken(
   now: Date,
 ): Promise<string> {
   if (!input.name.trim()) throw new ValidationError('The token name must not be empty');
-  if (!API_TOKEN_TYPES.includes(input.type)) throw new ValidationError(`Unknown token type "${input.type}"; use ${API_TOKEN_TYPES.join(', ')}`);
+  if (!API_TOKEN_TYPES.includes(input.type))
+    throw new ValidationError(`Unknown token type "${input.type}"; use ${API_TOKEN_TYPES.join(', ')}`);
   const lifespanDays = input.lifespanDays ?? null;
-  if (!API_TOKEN_LIFESPANS.includes(lifespanDays)) throw new ValidationError('The lifespan must be 7, 30 or 90 days (or unlimited)');
+  if (!API_TOKEN_LIFESPANS.includes(lifespanDays))
+    throw new ValidationError('The lifespan must be 7, 30 or 90 days (or unlimited)');
   const permissions = input.type === 'custom' ? [...new Set(input.permissions ?? [])] : [];
-  if (input.type === 'custom' && permissions.length === 0) throw new ValidationError('A custom token needs at least one --permission');
+  if (input.type === 'custom' && permissions.length === 0)
+    throw new ValidationError('A custom token needs at least one --permission');
   const accessKey = randomBytes(128).toString('hex');
   await db.transaction(async (tx) => {
-    const existing = await tx.all(compileSelect(db.dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', input.name), { limit: 1 })));
+    const existing = await tx.all(
+      compileSelect(db.dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', input.name), { limit: 1 })),
+    );
     if (existing.length > 0) throw new ValidationError(`An API token named "${input.name}" already exists`);
     const lifespan = lifespanDays === null ? null : lifespanDays * DAY_MS;
     const [tokenId] = await tx.insert(
@@ -106,11 +111,24 @@ export async function createApiToken(
     );
     if (tokenId === undefined || permissions.length === 0) return;
     const permissionRows = permissions.map((action) =>
-      rowOf({ document_id: [createDocumentId(), 'string'], action: [action, 'string'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'], published_at: [now, 'datetime'] }),
+      rowOf({
+        document_id: [createDocumentId(), 'string'],
+        action: [action, 'string'],
+        created_at: [now, 'datetime'],
+        updated_at: [now, 'datetime'],
+        published_at: [now, 'datetime'],
+      }),
     );
-    const permissionIds = await tx.insert(compileInsert(db.dialect, { table: PERMISSIONS, rows: permissionRows }), permissionRows.length);
+    const permissionIds = await tx.insert(
+      compileInsert(db.dialect, { table: PERMISSIONS, rows: permissionRows }),
+      permissionRows.length,
+    );
     const links = permissionIds.map((permissionId, index) =>
-      rowOf({ api_token_permission_id: [permissionId, 'integer'], api_token_id: [tokenId, 'integer'], api_token_permission_ord: [index + 1, 'float'] }),
+      rowOf({
+        api_token_permission_id: [permissionId, 'integer'],
+        api_token_id: [tokenId, 'integer'],
+        api_token_permission_ord: [index + 1, 'float'],
+      }),
     );
     await tx.insert(compileInsert(db.dialect, { table: LINKS, rows: links }), links.length);
   });
@@ -125,8 +143,14 @@ export async function listApiTokens(db: Database): Promise<ApiTokenInfo[]> {
       simpleSelect(
         TOKENS,
         {
-          id: ['id', 'integer'], name: ['name', 'string'], description: ['description', 'string'], type: ['type', 'string'],
-          kind: ['kind', 'string'], expiresAt: ['expires_at', 'datetime'], lastUsedAt: ['last_used_at', 'datetime'], createdAt: ['created_at', 'datetime'],
+          id: ['id', 'integer'],
+          name: ['name', 'string'],
+          description: ['description', 'string'],
+          type: ['type', 'string'],
+          kind: ['kind', 'string'],
+          expiresAt: ['expires_at', 'datetime'],
+          lastUsedAt: ['last_used_at', 'datetime'],
+          createdAt: ['created_at', 'datetime'],
         },
         null,
         { orderById: true },
@@ -134,7 +158,10 @@ export async function listApiTokens(db: Database): Promise<ApiTokenInfo[]> {
     ),
   );
   const tokens = rows.filter((row) => row.kind === null || row.kind === 'content-api');
-  const permissions = await permissionsOf(db, tokens.map((row) => Number(row.id)));
+  const permissions = await permissionsOf(
+    db,
+    tokens.map((row) => Number(row.id)),
+  );
   return tokens.map((row) => ({
     id: Number(row.id),
     name: String(row.name),
@@ -150,12 +177,20 @@ export async function listApiTokens(db: Database): Promise<ApiTokenInfo[]> {
 /** Deletes the token named `name` (and its permissions); false when there is none. */
 export async function revokeApiToken(db: Database, name: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const rows = await tx.all(compileSelect(db.dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', name))));
+    const rows = await tx.all(
+      compileSelect(db.dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', name))),
+    );
     const ids = rows.map((row) => Number(row.id));
     if (ids.length === 0) return false;
-    const links = await tx.all(compileSelect(db.dialect, simpleSelect(LINKS, { permissionId: ['api_token_permission_id', 'integer'] }, isIn('api_token_id', ids))));
+    const links = await tx.all(
+      compileSelect(
+        db.dialect,
+        simpleSelect(LINKS, { permissionId: ['api_token_permission_id', 'integer'] }, isIn('api_token_id', ids)),
+      ),
+    );
     const permissionIds = links.map((row) => Number(row.permissionId));
-    if (permissionIds.length > 0) await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', permissionIds) }));
+    if (permissionIds.length > 0)
+      await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', permissionIds) }));
     await tx.run(compileDelete(db.dialect, { table: TOKENS, where: isIn('id', ids) }));
     return true;
   });
@@ -168,7 +203,13 @@ export async function findApiToken(db: Database, salt: string, accessKey: string
       db.dialect,
       simpleSelect(
         TOKENS,
-        { id: ['id', 'integer'], type: ['type', 'string'], kind: ['kind', 'string'], expiresAt: ['expires_at', 'datetime'], lastUsedAt: ['last_used_at', 'datetime'] },
+        {
+          id: ['id', 'integer'],
+          type: ['type', 'string'],
+          kind: ['kind', 'string'],
+          expiresAt: ['expires_at', 'datetime'],
+          lastUsedAt: ['last_used_at', 'datetime'],
+        },
         eq('access_key', hashAccessKey(salt, accessKey)),
         { limit: 1 },
       ),
@@ -177,7 +218,8 @@ export async function findApiToken(db: Database, salt: string, accessKey: string
   if (!row || (row.kind !== null && row.kind !== 'content-api')) return null;
   const id = Number(row.id);
   const type = row.type as ApiTokenType;
-  const permissions = type === 'custom' ? ((await permissionsOf(db, [id])).get(id) ?? new Set<string>()) : new Set<string>();
+  const permissions =
+    type === 'custom' ? ((await permissionsOf(db, [id])).get(id) ?? new Set<string>()) : new Set<string>();
   const toMs = (value: unknown) => {
     const iso = decodeValue('datetime', value) as string | null;
     return iso === null ? null : Date.parse(iso);
@@ -187,18 +229,41 @@ export async function findApiToken(db: Database, salt: string, accessKey: string
 
 /** Records a use of the token (the caller limits this to once an hour, as Strapi does). */
 export async function touchApiToken(db: Database, id: number, now: Date): Promise<void> {
-  await db.run(compileUpdate(db.dialect, { table: TOKENS, set: rowOf({ last_used_at: [now, 'datetime'] }), where: eq('id', id, 'integer') }));
+  await db.run(
+    compileUpdate(db.dialect, {
+      table: TOKENS,
+      set: rowOf({ last_used_at: [now, 'datetime'] }),
+      where: eq('id', id, 'integer'),
+    }),
+  );
 }
 
 async function permissionsOf(db: Database, tokenIds: readonly number[]): Promise<Map<number, Set<string>>> {
   const byToken = new Map<number, Set<string>>();
   if (tokenIds.length === 0) return byToken;
   const links = await db.all(
-    compileSelect(db.dialect, simpleSelect(LINKS, { tokenId: ['api_token_id', 'integer'], permissionId: ['api_token_permission_id', 'integer'] }, isIn('api_token_id', tokenIds))),
+    compileSelect(
+      db.dialect,
+      simpleSelect(
+        LINKS,
+        { tokenId: ['api_token_id', 'integer'], permissionId: ['api_token_permission_id', 'integer'] },
+        isIn('api_token_id', tokenIds),
+      ),
+    ),
   );
   if (links.length === 0) return byToken;
   const actions = await db.all(
-    compileSelect(db.dialect, simpleSelect(PERMISSIONS, { id: ['id', 'integer'], action: ['action', 'string'] }, isIn('id', links.map((l) => Number(l.permissionId))))),
+    compileSelect(
+      db.dialect,
+      simpleSelect(
+        PERMISSIONS,
+        { id: ['id', 'integer'], action: ['action', 'string'] },
+        isIn(
+          'id',
+          links.map((l) => Number(l.permissionId)),
+        ),
+      ),
+    ),
   );
   const actionById = new Map(actions.map((row) => [Number(row.id), String(row.action)]));
   for (const link of links) {

@@ -21,10 +21,27 @@ export interface PluginRouteEntry {
 }
 
 type AuthRouteName =
-  | 'login' | 'providerCallback' | 'connect' | 'register' | 'forgotPassword' | 'resetPassword' | 'emailConfirmation'
-  | 'sendEmailConfirmation' | 'changePassword' | 'refresh' | 'logout' | 'getSessions' | 'revokeSession';
+  | 'login'
+  | 'providerCallback'
+  | 'connect'
+  | 'register'
+  | 'forgotPassword'
+  | 'resetPassword'
+  | 'emailConfirmation'
+  | 'sendEmailConfirmation'
+  | 'changePassword'
+  | 'refresh'
+  | 'logout'
+  | 'getSessions'
+  | 'revokeSession';
 
-const AUTH_ROUTES: readonly (readonly [AuthRouteName, GuardedRoute['method'], string, string, GuardedRoute['rateLimit']?])[] = [
+const AUTH_ROUTES: readonly (readonly [
+  AuthRouteName,
+  GuardedRoute['method'],
+  string,
+  string,
+  GuardedRoute['rateLimit']?,
+])[] = [
   ['login', 'POST', '/auth/local', 'callback', 'path'],
   ['providerCallback', 'GET', '/auth/:provider/callback', 'callback'],
   ['connect', 'GET', '/connect/*', 'connect', 'path'],
@@ -42,7 +59,13 @@ const AUTH_ROUTES: readonly (readonly [AuthRouteName, GuardedRoute['method'], st
 
 /** The auth routes under the REST prefix, with their Strapi actions and rate limits. */
 export function authRouteTable(prefix: string): (PluginRouteEntry & { readonly name: AuthRouteName })[] {
-  return AUTH_ROUTES.map(([name, method, path, action, rateLimit]) => ({ name, method, path: `${prefix}${path}`, action: `${UP}.auth.${action}`, ...(rateLimit ? { rateLimit } : {}) }));
+  return AUTH_ROUTES.map(([name, method, path, action, rateLimit]) => ({
+    name,
+    method,
+    path: `${prefix}${path}`,
+    action: `${UP}.auth.${action}`,
+    ...(rateLimit ? { rateLimit } : {}),
+  }));
 }
 
 /**
@@ -69,13 +92,18 @@ export function authRoutes(ctx: AuthContext, config: Config): GuardedRoute[] {
       if (principal.kind !== 'user') throw new ApplicationError('You must be authenticated to reset your password');
       return respond(await changePassword(ctx, principal.user.id, request.body, plain()));
     },
-    refresh: async (request) => respond(await refreshSession(ctx, request.body, cookie(request, ctx.config.sessions.cookie.name), wantsCookie(request))),
-    logout: async (request, principal) => respond(await logout(ctx, signedIn(principal).id, request.body, wantsCookie(request))),
+    refresh: async (request) =>
+      respond(
+        await refreshSession(ctx, request.body, cookie(request, ctx.config.sessions.cookie.name), wantsCookie(request)),
+      ),
+    logout: async (request, principal) =>
+      respond(await logout(ctx, signedIn(principal).id, request.body, wantsCookie(request))),
     getSessions: async (_request, principal) => {
       const user = signedIn(principal);
       return respond(await listSessions(ctx, user.id, user.sessionId));
     },
-    revokeSession: async (request, principal) => respond(await revokeSession(ctx, signedIn(principal).id, request.params.sessionId ?? '')),
+    revokeSession: async (request, principal) =>
+      respond(await revokeSession(ctx, signedIn(principal).id, request.params.sessionId ?? '')),
   };
   return authRouteTable(config.api.prefix).map(({ name, ...entry }) => ({ ...entry, handle: handlers[name] }));
 }

@@ -94,7 +94,8 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
   const read = { schema, exec: db, dialect: db.dialect };
   const type = entry.type;
   const single = entry.target === 'single';
-  const format = (request: HttpRequest, data: Document | Document[] | null) => formatData(schema, type, data, isV4(request));
+  const format = (request: HttpRequest, data: Document | Document[] | null) =>
+    formatData(schema, type, data, isV4(request));
   const input = (request: HttpRequest, mayFind: (uid: string) => boolean) => {
     const data = sanitizeDataPayload(schema, type, request.body);
     assertFindableRelationInput(schema, type, data, mayFind);
@@ -142,9 +143,13 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
       return async (request, query) => {
         // REST cannot delete only a draft: Strapi answers 500 here, Cairn a 400 (SPEC §4.1).
         if (type.draftAndPublish && request.query.status === 'draft') {
-          throw new ValidationError('Cannot delete only the draft of a document: DELETE removes every version; remove ?status=draft');
+          throw new ValidationError(
+            'Cannot delete only the draft of a document: DELETE removes every version; remove ?status=draft',
+          );
         }
-        const documentId = single ? await findSingleDocumentId(db, db.dialect, type, query.locale) : documentIdOf(request);
+        const documentId = single
+          ? await findSingleDocumentId(db, db.dialect, type, query.locale)
+          : documentIdOf(request);
         if (documentId !== null) {
           const deleted = await deps.events.deleting(type, documentId, query);
           let removed = false;

@@ -16,13 +16,24 @@ const EXAMPLE = new URL('../../examples/blog', import.meta.url).pathname;
 
 /** Answers every entry with a body naming its status (as the real reader's JSON text). */
 const reader: EntryReader = {
-  bodies: async (events: readonly EntryEvent[]) => events.map((event) => JSON.stringify({ event: event.event, entry: { documentId: event.documentId, status: event.status } })),
+  bodies: async (events: readonly EntryEvent[]) =>
+    events.map((event) =>
+      JSON.stringify({ event: event.event, entry: { documentId: event.documentId, status: event.status } }),
+    ),
 };
 
 function recordingWebhooks(wanted: readonly string[]) {
   const notices: DeletingNotice[] = [];
   const sent: WebhookItem[][] = [];
-  return { notices, sent, webhooks: { wants: (event: string) => wanted.includes(event), deleting: (notice: DeletingNotice) => void notices.push(notice), send: (items: readonly WebhookItem[]) => void sent.push([...items]) } };
+  return {
+    notices,
+    sent,
+    webhooks: {
+      wants: (event: string) => wanted.includes(event),
+      deleting: (notice: DeletingNotice) => void notices.push(notice),
+      send: (items: readonly WebhookItem[]) => void sent.push([...items]),
+    },
+  };
 }
 
 describe('content events of a delete', () => {
@@ -42,7 +53,9 @@ describe('content events of a delete', () => {
     expect(Object.keys(notice?.bodies ?? {}).sort()).toEqual(['draft', 'published']);
     expect(sent).toEqual([]);
     done(true);
-    expect(sent).toEqual([[{ kind: 'built', event: 'entry.delete', body: notice?.bodies.published, forget: notice?.key }]]);
+    expect(sent).toEqual([
+      [{ kind: 'built', event: 'entry.delete', body: notice?.bodies.published, forget: notice?.key }],
+    ]);
   });
 
   it('a delete that failed sends no entry.delete, only the word to forget the kept entries', async () => {

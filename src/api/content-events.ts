@@ -28,24 +28,45 @@ const ENTRY_EVENTS = [...READ_EVENTS, 'entry.delete'];
  * events of earlier writes whose entry they read only after the delete. Events go out in the
  * order of the writes. `createdAt` is the time of the write.
  */
-export function createContentEvents(webhooks: Pick<Webhooks, 'wants' | 'deleting' | 'send'>, deletingReader: EntryReader, now: () => Date = () => new Date()): ContentEvents {
-  const entryEvent = (event: CairnEventName, createdAt: string, type: ContentType, documentId: string, query: Query, status: 'draft' | 'published'): EntryEvent => ({
-    event, createdAt, model: type.singularName, uid: type.uid, documentId, locale: query.locale === '*' ? null : query.locale, status,
+export function createContentEvents(
+  webhooks: Pick<Webhooks, 'wants' | 'deleting' | 'send'>,
+  deletingReader: EntryReader,
+  now: () => Date = () => new Date(),
+): ContentEvents {
+  const entryEvent = (
+    event: CairnEventName,
+    createdAt: string,
+    type: ContentType,
+    documentId: string,
+    query: Query,
+    status: 'draft' | 'published',
+  ): EntryEvent => ({
+    event,
+    createdAt,
+    model: type.singularName,
+    uid: type.uid,
+    documentId,
+    locale: query.locale === '*' ? null : query.locale,
+    status,
   });
   return {
     written(type, documentId, query, created) {
       const name = created ? 'entry.create' : 'entry.update';
       const createdAt = now().toISOString();
       const wanted: EntryEvent[] = [];
-      if (webhooks.wants(name)) wanted.push(entryEvent(name, createdAt, type, documentId, query, type.draftAndPublish ? 'draft' : 'published'));
-      if (type.draftAndPublish && query.status !== 'draft' && webhooks.wants('entry.publish')) wanted.push(entryEvent('entry.publish', createdAt, type, documentId, query, 'published'));
+      if (webhooks.wants(name))
+        wanted.push(entryEvent(name, createdAt, type, documentId, query, type.draftAndPublish ? 'draft' : 'published'));
+      if (type.draftAndPublish && query.status !== 'draft' && webhooks.wants('entry.publish'))
+        wanted.push(entryEvent('entry.publish', createdAt, type, documentId, query, 'published'));
       if (wanted.length > 0) webhooks.send(wanted.map((entry) => ({ kind: 'read', entry })));
     },
     async deleting(type, documentId, query) {
       if (!ENTRY_EVENTS.some((name) => webhooks.wants(name))) return () => undefined;
       const createdAt = now().toISOString();
       // The published version when there is one, else the draft: both asked in one read.
-      const versions = (type.draftAndPublish ? (['published', 'draft'] as const) : (['published'] as const)).map((status) => entryEvent('entry.delete', createdAt, type, documentId, query, status));
+      const versions = (type.draftAndPublish ? (['published', 'draft'] as const) : (['published'] as const)).map(
+        (status) => entryEvent('entry.delete', createdAt, type, documentId, query, status),
+      );
       const bodies = await deletingReader.bodies(versions);
       const key = documentKey(versions[0] as EntryEvent);
       const known: Record<string, string> = {};
@@ -60,7 +81,8 @@ export function createContentEvents(webhooks: Pick<Webhooks, 'wants' | 'deleting
       if (kept) webhooks.deleting({ key, bodies: known });
       const forget = kept ? { forget: key } : {};
       return (committed) => {
-        if (committed && webhooks.wants('entry.delete')) webhooks.send([{ kind: 'built', event: 'entry.delete', body, ...forget }]);
+        if (committed && webhooks.wants('entry.delete'))
+          webhooks.send([{ kind: 'built', event: 'entry.delete', body, ...forget }]);
         else if (kept) webhooks.send([{ kind: 'forget', key }]);
       };
     },

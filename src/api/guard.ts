@@ -33,7 +33,8 @@ export function guardRoutes(routes: readonly GuardedRoute[], access: AccessContr
       const principal = await access.authenticate(header(request, 'authorization'));
       access.authorize(principal, route.action);
       if (!route.rateLimit) return route.handle(request, principal);
-      const email = route.rateLimit === 'byEmail' ? (request.body as { email?: unknown } | undefined)?.email : undefined;
+      const email =
+        route.rateLimit === 'byEmail' ? (request.body as { email?: unknown } | undefined)?.email : undefined;
       const { limited, headers } = limiter.hit(rateLimitKey(route.path, request.ip, email));
       if (limited) return errorResponse(new RateLimitError(), headers);
       try {

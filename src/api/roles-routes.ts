@@ -2,7 +2,14 @@ import type { Config } from '../config/config.js';
 import { serialQueue } from '../db/database.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { buildPermissionTree } from '../users-permissions/permission-tree.js';
-import { createRole, deleteRole, findRole, listRoles, updateRole, type RoleAdminContext } from '../users-permissions/role-admin.js';
+import {
+  createRole,
+  deleteRole,
+  findRole,
+  listRoles,
+  updateRole,
+  type RoleAdminContext,
+} from '../users-permissions/role-admin.js';
 import { rowIdParam } from '../core/row-id-param.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
@@ -26,7 +33,12 @@ const ROLES_ROUTES: readonly (readonly [RolesRouteName, GuardedRoute['method'], 
 
 /** The roles and permissions routes under the REST prefix (`/api/users-permissions/…`), with their Strapi actions. */
 export function rolesRouteTable(prefix: string): (PluginRouteEntry & { readonly name: RolesRouteName })[] {
-  return ROLES_ROUTES.map(([name, method, path, action]) => ({ name, method, path: `${prefix}/users-permissions${path}`, action: `${UP}.${action}` }));
+  return ROLES_ROUTES.map(([name, method, path, action]) => ({
+    name,
+    method,
+    path: `${prefix}/users-permissions${path}`,
+    action: `${UP}.${action}`,
+  }));
 }
 
 /**

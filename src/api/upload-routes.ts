@@ -13,7 +13,14 @@ import type { Document } from '../shape/shape-rows.js';
 import { checkFilesPageParams, filesListPaging, TOP_LEVEL_PAGING_KEYS } from '../upload/files-paging.js';
 import { receiveUpload, type ReceivedUpload } from '../upload/receive-upload.js';
 import { parseFileInfo, parseUploadTarget } from '../upload/upload-body.js';
-import { deleteFile, ENTITY_NOT_FOUND, replaceFile, updateFileInfo, uploadFiles, type UploadContext } from '../upload/upload-service.js';
+import {
+  deleteFile,
+  ENTITY_NOT_FOUND,
+  replaceFile,
+  updateFileInfo,
+  uploadFiles,
+  type UploadContext,
+} from '../upload/upload-service.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
@@ -33,7 +40,12 @@ const UPLOAD_ROUTES: readonly (readonly [UploadRouteName, GuardedRoute['method']
 
 /** The upload routes under the REST prefix, with their Strapi actions. */
 export function uploadRouteTable(prefix: string): (PluginRouteEntry & { readonly name: UploadRouteName })[] {
-  return UPLOAD_ROUTES.map(([name, method, path]) => ({ name, method, path: `${prefix}${path}`, action: `${ACTION}.${name}` }));
+  return UPLOAD_ROUTES.map(([name, method, path]) => ({
+    name,
+    method,
+    path: `${prefix}${path}`,
+    action: `${ACTION}.${name}`,
+  }));
 }
 
 /** What the upload routes need besides the upload context. */
@@ -57,8 +69,15 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   // The upload routes read the query as Strapi's query transform does: unknown top-level keys
   // are ignored (rest.strictParams is the content API's), and paging is each route's own.
   const uploadApi = { ...deps.config.api, strictParams: false, documentsStrictParams: false };
-  const query = (principal: Principal, raw: Readonly<Record<string, unknown>>, pagination: Query['pagination']): Query => {
-    const parsed = normalizeQuery(read.schema, fileType, withoutPaging(raw), { api: uploadApi, defaultLocale: deps.config.i18n.defaultLocale });
+  const query = (
+    principal: Principal,
+    raw: Readonly<Record<string, unknown>>,
+    pagination: Query['pagination'],
+  ): Query => {
+    const parsed = normalizeQuery(read.schema, fileType, withoutPaging(raw), {
+      api: uploadApi,
+      defaultLocale: deps.config.i18n.defaultLocale,
+    });
     const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
     const allowed = { ...parsed, populate: prunePopulate(read.schema, fileType, parsed.populate, mayFind), pagination };
     assertFindableRelations(read.schema, fileType, allowed, mayFind);
@@ -68,12 +87,25 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   const pageOf = (raw: Readonly<Record<string, unknown>>): Query['pagination'] => {
     checkFilesPageParams(raw);
     // Strapi's findAndCountPage reads the keys of an object and ignores anything else (`pagination=abc`).
-    const pagination = raw.pagination !== null && typeof raw.pagination === 'object' && !Array.isArray(raw.pagination) ? raw.pagination : undefined;
-    return normalizeQuery(read.schema, fileType, { pagination }, { api: uploadApi, defaultLocale: deps.config.i18n.defaultLocale }).pagination;
+    const pagination =
+      raw.pagination !== null && typeof raw.pagination === 'object' && !Array.isArray(raw.pagination)
+        ? raw.pagination
+        : undefined;
+    return normalizeQuery(
+      read.schema,
+      fileType,
+      { pagination },
+      { api: uploadApi, defaultLocale: deps.config.i18n.defaultLocale },
+    ).pagination;
   };
   const filesById = async (ids: readonly number[], q: Query): Promise<Document[]> => {
     if (ids.length === 0) return [];
-    const byId: Query = { ...q, filters: { kind: 'compare', field: 'id', op: 'in', value: [...ids] }, sort: [], pagination: { mode: 'all', withCount: false } };
+    const byId: Query = {
+      ...q,
+      filters: { kind: 'compare', field: 'id', op: 'in', value: [...ids] },
+      sort: [],
+      pagination: { mode: 'all', withCount: false },
+    };
     const { documents } = await findManyDocuments(read, fileType, byId);
     const order = new Map(ids.map((id, index) => [id, index]));
     return documents.sort((a, b) => (order.get(Number(a.id)) ?? 0) - (order.get(Number(b.id)) ?? 0));
@@ -91,7 +123,8 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
         const fields = received?.fields ?? jsonFields(request.body);
         const files = received?.files ?? [];
         if (request.query.id !== undefined) {
-          if (typeof request.query.id !== 'string') throw new ValidationError('File id is required and must be a single value');
+          if (typeof request.query.id !== 'string')
+            throw new ValidationError('File id is required and must be a single value');
           const replaceId = rowIdParam(request.query.id);
           if (replaceId === null) throw new NotFoundError(ENTITY_NOT_FOUND);
           const [info = {}] = parseFileInfo(fields.fileInfo, 1);
@@ -109,10 +142,20 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
       }
     },
     // Strapi 5.54's list is a plain array paged only by the top-level start/limit (files-paging.ts).
-    find: async (request, principal) => json(200, (await findManyDocuments(read, fileType, query(principal, request.query, filesListPaging(request.query)))).documents.map(signed)),
+    find: async (request, principal) =>
+      json(
+        200,
+        (
+          await findManyDocuments(read, fileType, query(principal, request.query, filesListPaging(request.query)))
+        ).documents.map(signed),
+      ),
     // Its paged list, new in 5.54: `pagination[…]` as on every collection, `{ data, meta: { pagination } }`.
     findPage: async (request, principal) => {
-      const { documents, pagination } = await findManyDocuments(read, fileType, query(principal, request.query, pageOf(request.query)));
+      const { documents, pagination } = await findManyDocuments(
+        read,
+        fileType,
+        query(principal, request.query, pageOf(request.query)),
+      );
       return json(200, { data: documents.map(signed), meta: { pagination } });
     },
     findOne: async (request, principal) => json(200, signed((await fileOrNotFound(request, principal)).file)),

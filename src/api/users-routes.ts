@@ -25,10 +25,14 @@ export function usersRoutes(ctx: AuthContext, config: Config, access: AccessCont
   const query = (request: HttpRequest, principal: Principal, all = false): Query => {
     const parsed = userQuery(ctx, config, request.query);
     const mayFind = (uid: string) => access.can(principal, `${uid}.find`);
-    const allowed = { ...parsed, populate: prunePopulate(ctx.documents.schema, ctx.userType, parsed.populate, mayFind) };
+    const allowed = {
+      ...parsed,
+      populate: prunePopulate(ctx.documents.schema, ctx.userType, parsed.populate, mayFind),
+    };
     assertFindableRelations(ctx.documents.schema, ctx.userType, allowed, mayFind);
     // Strapi's user list has no default page size: without `pagination`, every user is returned.
-    if (all && request.query.pagination === undefined) return { ...allowed, pagination: { mode: 'all', withCount: false } };
+    if (all && request.query.pagination === undefined)
+      return { ...allowed, pagination: { mode: 'all', withCount: false } };
     return { ...allowed, pagination: { ...allowed.pagination, withCount: false } };
   };
   const read = { schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect };
@@ -37,9 +41,12 @@ export function usersRoutes(ctx: AuthContext, config: Config, access: AccessCont
       if (principal.kind !== 'user') throw new UnauthorizedError();
       return json(200, await readUserDocument(ctx, principal.user.id, query(request, principal)));
     },
-    find: async (request, principal) => json(200, (await findManyDocuments(read, ctx.userType, query(request, principal, true))).documents),
+    find: async (request, principal) =>
+      json(200, (await findManyDocuments(read, ctx.userType, query(request, principal, true))).documents),
     count: async (request, principal) => {
-      const [row] = await read.exec.all(compileCount(read.dialect, planCount(read.schema, ctx.userType, query(request, principal))));
+      const [row] = await read.exec.all(
+        compileCount(read.dialect, planCount(read.schema, ctx.userType, query(request, principal))),
+      );
       return json(200, Number(row?.count ?? 0));
     },
     findOne: async (request, principal) => {
@@ -49,10 +56,13 @@ export function usersRoutes(ctx: AuthContext, config: Config, access: AccessCont
     },
     create: async (request, principal) => {
       const q = query(request, principal);
-      const withRole = access.can(principal, 'plugin::users-permissions.role.find') ? { ...q, populate: [...q.populate.filter((n) => n.attribute !== 'role'), roleNode(ctx, config)] } : q;
+      const withRole = access.can(principal, 'plugin::users-permissions.role.find')
+        ? { ...q, populate: [...q.populate.filter((n) => n.attribute !== 'role'), roleNode(ctx, config)] }
+        : q;
       return json(201, await createUser(ctx, request.body, withRole));
     },
-    update: async (request, principal) => json(200, await updateUser(ctx, rowIdParam(request.params.id), request.body, query(request, principal))),
+    update: async (request, principal) =>
+      json(200, await updateUser(ctx, rowIdParam(request.params.id), request.body, query(request, principal))),
     destroy: async (request, principal) => {
       const deleted = await deleteUser(ctx, rowIdParam(request.params.id), query(request, principal));
       return deleted ? json(200, deleted) : { status: 204 };
@@ -75,7 +85,12 @@ const USERS_ROUTES: readonly (readonly [UsersRouteName, GuardedRoute['method'], 
 
 /** The `/users` routes under the REST prefix, with their Strapi actions. */
 export function usersRouteTable(prefix: string): (PluginRouteEntry & { readonly name: UsersRouteName })[] {
-  return USERS_ROUTES.map(([name, method, path]) => ({ name, method, path: `${prefix}/users${path}`, action: `${ACTION}.${name}` }));
+  return USERS_ROUTES.map(([name, method, path]) => ({
+    name,
+    method,
+    path: `${prefix}/users${path}`,
+    action: `${ACTION}.${name}`,
+  }));
 }
 
 function json(status: number, body: unknown): HttpResponse {

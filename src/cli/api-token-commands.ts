@@ -1,4 +1,10 @@
-import { API_TOKEN_TYPES, createApiToken, listApiTokens, revokeApiToken, type ApiTokenType } from '../api-tokens/api-token-store.js';
+import {
+  API_TOKEN_TYPES,
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
+  type ApiTokenType,
+} from '../api-tokens/api-token-store.js';
 import { knownActions } from '../access/actions.js';
 import { UsageError, type CliArgs } from './cli-args.js';
 import { withProjectDatabase } from './with-database.js';
@@ -12,12 +18,15 @@ export async function createTokenCommand(args: CliArgs, out: Output): Promise<vo
     throw new UsageError(`api-token:create needs --type ${API_TOKEN_TYPES.join('|')}`);
   }
   const lifespanDays = args.lifespan === undefined || args.lifespan === 'unlimited' ? null : Number(args.lifespan);
-  if (lifespanDays !== null && ![7, 30, 90].includes(lifespanDays)) throw new UsageError('--lifespan must be 7, 30 or 90 (days)');
-  if (args.type !== 'custom' && args.permissions.length > 0) throw new UsageError('--permission is only for --type custom');
+  if (lifespanDays !== null && ![7, 30, 90].includes(lifespanDays))
+    throw new UsageError('--lifespan must be 7, 30 or 90 (days)');
+  if (args.type !== 'custom' && args.permissions.length > 0)
+    throw new UsageError('--permission is only for --type custom');
   const key = await withProjectDatabase(args.dir, async (project, db) => {
     const known = knownActions(project.schema);
     const unknown = args.permissions.filter((action) => !known.has(action));
-    if (unknown.length > 0) throw new UsageError(`unknown permission action(s): ${unknown.join(', ')} (see \`cairn routes:list\`)`);
+    if (unknown.length > 0)
+      throw new UsageError(`unknown permission action(s): ${unknown.join(', ')} (see \`cairn routes:list\`)`);
     return createApiToken(
       db,
       { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey },

@@ -43,15 +43,25 @@ const HINT = '(run `cairn help`)';
  * `unknown option "--port" (run \`cairn help\`)`.
  */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
-  const { values, positionals, tokens } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, tokens: true, options: OPTIONS });
+  const { values, positionals, tokens } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+    options: OPTIONS,
+  });
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     if (!Object.hasOwn(OPTIONS, token.name)) throw new UsageError(`unknown option "${token.rawName}" ${HINT}`);
     const option = OPTIONS[token.name as keyof typeof OPTIONS];
-    if (option.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
+    if (
+      option.type === 'string' &&
+      (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))
+    ) {
       throw new UsageError(`option ${token.rawName} needs a value ${HINT}`);
     }
-    if (option.type === 'boolean' && token.value !== undefined) throw new UsageError(`option ${token.rawName} takes no value ${HINT}`);
+    if (option.type === 'boolean' && token.value !== undefined)
+      throw new UsageError(`option ${token.rawName} takes no value ${HINT}`);
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}" ${HINT}`);
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -65,7 +75,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     dir: text(values.dir) ?? process.cwd(),
     ...(name !== undefined ? { name } : {}),
     ...(type !== undefined ? { type } : {}),
-    permissions: Array.isArray(values.permission) ? values.permission.filter((p): p is string => typeof p === 'string') : [],
+    permissions: Array.isArray(values.permission)
+      ? values.permission.filter((p): p is string => typeof p === 'string')
+      : [],
     ...(lifespan !== undefined ? { lifespan } : {}),
     ...(description !== undefined ? { description } : {}),
     json: values.json === true,

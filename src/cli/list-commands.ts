@@ -16,7 +16,9 @@ export async function listContentTypesCommand(args: CliArgs, out: Output): Promi
   for (const type of project.schema.contentTypes.values()) {
     if (type.origin !== 'api') continue;
     const path = type.kind === 'collectionType' ? `${prefix}/${type.pluralName}` : `${prefix}/${type.singularName}`;
-    const flags = [type.draftAndPublish ? 'draft&publish' : null, type.localized ? 'i18n' : null].filter(Boolean).join(', ');
+    const flags = [type.draftAndPublish ? 'draft&publish' : null, type.localized ? 'i18n' : null]
+      .filter(Boolean)
+      .join(', ');
     out(`${type.uid}  ${type.kind}  ${path}  table ${type.table}${flags ? `  (${flags})` : ''}`);
   }
   for (const component of project.schema.components.values()) {
@@ -29,7 +31,14 @@ export async function listRoutesCommand(args: CliArgs, out: Output): Promise<voi
   const project = await loadProject(args.dir, process.env);
   out('GET     /_health');
   const prefix = project.config.api.prefix;
-  for (const route of [...contentRouteTable(project.schema, prefix), ...authRouteTable(prefix), ...usersRouteTable(prefix), ...rolesRouteTable(prefix), ...uploadRouteTable(prefix), ...i18nRouteTable(prefix)]) {
+  for (const route of [
+    ...contentRouteTable(project.schema, prefix),
+    ...authRouteTable(prefix),
+    ...usersRouteTable(prefix),
+    ...rolesRouteTable(prefix),
+    ...uploadRouteTable(prefix),
+    ...i18nRouteTable(prefix),
+  ]) {
     out(`${route.method.padEnd(7)} ${route.path}  ${route.action}`);
   }
 }

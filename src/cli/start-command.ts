@@ -52,12 +52,19 @@ export async function startCommand(args: CliArgs, options: { develop: boolean })
 
 async function launch(project: Project, logger: Logger): Promise<App> {
   for (const warning of project.warnings) logger.warn(warning);
-  if (project.generatedSecrets.length > 0) logger.info(`generated ${project.generatedSecrets.join(', ')} into ${join(project.dir, '.env')}`);
+  if (project.generatedSecrets.length > 0)
+    logger.info(`generated ${project.generatedSecrets.join(', ')} into ${join(project.dir, '.env')}`);
   if (project.ignoredFiles.length > 0) {
-    logger.info(`ignoring ${project.ignoredFiles.length} custom code file(s) Cairn does not execute: ${project.ignoredFiles.join(', ')}`);
+    logger.info(
+      `ignoring ${project.ignoredFiles.length} custom code file(s) Cairn does not execute: ${project.ignoredFiles.join(', ')}`,
+    );
   }
   const { database } = project.config;
-  const newFile = database.client === 'sqlite' && database.filename !== undefined && database.filename !== ':memory:' && !existsSync(database.filename);
+  const newFile =
+    database.client === 'sqlite' &&
+    database.filename !== undefined &&
+    database.filename !== ':memory:' &&
+    !existsSync(database.filename);
   logger.info(`database: ${describeDatabase(database)}${newFile ? ' (new file)' : ''}`);
   const app = await createApp(project, { logger });
   for (const notice of app.notices) logger.warn(notice);
@@ -70,7 +77,9 @@ async function launch(project: Project, logger: Logger): Promise<App> {
     await app.close().catch(() => undefined);
     throw error;
   }
-  logger.info(`Cairn is serving ${project.dir} at ${address.replace('0.0.0.0', 'localhost')} (ready ${Math.round(performance.now())} ms after process start)`);
+  logger.info(
+    `Cairn is serving ${project.dir} at ${address.replace('0.0.0.0', 'localhost')} (ready ${Math.round(performance.now())} ms after process start)`,
+  );
   return app;
 }
 

@@ -1,5 +1,10 @@
 import { createDeliveryQueue } from '../webhooks/delivery-queue.js';
-import { deliveryQueueFile, moveDeliveriesToQueueFile, openQueueDatabase, queueFileExists } from '../webhooks/queue-database.js';
+import {
+  deliveryQueueFile,
+  moveDeliveriesToQueueFile,
+  openQueueDatabase,
+  queueFileExists,
+} from '../webhooks/queue-database.js';
 import type { CliArgs } from './cli-args.js';
 import { UsageError } from './cli-args.js';
 import { withProjectDatabase } from './with-database.js';
@@ -9,7 +14,8 @@ type Output = (line: string) => void;
 /** `webhooks:log [--limit N] [--json]`: the newest deliveries first, with their status and last error. */
 export async function webhooksLogCommand(args: CliArgs, out: Output): Promise<void> {
   const limit = args.limit === undefined ? 50 : Number(args.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer, got "${args.limit}"`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new UsageError(`--limit must be a positive integer, got "${args.limit}"`);
   const deliveries = await withProjectDatabase(args.dir, async ({ config }, db) => {
     await moveDeliveriesToQueueFile(config.database, db);
     // A SQLite project that never queued a delivery has no queue file: nothing to create for the log.
@@ -22,7 +28,13 @@ export async function webhooksLogCommand(args: CliArgs, out: Output): Promise<vo
     }
   });
   if (args.json) {
-    out(JSON.stringify(deliveries.map(({ payload: _payload, ...delivery }) => delivery), null, 2));
+    out(
+      JSON.stringify(
+        deliveries.map(({ payload: _payload, ...delivery }) => delivery),
+        null,
+        2,
+      ),
+    );
     return;
   }
   if (deliveries.length === 0) {
@@ -36,6 +48,8 @@ export async function webhooksLogCommand(args: CliArgs, out: Output): Promise<vo
         : delivery.status === 'pending'
           ? `pending, next attempt ${delivery.nextAttemptAt ?? 'now'}${delivery.lastError ? ` (last: ${delivery.lastError})` : ''}`
           : `${delivery.status}${delivery.lastError ? ` (last: ${delivery.lastError})` : ''}`;
-    out(`#${delivery.id}  ${delivery.createdAt ?? ''}  ${delivery.event}  → ${delivery.webhookName} ${delivery.url}  attempts ${delivery.attempts}  ${outcome}`);
+    out(
+      `#${delivery.id}  ${delivery.createdAt ?? ''}  ${delivery.event}  → ${delivery.webhookName} ${delivery.url}  attempts ${delivery.attempts}  ${outcome}`,
+    );
   }
 }

@@ -7,7 +7,10 @@ import { planTables } from '../schema/tables.js';
 import { deliveryQueueFile } from '../webhooks/queue-database.js';
 
 /** Loads the project, opens and syncs its database, runs `work`, and always closes the database. */
-export async function withProjectDatabase<T>(dir: string, work: (project: Project, db: Database) => Promise<T>): Promise<T> {
+export async function withProjectDatabase<T>(
+  dir: string,
+  work: (project: Project, db: Database) => Promise<T>,
+): Promise<T> {
   const project = await loadProject(dir, process.env);
   const db = await openDatabase(project.config.database);
   try {

@@ -24,9 +24,12 @@ export function normalizeCustomFields(raw: unknown): CustomFieldTypes {
   }
   for (const [uid, entry] of Object.entries(raw)) {
     if (!UID.test(uid)) {
-      throw new ProjectError(`config/custom-fields: "${uid}" is not a custom field uid; use "plugin::<plugin>.<name>" or "global::<name>", as the schema's "customField" says`);
+      throw new ProjectError(
+        `config/custom-fields: "${uid}" is not a custom field uid; use "plugin::<plugin>.<name>" or "global::<name>", as the schema's "customField" says`,
+      );
     }
-    const type = entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as { type?: unknown }).type : undefined;
+    const type =
+      entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as { type?: unknown }).type : undefined;
     if (!CUSTOM_FIELD_TYPES.includes(type as CustomFieldType)) {
       throw new ProjectError(
         `config/custom-fields: "${uid}" must be { type: '<type>' } with one of ${CUSTOM_FIELD_TYPES.join(', ')}; got ${JSON.stringify(entry)}`,

@@ -11,7 +11,10 @@ export function describeDatabase(database: DatabaseConfig): string {
   const connection = database.connection;
   const defaultPort = database.client === 'postgres' ? 5432 : 3306;
   const fromUrl = database.client === 'postgres' ? parseUrl(connection.connectionString) : null;
-  const field = (key: string) => (connection[key] === undefined || connection[key] === null || connection[key] === '' ? undefined : String(connection[key]));
+  const field = (key: string) =>
+    connection[key] === undefined || connection[key] === null || connection[key] === ''
+      ? undefined
+      : String(connection[key]);
   const user = fromUrl ? fromUrl.username : field('user');
   const host = fromUrl ? fromUrl.hostname : (field('host') ?? 'localhost');
   const port = fromUrl ? fromUrl.port || String(defaultPort) : (field('port') ?? String(defaultPort));
@@ -37,8 +40,12 @@ function parseUrl(value: unknown): URL | null {
  * how to get the absolute path instead. Undefined unless `DATABASE_FILENAME` is absolute and is
  * not the file config/database gives.
  */
-export function databaseFilenameWarning(database: DatabaseConfig, databaseFilename: string | undefined): string | undefined {
-  if (database.client !== 'sqlite' || !database.filename || !databaseFilename || !isAbsolute(databaseFilename)) return undefined;
+export function databaseFilenameWarning(
+  database: DatabaseConfig,
+  databaseFilename: string | undefined,
+): string | undefined {
+  if (database.client !== 'sqlite' || !database.filename || !databaseFilename || !isAbsolute(databaseFilename))
+    return undefined;
   const wanted = resolve(databaseFilename);
   if (database.filename === wanted) return undefined;
   return (

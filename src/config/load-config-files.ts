@@ -6,7 +6,17 @@ import { ProjectError } from '../core/errors.js';
 import type { EnvHelper } from './env-helper.js';
 
 /** The config files Cairn reads (Strapi's own plus Cairn's `permissions`, `webhooks` and `custom-fields`). */
-export const CONFIG_NAMES = ['server', 'database', 'api', 'admin', 'plugins', 'middlewares', 'permissions', 'webhooks', 'custom-fields'] as const;
+export const CONFIG_NAMES = [
+  'server',
+  'database',
+  'api',
+  'admin',
+  'plugins',
+  'middlewares',
+  'permissions',
+  'webhooks',
+  'custom-fields',
+] as const;
 export type ConfigName = (typeof CONFIG_NAMES)[number];
 
 const EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.json'] as const;
@@ -35,7 +45,9 @@ async function readConfigValue(pathWithoutExtension: string, env: EnvHelper): Pr
   if (!file) return undefined;
   try {
     const exported = await importConfigModule(file);
-    return typeof exported === 'function' ? await (exported as (args: { env: EnvHelper }) => unknown)({ env }) : exported;
+    return typeof exported === 'function'
+      ? await (exported as (args: { env: EnvHelper }) => unknown)({ env })
+      : exported;
   } catch (error) {
     throw new ProjectError(`${file}: could not load this config file: ${(error as Error).message}`);
   }
@@ -62,7 +74,8 @@ async function importConfigModule(file: string): Promise<unknown> {
 function interopDefault(module: unknown): unknown {
   if (module && typeof module === 'object' && 'default' in module) {
     const keys = Object.keys(module).filter((key) => key !== '__esModule');
-    if (keys.length === 1 || (module as { __esModule?: boolean }).__esModule) return (module as { default: unknown }).default;
+    if (keys.length === 1 || (module as { __esModule?: boolean }).__esModule)
+      return (module as { default: unknown }).default;
   }
   return module;
 }

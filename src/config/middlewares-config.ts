@@ -15,7 +15,18 @@ type Obj = Record<string, unknown>;
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null;
 
 /** Strapi's middleware list when a project has no config/middlewares (core register-middlewares). */
-const DEFAULT_MIDDLEWARES = ['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'strapi::poweredBy', 'strapi::session', 'strapi::query', 'strapi::body', 'strapi::favicon', 'strapi::public'];
+const DEFAULT_MIDDLEWARES = [
+  'strapi::logger',
+  'strapi::errors',
+  'strapi::security',
+  'strapi::cors',
+  'strapi::poweredBy',
+  'strapi::session',
+  'strapi::query',
+  'strapi::body',
+  'strapi::favicon',
+  'strapi::public',
+];
 
 /** `strapi::security`'s defaults (Strapi 5 core middlewares/security.ts, with @strapi/utils' CSP_DEFAULTS). */
 const SECURITY_DEFAULTS: Obj = {
@@ -49,20 +60,27 @@ const SECURITY_DEFAULTS: Obj = {
  */
 export function normalizeMiddlewares(raw: unknown): MiddlewaresConfig {
   const list = raw === undefined ? DEFAULT_MIDDLEWARES : raw;
-  if (!Array.isArray(list) || !list.every((entry) => typeof entry === 'string' || (isObject(entry) && !Array.isArray(entry)))) {
-    throw new ProjectError('config/middlewares: must export an array of middleware names or { name, config } objects, as Strapi expects');
+  if (
+    !Array.isArray(list) ||
+    !list.every((entry) => typeof entry === 'string' || (isObject(entry) && !Array.isArray(entry)))
+  ) {
+    throw new ProjectError(
+      'config/middlewares: must export an array of middleware names or { name, config } objects, as Strapi expects',
+    );
   }
   const entry = (name: string): Obj | null => {
     const found: unknown = list.find((item) => item === name || (isObject(item) && item.name === name));
     if (found === undefined) return null;
     const config = isObject(found) ? found.config : undefined;
-    if (config !== undefined && (!isObject(config) || Array.isArray(config))) throw new ProjectError(`config/middlewares: the config of ${name} must be an object`);
+    if (config !== undefined && (!isObject(config) || Array.isArray(config)))
+      throw new ProjectError(`config/middlewares: the config of ${name} must be an object`);
     return config ?? {};
   };
   const security = entry('strapi::security');
   const poweredBy = entry('strapi::poweredBy');
   const poweredByValue = poweredBy?.poweredBy ?? 'Strapi <strapi.io>';
-  if (typeof poweredByValue !== 'string') throw new ProjectError('config/middlewares: strapi::poweredBy "poweredBy" must be a string');
+  if (typeof poweredByValue !== 'string')
+    throw new ProjectError('config/middlewares: strapi::poweredBy "poweredBy" must be a string');
   return {
     security: security === null ? null : (defaultsDeep(security, SECURITY_DEFAULTS) as Obj),
     poweredBy: poweredBy === null ? null : poweredByValue,

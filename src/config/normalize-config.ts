@@ -11,7 +11,8 @@ import { normalizeUsersPermissionsConfig } from './users-permissions-config.js';
 import { parseEmailConfig } from '../email/email-transport.js';
 
 type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
+const obj = (value: unknown): Obj =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 const fail = (where: string, problem: string): never => {
   throw new ProjectError(`config/${where}: ${problem}`);
 };
@@ -21,10 +22,20 @@ const fail = (where: string, problem: string): never => {
  * Defaults are Strapi's code defaults (not the project template's): `rest.defaultLimit` 25,
  * no `maxLimit`, `withCount` true, strict params off, prefix `/api`, port 1337.
  */
-export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: string | undefined; PORT?: string | undefined; JWT_SECRET?: string | undefined; NODE_ENV?: string | undefined }): Config {
+export function normalizeConfig(
+  raw: RawConfig,
+  dir: string,
+  env: {
+    HOST?: string | undefined;
+    PORT?: string | undefined;
+    JWT_SECRET?: string | undefined;
+    NODE_ENV?: string | undefined;
+  },
+): Config {
   const server = obj(raw.server);
   const port = Number(env.PORT ?? server.port ?? 1337);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('server', `"port" must be an integer between 0 and 65535, got ${JSON.stringify(server.port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail('server', `"port" must be an integer between 0 and 65535, got ${JSON.stringify(server.port)}`);
   const middlewares = Array.isArray(raw.middlewares) ? raw.middlewares : [];
   const middlewareConfig = (name: string): Obj => {
     const entry = middlewares.find((m) => obj(m).name === name);
@@ -43,12 +54,21 @@ export function normalizeConfig(raw: RawConfig, dir: string, env: { HOST?: strin
     database: normalizeDatabase(obj(raw.database), dir),
     api: normalizeApi(obj(raw.api)),
     admin: {
-      apiTokenSalt: requiredString(obj(admin.apiToken).salt, 'admin', '"apiToken.salt" is not set; set API_TOKEN_SALT in .env'),
-      encryptionKey: typeof obj(admin.secrets).encryptionKey === 'string' ? (obj(admin.secrets).encryptionKey as string) : undefined,
+      apiTokenSalt: requiredString(
+        obj(admin.apiToken).salt,
+        'admin',
+        '"apiToken.salt" is not set; set API_TOKEN_SALT in .env',
+      ),
+      encryptionKey:
+        typeof obj(admin.secrets).encryptionKey === 'string' ? (obj(admin.secrets).encryptionKey as string) : undefined,
     },
     i18n: normalizeI18n(obj(obj(plugins.i18n).config)),
     cors: normalizeCors(middlewareConfig('strapi::cors')),
-    bodyLimit: parseByteSize(middlewareConfig('strapi::body').jsonLimit ?? '1mb', 'middlewares', 'strapi::body jsonLimit'),
+    bodyLimit: parseByteSize(
+      middlewareConfig('strapi::body').jsonLimit ?? '1mb',
+      'middlewares',
+      'strapi::body jsonLimit',
+    ),
     middlewares: normalizeMiddlewares(raw.middlewares),
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
@@ -66,9 +86,15 @@ function requiredString(value: unknown, where: string, problem: string): string 
 }
 
 const CLIENT_ALIASES: Readonly<Record<string, DatabaseClient>> = {
-  sqlite: 'sqlite', 'better-sqlite3': 'sqlite', sqlite3: 'sqlite',
-  postgres: 'postgres', pg: 'postgres', postgresql: 'postgres',
-  mysql: 'mysql', mysql2: 'mysql', mariadb: 'mysql',
+  sqlite: 'sqlite',
+  'better-sqlite3': 'sqlite',
+  sqlite3: 'sqlite',
+  postgres: 'postgres',
+  pg: 'postgres',
+  postgresql: 'postgres',
+  mysql: 'mysql',
+  mysql2: 'mysql',
+  mariadb: 'mysql',
 };
 
 function normalizeDatabase(database: Obj, dir: string): DatabaseConfig {
@@ -81,7 +107,10 @@ function normalizeDatabase(database: Obj, dir: string): DatabaseConfig {
   const base = {
     client,
     connection: inner,
-    pool: { min: Number(pool.min ?? (client === 'sqlite' ? 1 : 2)), max: Number(pool.max ?? (client === 'sqlite' ? 1 : 10)) },
+    pool: {
+      min: Number(pool.min ?? (client === 'sqlite' ? 1 : 2)),
+      max: Number(pool.max ?? (client === 'sqlite' ? 1 : 10)),
+    },
     acquireConnectionTimeout: Number(connection.acquireConnectionTimeout ?? 60000),
     debug: connection.debug === true,
   };
@@ -94,9 +123,11 @@ function normalizeApi(api: Obj): ApiConfig {
   const rest = obj(api.rest);
   const documents = obj(api.documents);
   const defaultLimit = rest.defaultLimit === undefined ? 25 : Number(rest.defaultLimit);
-  if (!Number.isInteger(defaultLimit) || (defaultLimit < 1 && defaultLimit !== -1)) fail('api', `"rest.defaultLimit" must be a positive integer or -1, got ${JSON.stringify(rest.defaultLimit)}`);
+  if (!Number.isInteger(defaultLimit) || (defaultLimit < 1 && defaultLimit !== -1))
+    fail('api', `"rest.defaultLimit" must be a positive integer or -1, got ${JSON.stringify(rest.defaultLimit)}`);
   const maxLimit = rest.maxLimit === undefined || rest.maxLimit === null ? null : Number(rest.maxLimit);
-  if (maxLimit !== null && (!Number.isInteger(maxLimit) || maxLimit < 1)) fail('api', `"rest.maxLimit" must be a positive integer, got ${JSON.stringify(rest.maxLimit)}`);
+  if (maxLimit !== null && (!Number.isInteger(maxLimit) || maxLimit < 1))
+    fail('api', `"rest.maxLimit" must be a positive integer, got ${JSON.stringify(rest.maxLimit)}`);
   const prefix = String(rest.prefix ?? '/api');
   return {
     prefix: prefix === '/' ? '' : `/${prefix.replace(/^\/+|\/+$/g, '')}`,
@@ -105,21 +136,28 @@ function normalizeApi(api: Obj): ApiConfig {
     withCount: rest.withCount !== false,
     strictParams: rest.strictParams === true,
     documentsStrictParams: documents.strictParams === true,
-    privateAttributes: Array.isArray(obj(api.responses).privateAttributes) ? (obj(api.responses).privateAttributes as unknown[]).map(String) : [],
+    privateAttributes: Array.isArray(obj(api.responses).privateAttributes)
+      ? (obj(api.responses).privateAttributes as unknown[]).map(String)
+      : [],
   };
 }
 
 function normalizeI18n(i18n: Obj): Config['i18n'] {
   const locales = Array.isArray(i18n.locales) && i18n.locales.length > 0 ? i18n.locales.map(String) : ['en'];
   const defaultLocale = typeof i18n.defaultLocale === 'string' ? i18n.defaultLocale : (locales[0] ?? 'en');
-  if (!locales.includes(defaultLocale)) fail('plugins', `i18n "defaultLocale" "${defaultLocale}" is not in "locales" (${locales.join(', ')})`);
+  if (!locales.includes(defaultLocale))
+    fail('plugins', `i18n "defaultLocale" "${defaultLocale}" is not in "locales" (${locales.join(', ')})`);
   return { locales, defaultLocale };
 }
 
 function normalizeCors(cors: Obj): CorsConfig {
   const origin = cors.origin;
   const list = (value: unknown, fallback: string[]) =>
-    Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : fallback;
+    Array.isArray(value)
+      ? value.map(String)
+      : typeof value === 'string'
+        ? value.split(',').map((s) => s.trim())
+        : fallback;
   return {
     origin: origin === undefined || origin === '*' ? '*' : list(origin, ['*']),
     credentials: cors.credentials !== false,
@@ -133,7 +171,8 @@ function normalizeCors(cors: Obj): CorsConfig {
 function normalizePermissions(raw: unknown): ReadonlyMap<string, readonly string[]> {
   const permissions = new Map<string, readonly string[]>();
   if (raw === undefined) return permissions;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('permissions', 'must export an object { <roleType>: [action, …] }');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    fail('permissions', 'must export an object { <roleType>: [action, …] }');
   for (const [role, actions] of Object.entries(raw as Obj)) {
     if (!Array.isArray(actions) || !actions.every((a) => typeof a === 'string')) {
       fail('permissions', `role "${role}" must map to an array of action strings such as "api::article.article.find"`);

@@ -1,13 +1,37 @@
 import { ProjectError } from '../core/errors.js';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = {
-  ms: 0.001, msec: 0.001, msecs: 0.001, millisecond: 0.001, milliseconds: 0.001,
-  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
-  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
-  h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
-  d: 86400, day: 86400, days: 86400,
-  w: 604800, week: 604800, weeks: 604800,
-  y: 31557600, yr: 31557600, yrs: 31557600, year: 31557600, years: 31557600,
+  ms: 0.001,
+  msec: 0.001,
+  msecs: 0.001,
+  millisecond: 0.001,
+  milliseconds: 0.001,
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  mins: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86400,
+  day: 86400,
+  days: 86400,
+  w: 604800,
+  week: 604800,
+  weeks: 604800,
+  y: 31557600,
+  yr: 31557600,
+  yrs: 31557600,
+  year: 31557600,
+  years: 31557600,
 };
 
 /**
@@ -26,5 +50,7 @@ export function parseDurationSeconds(value: unknown, where: string): number {
       if (seconds > 0) return seconds;
     }
   }
-  throw new ProjectError(`${where} must be a positive number of seconds or a span such as "30d" or "2h", got ${JSON.stringify(value)}`);
+  throw new ProjectError(
+    `${where} must be a positive number of seconds or a span such as "30d" or "2h", got ${JSON.stringify(value)}`,
+  );
 }

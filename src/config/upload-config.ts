@@ -19,7 +19,8 @@ export interface UploadConfig {
 }
 
 type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
+const obj = (value: unknown): Obj =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 const WHERE = 'config/plugins: upload';
 const DEFAULT_SIZE_LIMIT = 200 * 1024 * 1024;
 const DEFAULT_BREAKPOINTS = { large: 1000, medium: 750, small: 500 };
@@ -30,7 +31,9 @@ export function normalizeUploadConfig(raw: unknown, server: unknown, dir: string
   const security = obj(config.security);
   const provider = config.provider ?? 'local';
   if (provider !== 'local' && provider !== '@strapi/provider-upload-local') {
-    throw new ProjectError(`${WHERE} provider ${JSON.stringify(provider)} is not supported by Cairn; remove it to store files in public/uploads`);
+    throw new ProjectError(
+      `${WHERE} provider ${JSON.stringify(provider)} is not supported by Cairn; remove it to store files in public/uploads`,
+    );
   }
   const providerOptions = obj(config.providerOptions);
   const sizeLimit = config.sizeLimit ?? providerOptions.sizeLimit ?? DEFAULT_SIZE_LIMIT;
@@ -40,7 +43,9 @@ export function normalizeUploadConfig(raw: unknown, server: unknown, dir: string
   const breakpoints = config.breakpoints === undefined ? DEFAULT_BREAKPOINTS : obj(config.breakpoints);
   for (const [name, width] of Object.entries(breakpoints)) {
     if (!/^\w+$/.test(name) || typeof width !== 'number' || !Number.isInteger(width) || width < 1) {
-      throw new ProjectError(`${WHERE} breakpoint ${JSON.stringify(name)} must be a word mapping to a positive width in pixels, got ${JSON.stringify(width)}`);
+      throw new ProjectError(
+        `${WHERE} breakpoint ${JSON.stringify(name)} must be a word mapping to a positive width in pixels, got ${JSON.stringify(width)}`,
+      );
     }
   }
   const publicSetting = obj(obj(server).dirs).public;
@@ -49,7 +54,9 @@ export function normalizeUploadConfig(raw: unknown, server: unknown, dir: string
     provider: 'local',
     providerOptions,
     sizeLimitBytes: sizeLimit,
-    breakpoints: Object.fromEntries(Object.entries(breakpoints as Record<string, number>).sort(([, a], [, b]) => b - a)),
+    breakpoints: Object.fromEntries(
+      Object.entries(breakpoints as Record<string, number>).sort(([, a], [, b]) => b - a),
+    ),
     allowedTypes: security.allowedTypes === undefined ? null : typeList(security.allowedTypes, 'security.allowedTypes'),
     deniedTypes: security.deniedTypes === undefined ? [] : typeList(security.deniedTypes, 'security.deniedTypes'),
     publicDir: isAbsolute(publicDir) ? publicDir : resolve(dir, publicDir),
@@ -58,7 +65,9 @@ export function normalizeUploadConfig(raw: unknown, server: unknown, dir: string
 
 function typeList(value: unknown, key: string): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && /^[\w.+-]+\/[\w.+*-]+$/.test(item))) {
-    throw new ProjectError(`${WHERE} "${key}" must be an array of MIME types or patterns such as "image/*", got ${JSON.stringify(value)}`);
+    throw new ProjectError(
+      `${WHERE} "${key}" must be an array of MIME types or patterns such as "image/*", got ${JSON.stringify(value)}`,
+    );
   }
   return value as string[];
 }

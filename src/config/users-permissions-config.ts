@@ -63,7 +63,8 @@ export interface UsersPermissionsConfig {
 }
 
 type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
+const obj = (value: unknown): Obj =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 const WHERE = 'config/plugins: users-permissions';
 const ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
 const ADVANCED_KEYS = Object.keys(DEFAULT_ADVANCED_SETTINGS) as (keyof AdvancedSettings)[];
@@ -72,25 +73,35 @@ const ADVANCED_KEYS = Object.keys(DEFAULT_ADVANCED_SETTINGS) as (keyof AdvancedS
  * Reads `users-permissions.config`. `jwtSecret` falls back to `JWT_SECRET` (generated into `.env`
  * when missing, so it is always set); durations accept seconds or `'30d'`-style spans.
  */
-export function normalizeUsersPermissionsConfig(raw: unknown, env: { JWT_SECRET?: string | undefined; NODE_ENV?: string | undefined }): UsersPermissionsConfig {
+export function normalizeUsersPermissionsConfig(
+  raw: unknown,
+  env: { JWT_SECRET?: string | undefined; NODE_ENV?: string | undefined },
+): UsersPermissionsConfig {
   const jwtSecretFromEnv = env.JWT_SECRET;
   const config = obj(raw);
   const jwt = obj(config.jwt);
   const sessions = obj(config.sessions);
   const cookie = obj(sessions.cookie);
-  const jwtSecret = typeof config.jwtSecret === 'string' && config.jwtSecret !== '' ? config.jwtSecret : jwtSecretFromEnv;
+  const jwtSecret =
+    typeof config.jwtSecret === 'string' && config.jwtSecret !== '' ? config.jwtSecret : jwtSecretFromEnv;
   if (!jwtSecret) throw new ProjectError(`${WHERE} "jwtSecret" is not set; set JWT_SECRET in .env`);
   const algorithm = jwt.algorithm ?? 'HS256';
   if (!ALGORITHMS.includes(algorithm as (typeof ALGORITHMS)[number])) {
-    throw new ProjectError(`${WHERE} "jwt.algorithm" must be one of ${ALGORITHMS.join(', ')} (the secret is a shared key), got ${JSON.stringify(algorithm)}`);
+    throw new ProjectError(
+      `${WHERE} "jwt.algorithm" must be one of ${ALGORITHMS.join(', ')} (the secret is a shared key), got ${JSON.stringify(algorithm)}`,
+    );
   }
   const management = config.jwtManagement ?? 'legacy-support';
   if (management !== 'legacy-support' && management !== 'refresh') {
-    throw new ProjectError(`${WHERE} "jwtManagement" must be "legacy-support" or "refresh", got ${JSON.stringify(management)}`);
+    throw new ProjectError(
+      `${WHERE} "jwtManagement" must be "legacy-support" or "refresh", got ${JSON.stringify(management)}`,
+    );
   }
   const sameSite = String(cookie.sameSite ?? 'lax').toLowerCase();
   if (sameSite !== 'lax' && sameSite !== 'strict' && sameSite !== 'none') {
-    throw new ProjectError(`${WHERE} "sessions.cookie.sameSite" must be lax, strict or none, got ${JSON.stringify(cookie.sameSite)}`);
+    throw new ProjectError(
+      `${WHERE} "sessions.cookie.sameSite" must be lax, strict or none, got ${JSON.stringify(cookie.sameSite)}`,
+    );
   }
   const allowed = obj(config.register).allowedFields ?? [];
   if (!Array.isArray(allowed) || !allowed.every((field) => typeof field === 'string')) {
@@ -98,9 +109,12 @@ export function normalizeUsersPermissionsConfig(raw: unknown, env: { JWT_SECRET?
   }
   const validatePassword = obj(config.validationRules).validatePassword ?? null;
   if (validatePassword !== null && typeof validatePassword !== 'function') {
-    throw new ProjectError(`${WHERE} "validationRules.validatePassword" must be a function of the password, got ${JSON.stringify(validatePassword)}`);
+    throw new ProjectError(
+      `${WHERE} "validationRules.validatePassword" must be a function of the password, got ${JSON.stringify(validatePassword)}`,
+    );
   }
-  const seconds = (value: unknown, fallback: number, key: string) => (value === undefined ? fallback : parseDurationSeconds(value, `${WHERE} "${key}"`));
+  const seconds = (value: unknown, fallback: number, key: string) =>
+    value === undefined ? fallback : parseDurationSeconds(value, `${WHERE} "${key}"`);
   return {
     jwtSecret,
     jwtAlgorithm: algorithm as UsersPermissionsConfig['jwtAlgorithm'],
@@ -108,8 +122,16 @@ export function normalizeUsersPermissionsConfig(raw: unknown, env: { JWT_SECRET?
     jwtManagement: management,
     sessions: {
       accessTokenLifespanSeconds: seconds(sessions.accessTokenLifespan, 600, 'sessions.accessTokenLifespan'),
-      maxRefreshTokenLifespanSeconds: seconds(sessions.maxRefreshTokenLifespan, 30 * 86400, 'sessions.maxRefreshTokenLifespan'),
-      idleRefreshTokenLifespanSeconds: seconds(sessions.idleRefreshTokenLifespan, 14 * 86400, 'sessions.idleRefreshTokenLifespan'),
+      maxRefreshTokenLifespanSeconds: seconds(
+        sessions.maxRefreshTokenLifespan,
+        30 * 86400,
+        'sessions.maxRefreshTokenLifespan',
+      ),
+      idleRefreshTokenLifespanSeconds: seconds(
+        sessions.idleRefreshTokenLifespan,
+        14 * 86400,
+        'sessions.idleRefreshTokenLifespan',
+      ),
       httpOnly: sessions.httpOnly === true,
       cookie: {
         name: typeof cookie.name === 'string' && cookie.name !== '' ? cookie.name : 'strapi_up_refresh',
@@ -137,7 +159,12 @@ function normalizeAdvanced(raw: unknown): Partial<AdvancedSettings> {
       throw new ProjectError(`${WHERE} "advanced.${key}" is not a setting; use ${ADVANCED_KEYS.join(', ')}`);
     }
     const expected = typeof DEFAULT_ADVANCED_SETTINGS[key as keyof AdvancedSettings];
-    const ok = expected === 'boolean' ? typeof value === 'boolean' : key === 'default_role' ? typeof value === 'string' : value === null || typeof value === 'string';
+    const ok =
+      expected === 'boolean'
+        ? typeof value === 'boolean'
+        : key === 'default_role'
+          ? typeof value === 'string'
+          : value === null || typeof value === 'string';
     if (!ok) throw new ProjectError(`${WHERE} "advanced.${key}" has the wrong type: ${JSON.stringify(value)}`);
     result[key] = value;
   }

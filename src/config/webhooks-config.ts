@@ -2,8 +2,14 @@ import { ProjectError } from '../core/errors.js';
 
 /** The events a webhook may subscribe to (Strapi's names). */
 export const WEBHOOK_EVENTS = [
-  'entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish',
-  'media.create', 'media.update', 'media.delete',
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'media.create',
+  'media.update',
+  'media.delete',
 ] as const;
 
 /** A webhook declared in `config/webhooks.js`. */
@@ -33,12 +39,16 @@ export interface WebhookDeliveryConfig {
 }
 
 type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {});
+const obj = (value: unknown): Obj =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 
 /** `config/webhooks` → declarations, checked: a name, an http(s) URL, known events, string headers. */
 export function normalizeWebhooks(raw: unknown): WebhookDeclaration[] {
   if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new ProjectError('config/webhooks: must export an array of { name, url, events, headers?, enabled?, secret? }');
+  if (!Array.isArray(raw))
+    throw new ProjectError(
+      'config/webhooks: must export an array of { name, url, events, headers?, enabled?, secret? }',
+    );
   const names = new Set<string>();
   return raw.map((item, index) => {
     const entry = obj(item);
@@ -50,11 +60,17 @@ export function normalizeWebhooks(raw: unknown): WebhookDeclaration[] {
     try {
       url = new URL(String(entry.url));
     } catch {
-      throw new ProjectError(`${where} ("${entry.name}"): "url" must be an absolute http(s) URL, got ${JSON.stringify(entry.url)}`);
+      throw new ProjectError(
+        `${where} ("${entry.name}"): "url" must be an absolute http(s) URL, got ${JSON.stringify(entry.url)}`,
+      );
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProjectError(`${where} ("${entry.name}"): "url" must use http or https`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ProjectError(`${where} ("${entry.name}"): "url" must use http or https`);
     const events = entry.events === undefined ? [...WEBHOOK_EVENTS] : entry.events;
-    if (!Array.isArray(events) || events.some((event) => !WEBHOOK_EVENTS.includes(event as (typeof WEBHOOK_EVENTS)[number]))) {
+    if (
+      !Array.isArray(events) ||
+      events.some((event) => !WEBHOOK_EVENTS.includes(event as (typeof WEBHOOK_EVENTS)[number]))
+    ) {
       throw new ProjectError(`${where} ("${entry.name}"): "events" must list some of ${WEBHOOK_EVENTS.join(', ')}`);
     }
     return {
@@ -73,7 +89,10 @@ export function normalizeWebhookDelivery(raw: unknown): WebhookDeliveryConfig {
   const config = obj(raw);
   const positive = (key: string, fallback: number) => {
     const value = config[key] ?? fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new ProjectError(`config/server: "webhooks.${key}" must be a positive integer, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+      throw new ProjectError(
+        `config/server: "webhooks.${key}" must be a positive integer, got ${JSON.stringify(value)}`,
+      );
     return value;
   };
   return {
@@ -89,6 +108,7 @@ export function normalizeWebhookDelivery(raw: unknown): WebhookDeliveryConfig {
 function stringRecord(value: unknown, where: string): Record<string, string> {
   if (value === undefined || value === null) return {};
   const record = obj(value);
-  if (Array.isArray(value) || Object.values(record).some((v) => typeof v !== 'string')) throw new ProjectError(`${where} must map header names to strings`);
+  if (Array.isArray(value) || Object.values(record).some((v) => typeof v !== 'string'))
+    throw new ProjectError(`${where} must map header names to strings`);
   return record as Record<string, string>;
 }

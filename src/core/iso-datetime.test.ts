@@ -4,12 +4,21 @@ import { isoFromEpochMs } from './iso-datetime.js';
 const LAST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 describe('isoFromEpochMs', () => {
-  it.each([0, -1, 1, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 1_715_953_500_000, 4_102_444_800_000, -62_135_596_800_000, LAST])(
-    'writes %d as toISOString does',
-    (ms) => {
-      expect(isoFromEpochMs(ms)).toBe(new Date(ms).toISOString());
-    },
-  );
+  it.each([
+    0,
+    -1,
+    1,
+    86_399_999,
+    86_400_000,
+    951_782_400_000,
+    951_868_799_999,
+    1_715_953_500_000,
+    4_102_444_800_000,
+    -62_135_596_800_000,
+    LAST,
+  ])('writes %d as toISOString does', (ms) => {
+    expect(isoFromEpochMs(ms)).toBe(new Date(ms).toISOString());
+  });
 
   it('agrees with toISOString on 200,000 instants across years 0000–9999 and around every leap day', () => {
     let seed = 42;

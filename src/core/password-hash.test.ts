@@ -19,10 +19,13 @@ const OWN_PASSWORDS: readonly (readonly [string, string])[] = [
 ];
 
 describe('password hashes', () => {
-  it.each(STRAPI_HASHES)('a hash Strapi wrote for an %s password verifies, a wrong password does not', async (_label, password, hash) => {
-    expect(await verifyPassword(password, hash)).toBe(true);
-    expect(await verifyPassword(`${password}x`.slice(1), hash)).toBe(false);
-  });
+  it.each(STRAPI_HASHES)(
+    'a hash Strapi wrote for an %s password verifies, a wrong password does not',
+    async (_label, password, hash) => {
+      expect(await verifyPassword(password, hash)).toBe(true);
+      expect(await verifyPassword(`${password}x`.slice(1), hash)).toBe(false);
+    },
+  );
 
   it('reads $2y$ and $2b$ as bcryptjs does', async () => {
     const [, password, hash] = STRAPI_HASHES[0]!;
@@ -30,18 +33,23 @@ describe('password hashes', () => {
     expect(await verifyPassword(password, `$2b$${hash.slice(4)}`)).toBe(true);
   });
 
-  it.each(OWN_PASSWORDS)('hashes an %s password as $2b$, cost 10, and bcryptjs (Strapi) verifies it', async (_label, password) => {
-    const hash = await hashPassword(password);
-    expect(hash).toMatch(/^\$2b\$10\$[./A-Za-z0-9]{53}$/);
-    expect(bcryptjs.compareSync(password, hash)).toBe(true);
-    expect(bcryptjs.compareSync('other', hash)).toBe(false);
-    expect(await verifyPassword(password, hash)).toBe(true);
-  });
+  it.each(OWN_PASSWORDS)(
+    'hashes an %s password as $2b$, cost 10, and bcryptjs (Strapi) verifies it',
+    async (_label, password) => {
+      const hash = await hashPassword(password);
+      expect(hash).toMatch(/^\$2b\$10\$[./A-Za-z0-9]{53}$/);
+      expect(bcryptjs.compareSync(password, hash)).toBe(true);
+      expect(bcryptjs.compareSync('other', hash)).toBe(false);
+      expect(await verifyPassword(password, hash)).toBe(true);
+    },
+  );
 
   it('no hash, or something that is not a bcrypt hash, matches nothing', async () => {
     expect(await verifyPassword('Passw0rd!', null)).toBe(false);
     expect(await verifyPassword('Passw0rd!', '')).toBe(false);
     expect(await verifyPassword('Passw0rd!', 'Passw0rd!')).toBe(false);
-    expect(await verifyPassword('Passw0rd!', '$2x$10$vQyoe76N/fnS2do54aDoGOLgG0QzmhWzeYEM7O8xnOJFiXfLuAJga')).toBe(false);
+    expect(await verifyPassword('Passw0rd!', '$2x$10$vQyoe76N/fnS2do54aDoGOLgG0QzmhWzeYEM7O8xnOJFiXfLuAJga')).toBe(
+      false,
+    );
   });
 });

@@ -8,7 +8,6 @@ const TIME_MESSAGE = 'Invalid time format, expected HH:mm:ss.SSS';
 const DATETIME_MESSAGE = 'Invalid format, expected a timestamp or an ISO date';
 const RANGE_MESSAGE = 'Invalid date, expected a year from 0001 to 9999';
 
-
 describe('parseDateOnly', () => {
   it.each([
     ['2024-05-17', '2024-05-17'],

@@ -11,8 +11,15 @@ const STORE = 'strapi_core_store_settings';
  * returns them when the key is missing. An unreadable stored value yields the defaults (and is
  * left as it is).
  */
-export async function readOrCreateStoreValue(exec: Executor, db: Database, key: string, defaults: object): Promise<Record<string, unknown>> {
-  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(STORE, { value: ['value', 'string'] }, eq('key', key), { limit: 1 })));
+export async function readOrCreateStoreValue(
+  exec: Executor,
+  db: Database,
+  key: string,
+  defaults: object,
+): Promise<Record<string, unknown>> {
+  const [row] = await exec.all(
+    compileSelect(db.dialect, simpleSelect(STORE, { value: ['value', 'string'] }, eq('key', key), { limit: 1 })),
+  );
   if (row) {
     try {
       const value: unknown = JSON.parse(String(row.value));
@@ -22,19 +29,33 @@ export async function readOrCreateStoreValue(exec: Executor, db: Database, key: 
     }
     return { ...defaults };
   }
-  const values = rowOf({ key: [key, 'string'], value: [JSON.stringify(defaults), 'string'], type: ['object', 'string'], environment: [null, 'string'], tag: [null, 'string'] });
+  const values = rowOf({
+    key: [key, 'string'],
+    value: [JSON.stringify(defaults), 'string'],
+    type: ['object', 'string'],
+    environment: [null, 'string'],
+    tag: [null, 'string'],
+  });
   await exec.insert(compileInsert(db.dialect, { table: STORE, rows: [values] }), 1);
   return { ...defaults };
 }
 
 /** Replaces the value stored under `key` (which must exist). */
 export async function writeStoreValue(exec: Executor, db: Database, key: string, value: object): Promise<void> {
-  await exec.run(compileUpdate(db.dialect, { table: STORE, set: rowOf({ value: [JSON.stringify(value), 'string'] }), where: eq('key', key) }));
+  await exec.run(
+    compileUpdate(db.dialect, {
+      table: STORE,
+      set: rowOf({ value: [JSON.stringify(value), 'string'] }),
+      where: eq('key', key),
+    }),
+  );
 }
 
 /** The JSON value stored under `key` (any JSON, `"en"` included), or undefined when missing or unreadable. */
 export async function readStoreJson(exec: Executor, db: Database, key: string): Promise<unknown> {
-  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(STORE, { value: ['value', 'string'] }, eq('key', key), { limit: 1 })));
+  const [row] = await exec.all(
+    compileSelect(db.dialect, simpleSelect(STORE, { value: ['value', 'string'] }, eq('key', key), { limit: 1 })),
+  );
   if (!row) return undefined;
   try {
     return JSON.parse(String(row.value)) as unknown;
@@ -45,12 +66,30 @@ export async function readStoreJson(exec: Executor, db: Database, key: string): 
 
 /** Stores `value` under `key` as JSON, creating the entry when missing. */
 export async function putStoreJson(exec: Executor, db: Database, key: string, value: unknown): Promise<void> {
-  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(STORE, { id: ['id', 'integer'] }, eq('key', key), { limit: 1 })));
+  const [row] = await exec.all(
+    compileSelect(db.dialect, simpleSelect(STORE, { id: ['id', 'integer'] }, eq('key', key), { limit: 1 })),
+  );
   const text = JSON.stringify(value);
   if (row) {
-    await exec.run(compileUpdate(db.dialect, { table: STORE, set: rowOf({ value: [text, 'string'] }), where: eq('key', key) }));
+    await exec.run(
+      compileUpdate(db.dialect, { table: STORE, set: rowOf({ value: [text, 'string'] }), where: eq('key', key) }),
+    );
     return;
   }
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  await exec.insert(compileInsert(db.dialect, { table: STORE, rows: [rowOf({ key: [key, 'string'], value: [text, 'string'], type: [type, 'string'], environment: [null, 'string'], tag: [null, 'string'] })] }), 1);
+  await exec.insert(
+    compileInsert(db.dialect, {
+      table: STORE,
+      rows: [
+        rowOf({
+          key: [key, 'string'],
+          value: [text, 'string'],
+          type: [type, 'string'],
+          environment: [null, 'string'],
+          tag: [null, 'string'],
+        }),
+      ],
+    }),
+    1,
+  );
 }

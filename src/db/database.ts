@@ -81,7 +81,9 @@ export async function takeLocks(tx: Executor, dialect: Dialect, keys: readonly s
     if (!statement) return;
     const [row] = await tx.all(statement);
     if (row && 'locked' in row && Number(row.locked) !== 1) {
-      throw Object.assign(new Error(`Timed out waiting for the write lock of ${key}`), { code: 'ER_LOCK_WAIT_TIMEOUT' });
+      throw Object.assign(new Error(`Timed out waiting for the write lock of ${key}`), {
+        code: 'ER_LOCK_WAIT_TIMEOUT',
+      });
     }
   }
 }

@@ -3,7 +3,16 @@ import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { mysqlDialect } from '../sql/dialects/mysql.js';
-import { serialQueue, takeLocks, type Database, type Executor, type QueryListener, type Row, type Transaction, type TransactionOptions } from './database.js';
+import {
+  serialQueue,
+  takeLocks,
+  type Database,
+  type Executor,
+  type QueryListener,
+  type Row,
+  type Transaction,
+  type TransactionOptions,
+} from './database.js';
 import { retryConflicts } from './retry-conflicts.js';
 import { translateDriverError } from './translate-driver-error.js';
 
@@ -54,12 +63,16 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
     );
   }
 
-  const [[logging]] = (await pool.query('select @@log_bin as logBin, @@binlog_format as format')) as unknown as [[{ logBin: unknown; format: unknown }]];
+  const [[logging]] = (await pool.query('select @@log_bin as logBin, @@binlog_format as format')) as unknown as [
+    [{ logBin: unknown; format: unknown }],
+  ];
   const writeIsolation = writeIsolationFor(Number(logging.logBin) === 1, String(logging.format));
   const notices =
     writeIsolation === 'read committed'
       ? []
-      : ['MySQL logs statements (binlog_format = STATEMENT), which READ COMMITTED writes cannot use: writes run at REPEATABLE READ, with more deadlocks (retried). Set binlog_format = ROW for fewer'];
+      : [
+          'MySQL logs statements (binlog_format = STATEMENT), which READ COMMITTED writes cannot use: writes run at REPEATABLE READ, with more deadlocks (retried). Set binlog_format = ROW for fewer',
+        ];
 
   type ExecuteValues = NonNullable<Parameters<Queryable['execute']>[1]>;
   const executor = (client: Queryable): Executor => {
@@ -81,7 +94,7 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
         const result = await execute(query);
         return Array.isArray(result) ? (result as Row[]) : [];
       },
-      run: async (query) => (await execute(query) as mysql.ResultSetHeader).affectedRows,
+      run: async (query) => ((await execute(query)) as mysql.ResultSetHeader).affectedRows,
       insert: async (query, rowCount) => {
         const header = (await execute(query)) as mysql.ResultSetHeader;
         // An INSERT … SELECT that copied no row still reports an insertId (0): only rows inserted have ids.
@@ -116,8 +129,12 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
         let locked = false;
         try {
           // Applies to the next transaction only; the session keeps the server's level.
-          await client.query(`set transaction isolation level ${options.snapshot ? 'repeatable read' : writeIsolation}`);
-          await client.query(options.snapshot ? 'start transaction with consistent snapshot, read only' : 'start transaction');
+          await client.query(
+            `set transaction isolation level ${options.snapshot ? 'repeatable read' : writeIsolation}`,
+          );
+          await client.query(
+            options.snapshot ? 'start transaction with consistent snapshot, read only' : 'start transaction',
+          );
           const exec = executor(client);
           const lock = async (keys: readonly string[]) => {
             locked ||= keys.length > 0;

@@ -7,11 +7,20 @@ import type { Database, QueryListener } from './database.js';
  * `readOnly` matters to SQLite only (a reading connection beside the server's own); on
  * PostgreSQL and MySQL the caller sizes the pool.
  */
-export async function openDatabase(config: DatabaseConfig, onQuery?: QueryListener, options: { readonly readOnly?: boolean } = {}): Promise<Database> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  onQuery?: QueryListener,
+  options: { readonly readOnly?: boolean } = {},
+): Promise<Database> {
   switch (config.client) {
     case 'sqlite': {
       const { openSqliteDatabase } = await import('./sqlite-database.js');
-      return openSqliteDatabase(config.filename ?? '.tmp/data.db', onQuery, options.readOnly, config.acquireConnectionTimeout);
+      return openSqliteDatabase(
+        config.filename ?? '.tmp/data.db',
+        onQuery,
+        options.readOnly,
+        config.acquireConnectionTimeout,
+      );
     }
     case 'postgres': {
       const { openPostgresDatabase } = await import('./postgres-database.js');

@@ -3,7 +3,16 @@ import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
-import { serialQueue, takeLocks, type Database, type Executor, type QueryListener, type Row, type Transaction, type TransactionOptions } from './database.js';
+import {
+  serialQueue,
+  takeLocks,
+  type Database,
+  type Executor,
+  type QueryListener,
+  type Row,
+  type Transaction,
+  type TransactionOptions,
+} from './database.js';
 import { checkPostgresText } from './postgres-text.js';
 import { retryConflicts } from './retry-conflicts.js';
 import { statementNamer } from './statement-names.js';
@@ -33,7 +42,10 @@ const types = {
 export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: QueryListener): Promise<Database> {
   const connection = config.connection;
   const schema = typeof connection.schema === 'string' && connection.schema !== '' ? connection.schema : undefined;
-  const connectionString = typeof connection.connectionString === 'string' && connection.connectionString !== '' ? connection.connectionString : undefined;
+  const connectionString =
+    typeof connection.connectionString === 'string' && connection.connectionString !== ''
+      ? connection.connectionString
+      : undefined;
   const pool = new pg.Pool({
     ...(connectionString ? { connectionString } : {}),
     host: connection.host as string | undefined,
@@ -56,7 +68,9 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
     else await pool.query('select 1');
   } catch (error) {
     await pool.end();
-    const where = connectionString ? 'the DATABASE_URL server' : `${String(connection.host ?? 'localhost')}:${String(connection.port ?? 5432)}/${String(connection.database ?? '')}`;
+    const where = connectionString
+      ? 'the DATABASE_URL server'
+      : `${String(connection.host ?? 'localhost')}:${String(connection.port ?? 5432)}/${String(connection.database ?? '')}`;
     throw new ProjectError(`config/database: cannot connect to PostgreSQL at ${where}: ${(error as Error).message}`);
   }
 
@@ -70,7 +84,11 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
       checkPostgresText(query.params);
       try {
         const name = statementName(query.sql);
-        return await client.query(name ? { name, text: query.sql, values: query.params as unknown[] } : { text: query.sql, values: query.params as unknown[] });
+        return await client.query(
+          name
+            ? { name, text: query.sql, values: query.params as unknown[] }
+            : { text: query.sql, values: query.params as unknown[] },
+        );
       } catch (error) {
         throw translateDriverError(error);
       }

@@ -14,7 +14,9 @@ const NUL = '\u0000';
 export function checkPostgresText(params: readonly unknown[]): void {
   for (const param of params) {
     if (typeof param === 'string' && param.includes(NUL)) {
-      throw new ValidationError('A value contains the NUL character (\\u0000), which PostgreSQL cannot store or compare: remove it');
+      throw new ValidationError(
+        'A value contains the NUL character (\\u0000), which PostgreSQL cannot store or compare: remove it',
+      );
     }
   }
 }

@@ -18,11 +18,24 @@ const FIRST_BACKOFF_MS = 5;
  * the other side (an article connecting a tag while the tag connects the article): run again,
  * the write sees what the other one committed, or reports it with the resolution's own message.
  */
-const CONFLICT_CODES = new Set(['40P01', '40001', 'ER_LOCK_DEADLOCK', 'ER_AUTOINC_READ_FAILED', '23503', 'ER_NO_REFERENCED_ROW_2', '23505', 'ER_DUP_ENTRY']);
+const CONFLICT_CODES = new Set([
+  '40P01',
+  '40001',
+  'ER_LOCK_DEADLOCK',
+  'ER_AUTOINC_READ_FAILED',
+  '23503',
+  'ER_NO_REFERENCED_ROW_2',
+  '23505',
+  'ER_DUP_ENTRY',
+]);
 
 /** Whether `error` (or the driver error it was translated from) is a conflict with another transaction. */
 export function isTransactionConflict(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 3; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 3;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && CONFLICT_CODES.has(code)) return true;
   }

@@ -2,7 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sqliteDialect } from '../sql/dialects/sqlite.js';
-import { ownershipGate, type Database, type Executor, type QueryListener, type Row, type Transaction, type TransactionOptions } from './database.js';
+import {
+  ownershipGate,
+  type Database,
+  type Executor,
+  type QueryListener,
+  type Row,
+  type Transaction,
+  type TransactionOptions,
+} from './database.js';
 import { retryWhileBusy, SQLITE_BUSY_ATTEMPT_MS } from './sqlite-busy.js';
 import { translateDriverError } from './translate-driver-error.js';
 
@@ -30,7 +38,12 @@ const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
  * `readOnly` opens a second, reading connection to a file another connection already set up
  * (WAL, statistics): it never takes the write lock, so it cannot make that connection wait.
  */
-export function openSqliteDatabase(filename: string, onQuery?: QueryListener, readOnly = false, busyDeadlineMs = 60_000): Database {
+export function openSqliteDatabase(
+  filename: string,
+  onQuery?: QueryListener,
+  readOnly = false,
+  busyDeadlineMs = 60_000,
+): Database {
   if (filename !== ':memory:' && !readOnly) mkdirSync(dirname(filename), { recursive: true });
   const connection = new BetterSqlite3(filename, { readonly: readOnly, fileMustExist: readOnly });
   if (!readOnly) connection.pragma('journal_mode = WAL');
@@ -112,21 +125,24 @@ export function openSqliteDatabase(filename: string, onQuery?: QueryListener, re
    * A statement outside a transaction: run synchronously when the connection is free, else in
    * turn; while another process holds the file's lock, tried again (retryWhileBusy).
    */
-  const outside = <T>(run: () => Promise<T>): Promise<T> => retryWhileBusy(() => (gate.free() ? run() : owned(run)), busyDeadlineMs);
+  const outside = <T>(run: () => Promise<T>): Promise<T> =>
+    retryWhileBusy(() => (gate.free() ? run() : owned(run)), busyDeadlineMs);
 
   // A reading connection leaves statistics to the connection that writes.
-  const optimizer = readOnly ? undefined : setInterval(() => {
-    void owned(() => {
-      if (!connection.open) return;
-      // Never wait on another process's lock here: statistics can wait for the next round.
-      connection.pragma('busy_timeout = 0');
-      try {
-        connection.pragma('optimize');
-      } finally {
-        connection.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
-      }
-    }).catch(() => undefined);
-  }, OPTIMIZE_INTERVAL_MS);
+  const optimizer = readOnly
+    ? undefined
+    : setInterval(() => {
+        void owned(() => {
+          if (!connection.open) return;
+          // Never wait on another process's lock here: statistics can wait for the next round.
+          connection.pragma('busy_timeout = 0');
+          try {
+            connection.pragma('optimize');
+          } finally {
+            connection.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
+          }
+        }).catch(() => undefined);
+      }, OPTIMIZE_INTERVAL_MS);
   optimizer?.unref();
 
   const database: Database = {

@@ -58,30 +58,49 @@ export interface BookkeepingContext {
  * Nothing is written on a Strapi 4 database (a content table without `document_id`): its data
  * needs Strapi's v4 → v5 migrations. Returns notices for the start-up log.
  */
-export async function recordStrapiBookkeeping(tx: Executor, db: Database, context: BookkeepingContext): Promise<string[]> {
+export async function recordStrapiBookkeeping(
+  tx: Executor,
+  db: Database,
+  context: BookkeepingContext,
+): Promise<string[]> {
   const v4Table = context.tables.find((table) => {
     const columns = context.before.tables.get(table.name);
-    return columns !== undefined && !columns.has('document_id') && table.columns.some((column) => column.name === 'document_id');
+    return (
+      columns !== undefined &&
+      !columns.has('document_id') &&
+      table.columns.some((column) => column.name === 'document_id')
+    );
   });
   if (v4Table) {
-    return [`table ${v4Table.name} has no document_id column: this looks like a Strapi 4 database; Strapi 5's migrations are left to run when Strapi starts on it`];
+    return [
+      `table ${v4Table.name} has no document_id column: this looks like a Strapi 4 database; Strapi 5's migrations are left to run when Strapi starts on it`,
+    ];
   }
   if (!context.before.tables.has(MIGRATIONS_INTERNAL) || (await isEmpty(tx, db, MIGRATIONS_INTERNAL))) {
     const time = [context.now, 'datetime'] as const;
     const rows = STRAPI_INTERNAL_MIGRATIONS.map((name) => rowOf({ name: [name, 'string'], time }));
     await tx.insert(compileInsert(db.dialect, { table: MIGRATIONS_INTERNAL, rows }), rows.length);
-    if ((await readStoreJson(tx, db, JOIN_TABLE_REPAIR_RAN)) === undefined) await putStoreJson(tx, db, JOIN_TABLE_REPAIR_RAN, true);
+    if ((await readStoreJson(tx, db, JOIN_TABLE_REPAIR_RAN)) === undefined)
+      await putStoreJson(tx, db, JOIN_TABLE_REPAIR_RAN, true);
   }
   if (!(await isEmpty(tx, db, DATABASE_SCHEMA))) return [];
   if (context.typeMismatches.length > 0) {
-    return [`Strapi's schema record is left empty because ${context.typeMismatches.join(', ')} differ from Strapi's layout: Strapi will compare the whole database at its next start`];
+    return [
+      `Strapi's schema record is left empty because ${context.typeMismatches.join(', ')} differ from Strapi's layout: Strapi will compare the whole database at its next start`,
+    ];
   }
-  const row = rowOf({ schema: [context.record.json, 'string'], time: [context.now, 'datetime'], hash: [context.record.hash, 'string'] });
+  const row = rowOf({
+    schema: [context.record.json, 'string'],
+    time: [context.now, 'datetime'],
+    hash: [context.record.hash, 'string'],
+  });
   await tx.insert(compileInsert(db.dialect, { table: DATABASE_SCHEMA, rows: [row] }), 1);
   return [];
 }
 
 async function isEmpty(tx: Executor, db: Database, table: string): Promise<boolean> {
-  const rows = await tx.all(compileSelect(db.dialect, simpleSelect(table, { id: ['id', 'integer'] }, null, { limit: 1 })));
+  const rows = await tx.all(
+    compileSelect(db.dialect, simpleSelect(table, { id: ['id', 'integer'] }, null, { limit: 1 })),
+  );
   return rows.length === 0;
 }

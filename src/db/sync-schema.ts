@@ -28,7 +28,9 @@ export async function syncSchema(
     const before = readExistingSchema(await tx.all(introspector.columnsQuery), await tx.all(introspector.indexesQuery));
     const plan = planSchemaSync(db.dialect, tables, before);
     for (const statement of plan.statements) await tx.run(statement);
-    const bookkeeping = strapi ? await recordStrapiBookkeeping(tx, db, { before, tables, typeMismatches: plan.typeMismatches, ...strapi }) : [];
+    const bookkeeping = strapi
+      ? await recordStrapiBookkeeping(tx, db, { before, tables, typeMismatches: plan.typeMismatches, ...strapi })
+      : [];
     return { applied: plan.statements.length, notices: [...plan.notices, ...bookkeeping] };
   });
 }

@@ -1,7 +1,12 @@
 import { ApplicationError, ValidationError } from '../core/errors.js';
 
 const UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY', '23505', 'ER_DUP_ENTRY']);
-const FOREIGN_KEY_CODES = new Set(['SQLITE_CONSTRAINT_FOREIGNKEY', '23503', 'ER_NO_REFERENCED_ROW_2', 'ER_ROW_IS_REFERENCED_2']);
+const FOREIGN_KEY_CODES = new Set([
+  'SQLITE_CONSTRAINT_FOREIGNKEY',
+  '23503',
+  'ER_NO_REFERENCED_ROW_2',
+  'ER_ROW_IS_REFERENCED_2',
+]);
 const NOT_NULL_CODES = new Set(['SQLITE_CONSTRAINT_NOTNULL', '23502', 'ER_BAD_NULL_ERROR']);
 /** PostgreSQL `string_data_right_truncation`, MySQL strict mode: a string longer than its varchar column. */
 const TOO_LONG_CODES = new Set(['22001', 'ER_DATA_TOO_LONG']);
@@ -29,10 +34,16 @@ function translate(error: unknown): unknown {
   if (FOREIGN_KEY_CODES.has(code)) return new ApplicationError('The request refers to a record that does not exist');
   if (NOT_NULL_CODES.has(code)) return new ValidationError('A required value is missing');
   // Strapi answers 500 here; the column sizes are Strapi's (string attributes are varchar(255)).
-  if (TOO_LONG_CODES.has(code)) return new ValidationError(`A value is too long for its column${columnOf(error)}: string attributes hold 255 characters at most; use a text attribute for longer values`);
-  if (OUT_OF_RANGE_CODES.has(code)) return new ValidationError(`A number is out of range for its column${columnOf(error)}`);
+  if (TOO_LONG_CODES.has(code))
+    return new ValidationError(
+      `A value is too long for its column${columnOf(error)}: string attributes hold 255 characters at most; use a text attribute for longer values`,
+    );
+  if (OUT_OF_RANGE_CODES.has(code))
+    return new ValidationError(`A number is out of range for its column${columnOf(error)}`);
   if (BAD_DATE_CODES.has(code)) {
-    return new ValidationError(`A date is out of range for its column${columnOf(error)}: MySQL timestamp columns hold 1970-01-01 to 2038-01-19 (UTC); use a datetime attribute for other dates`);
+    return new ValidationError(
+      `A date is out of range for its column${columnOf(error)}: MySQL timestamp columns hold 1970-01-01 to 2038-01-19 (UTC); use a datetime attribute for other dates`,
+    );
   }
   return error;
 }

@@ -31,15 +31,39 @@ export async function checkUnique(
   for (const { attribute, value } of values.values()) {
     if (!attribute.unique || value === null || value === undefined) continue;
     const where = allOf([
-      { kind: 'compare', column: { alias: '', column: attribute.column }, op: 'eq', value, valueKind: valueKindOf(attribute.type) },
+      {
+        kind: 'compare',
+        column: { alias: '', column: attribute.column },
+        op: 'eq',
+        value,
+        valueKind: valueKindOf(attribute.type),
+      },
       scope.documentId !== undefined
-        ? { kind: 'compare', column: { alias: '', column: 'document_id' }, op: 'ne', value: scope.documentId, valueKind: 'string' }
+        ? {
+            kind: 'compare',
+            column: { alias: '', column: 'document_id' },
+            op: 'ne',
+            value: scope.documentId,
+            valueKind: 'string',
+          }
         : null,
       type.draftAndPublish
-        ? { kind: 'compare', column: { alias: '', column: 'published_at' }, op: scope.status === 'draft' ? 'null' : 'notNull', value: true, valueKind: 'datetime' }
+        ? {
+            kind: 'compare',
+            column: { alias: '', column: 'published_at' },
+            op: scope.status === 'draft' ? 'null' : 'notNull',
+            value: true,
+            valueKind: 'datetime',
+          }
         : null,
       type.localized && scope.locale !== null
-        ? { kind: 'compare', column: { alias: '', column: 'locale' }, op: 'eq', value: scope.locale, valueKind: 'string' }
+        ? {
+            kind: 'compare',
+            column: { alias: '', column: 'locale' },
+            op: 'eq',
+            value: scope.locale,
+            valueKind: 'string',
+          }
         : null,
     ]) as Condition;
     const rows = await exec.all(
@@ -52,7 +76,8 @@ export async function checkUnique(
         offset: 0,
       }),
     );
-    if (rows.length > 0) errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
+    if (rows.length > 0)
+      errors.push({ path: [attribute.name], message: 'This attribute must be unique', name: 'ValidationError', value });
   }
   if (errors.length > 0) throw fieldValidationError(errors);
 }

@@ -14,7 +14,12 @@ export interface DocumentContext {
 }
 
 /** Compiles one validator per content type and component. */
-export function createDocumentContext(schema: Schema, db: Database, defaultLocale: string | null, now: () => Date = () => new Date()): DocumentContext {
+export function createDocumentContext(
+  schema: Schema,
+  db: Database,
+  defaultLocale: string | null,
+  now: () => Date = () => new Date(),
+): DocumentContext {
   const validators = new Map<string, DataValidator>();
   for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
     validators.set(model.uid, compileValidator(model));

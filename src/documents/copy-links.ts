@@ -16,16 +16,31 @@ type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
  * bidirectional self relation) is one link row both sides see: it is copied from the owner side
  * only.
  */
-export async function copyLinks(writer: LinkWriter, model: Model, fromId: number, toId: number, toPublished = true): Promise<void> {
+export async function copyLinks(
+  writer: LinkWriter,
+  model: Model,
+  fromId: number,
+  toId: number,
+  toPublished = true,
+): Promise<void> {
   for (const attribute of model.attributes.values()) {
     if (attribute.type !== 'relation' || attribute.target === undefined) continue;
     const link = relationLink(writer.schema, model, attribute);
     const target = getModel(writer.schema, attribute.target);
     if (!link || link.kind !== 'joinTable' || !target) continue;
     const selfInverse = !link.owner && target === model;
-    const links = (await readLinks(writer, link, fromId)).filter((stored) => !(selfInverse && stored.target === fromId));
+    const links = (await readLinks(writer, link, fromId)).filter(
+      (stored) => !(selfInverse && stored.target === fromId),
+    );
     if (links.length === 0) continue;
-    const published = toPublished && target.modelType === 'contentType' && target.draftAndPublish ? await publishedVersions(writer, target, links.map((l) => l.target)) : null;
+    const published =
+      toPublished && target.modelType === 'contentType' && target.draftAndPublish
+        ? await publishedVersions(
+            writer,
+            target,
+            links.map((l) => l.target),
+          )
+        : null;
     const rows: RowValues[] = [];
     for (const stored of links) {
       const mapped = published ? published.get(stored.target) : stored.target;
@@ -47,15 +62,28 @@ export async function copyLinks(writer: LinkWriter, model: Model, fromId: number
  * `type` to the new one, so republishing keeps what links to a document. (Two-way relations
  * are rebuilt from the draft's side by `copyLinks`.)
  */
-export async function repointIncomingLinks(writer: LinkWriter, type: ContentType, oldIds: readonly number[], newId: number): Promise<void> {
+export async function repointIncomingLinks(
+  writer: LinkWriter,
+  type: ContentType,
+  oldIds: readonly number[],
+  newId: number,
+): Promise<void> {
   if (oldIds.length === 0) return;
   for (const model of [...writer.schema.contentTypes.values(), ...writer.schema.components.values()]) {
     for (const attribute of model.attributes.values()) {
-      if (attribute.type !== 'relation' || attribute.target !== type.uid || attribute.inversedBy !== undefined || attribute.mappedBy !== undefined) continue;
+      if (
+        attribute.type !== 'relation' ||
+        attribute.target !== type.uid ||
+        attribute.inversedBy !== undefined ||
+        attribute.mappedBy !== undefined
+      )
+        continue;
       const link = relationLink(writer.schema, model, attribute);
       if (!link || link.kind !== 'joinTable') continue;
       const set = new Map([[link.targetColumn, { value: newId, kind: 'integer' as ValueKind }]]);
-      await writer.exec.run(compileUpdate(writer.dialect, { table: link.table, set, where: isIn(link.targetColumn, oldIds) }));
+      await writer.exec.run(
+        compileUpdate(writer.dialect, { table: link.table, set, where: isIn(link.targetColumn, oldIds) }),
+      );
     }
   }
 }
@@ -67,7 +95,11 @@ interface StoredLink {
 }
 
 async function readLinks(writer: LinkWriter, link: JoinTableLink, sourceId: number): Promise<StoredLink[]> {
-  const column = (name: string, as: string): SelectColumn => ({ column: { alias: '', column: name }, as, kind: 'float' });
+  const column = (name: string, as: string): SelectColumn => ({
+    column: { alias: '', column: name },
+    as,
+    kind: 'float',
+  });
   const columns: SelectColumn[] = [{ column: { alias: '', column: link.targetColumn }, as: 'target', kind: 'integer' }];
   if (link.orderColumn) columns.push(column(link.orderColumn, 'order'));
   if (link.inverseOrderColumn) columns.push(column(link.inverseOrderColumn, 'inverseOrder'));
@@ -82,12 +114,24 @@ async function readLinks(writer: LinkWriter, link: JoinTableLink, sourceId: numb
     }),
   );
   const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return rows.map((row) => ({ target: Number(row.target), order: number(row.order), inverseOrder: number(row.inverseOrder) }));
+  return rows.map((row) => ({
+    target: Number(row.target),
+    order: number(row.order),
+    inverseOrder: number(row.inverseOrder),
+  }));
 }
 
 /** Draft row id → the newest published row of the same document and locale. */
-async function publishedVersions(writer: LinkWriter, target: ContentType, draftIds: readonly number[]): Promise<Map<number, number>> {
-  const sameLocale: Condition = { kind: 'sameValue', left: { alias: 'p', column: 'locale' }, right: { alias: 'd', column: 'locale' } };
+async function publishedVersions(
+  writer: LinkWriter,
+  target: ContentType,
+  draftIds: readonly number[],
+): Promise<Map<number, number>> {
+  const sameLocale: Condition = {
+    kind: 'sameValue',
+    left: { alias: 'p', column: 'locale' },
+    right: { alias: 'd', column: 'locale' },
+  };
   const rows = await writer.exec.all(
     compileSelect(writer.dialect, {
       from: { table: target.table, alias: 'd' },
@@ -98,9 +142,20 @@ async function publishedVersions(writer: LinkWriter, target: ContentType, draftI
           on: {
             kind: 'and',
             children: [
-              { kind: 'compareColumns', left: { alias: 'p', column: 'document_id' }, op: 'eq', right: { alias: 'd', column: 'document_id' } },
+              {
+                kind: 'compareColumns',
+                left: { alias: 'p', column: 'document_id' },
+                op: 'eq',
+                right: { alias: 'd', column: 'document_id' },
+              },
               sameLocale,
-              { kind: 'compare', column: { alias: 'p', column: 'published_at' }, op: 'notNull', value: true, valueKind: 'datetime' },
+              {
+                kind: 'compare',
+                column: { alias: 'p', column: 'published_at' },
+                op: 'notNull',
+                value: true,
+                valueKind: 'datetime',
+              },
             ],
           },
         },
@@ -109,7 +164,13 @@ async function publishedVersions(writer: LinkWriter, target: ContentType, draftI
         { column: { alias: 'd', column: 'id' }, as: 'draft', kind: 'integer' },
         { column: { alias: 'p', column: 'id' }, as: 'published', kind: 'integer' },
       ],
-      where: { kind: 'compare', column: { alias: 'd', column: 'id' }, op: 'in', value: [...new Set(draftIds)], valueKind: 'integer' },
+      where: {
+        kind: 'compare',
+        column: { alias: 'd', column: 'id' },
+        op: 'in',
+        value: [...new Set(draftIds)],
+        valueKind: 'integer',
+      },
       orderBy: [{ column: { alias: 'p', column: 'id' }, direction: 'asc', kind: 'integer' }],
       limit: null,
       offset: 0,

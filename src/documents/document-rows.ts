@@ -17,12 +17,24 @@ export interface VersionScope {
 /** WHERE for the rows of a document version (no table alias: for UPDATE/DELETE and simple SELECTs). */
 export function versionCondition(type: ContentType, scope: VersionScope): Condition {
   return allOf([
-    { kind: 'compare', column: { alias: '', column: 'document_id' }, op: 'eq', value: scope.documentId, valueKind: 'string' },
+    {
+      kind: 'compare',
+      column: { alias: '', column: 'document_id' },
+      op: 'eq',
+      value: scope.documentId,
+      valueKind: 'string',
+    },
     type.localized && scope.locale !== null && scope.locale !== '*'
       ? { kind: 'compare', column: { alias: '', column: 'locale' }, op: 'eq', value: scope.locale, valueKind: 'string' }
       : null,
     type.draftAndPublish && scope.status !== undefined
-      ? { kind: 'compare', column: { alias: '', column: 'published_at' }, op: scope.status === 'draft' ? 'null' : 'notNull', value: true, valueKind: 'datetime' }
+      ? {
+          kind: 'compare',
+          column: { alias: '', column: 'published_at' },
+          op: scope.status === 'draft' ? 'null' : 'notNull',
+          value: true,
+          valueKind: 'datetime',
+        }
       : null,
   ]) as Condition;
 }
@@ -31,7 +43,13 @@ export function versionCondition(type: ContentType, scope: VersionScope): Condit
  * Ids of the rows of a document version, oldest first; `forDelete` locks them until the
  * transaction ends (documents/write-locks.ts: rows about to be deleted).
  */
-export async function findVersionIds(exec: Executor, dialect: Dialect, type: ContentType, scope: VersionScope, forDelete = false): Promise<number[]> {
+export async function findVersionIds(
+  exec: Executor,
+  dialect: Dialect,
+  type: ContentType,
+  scope: VersionScope,
+  forDelete = false,
+): Promise<number[]> {
   const rows = await exec.all(
     compileSelect(dialect, {
       from: { table: type.table, alias: '' },
@@ -50,10 +68,21 @@ export async function findVersionIds(exec: Executor, dialect: Dialect, type: Con
  * The document of a single type in a locale (draft or published), or null. Single types hold at
  * most one document per locale.
  */
-export async function findSingleDocumentId(exec: Executor, dialect: Dialect, type: ContentType, locale: string | null): Promise<string | null> {
+export async function findSingleDocumentId(
+  exec: Executor,
+  dialect: Dialect,
+  type: ContentType,
+  locale: string | null,
+): Promise<string | null> {
   const where =
     type.localized && locale !== null && locale !== '*'
-      ? ({ kind: 'compare', column: { alias: '', column: 'locale' }, op: 'eq', value: locale, valueKind: 'string' } as const)
+      ? ({
+          kind: 'compare',
+          column: { alias: '', column: 'locale' },
+          op: 'eq',
+          value: locale,
+          valueKind: 'string',
+        } as const)
       : null;
   const [row] = await exec.all(
     compileSelect(dialect, {

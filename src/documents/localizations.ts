@@ -20,9 +20,19 @@ import { morphRowsOf } from './write-media.js';
  * localized attributes start empty (or at their default) and it has no relations yet, as Strapi
  * creates a localization. Returns the new row id, or null when the document has no version at all.
  */
-export async function createLocalization(ctx: DocumentContext, tx: Executor, type: ContentType, documentId: string, locale: string): Promise<number | null> {
+export async function createLocalization(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  documentId: string,
+  locale: string,
+): Promise<number | null> {
   const dialect = ctx.db.dialect;
-  const [sourceId] = await findVersionIds(tx, dialect, type, { documentId, locale: '*', ...(type.draftAndPublish ? { status: 'draft' as const } : {}) });
+  const [sourceId] = await findVersionIds(tx, dialect, type, {
+    documentId,
+    locale: '*',
+    ...(type.draftAndPublish ? { status: 'draft' as const } : {}),
+  });
   if (sourceId === undefined) return null;
   const now = ctx.now();
   const overrides = new Map<string, { value: unknown; kind: ValueKind }>([
@@ -32,11 +42,24 @@ export async function createLocalization(ctx: DocumentContext, tx: Executor, typ
     ['published_at', { value: type.draftAndPublish ? null : now, kind: 'datetime' }],
   ]);
   for (const attribute of writableScalars(type)) {
-    if (attribute.localized) overrides.set(attribute.column, { value: attribute.default ?? null, kind: valueKindOf(attribute.type) });
+    if (attribute.localized)
+      overrides.set(attribute.column, { value: attribute.default ?? null, kind: valueKindOf(attribute.type) });
   }
-  const [rowId] = await tx.insert(compileCopyRows(dialect, { table: type.table, columns: storedColumns(type), overrides, where: eq('id', sourceId, 'integer') }), 1);
+  const [rowId] = await tx.insert(
+    compileCopyRows(dialect, {
+      table: type.table,
+      columns: storedColumns(type),
+      overrides,
+      where: eq('id', sourceId, 'integer'),
+    }),
+    1,
+  );
   if (rowId === undefined) throw new Error(`Copying ${type.uid} row ${sourceId} for locale ${locale} returned no id`);
-  const shared = new Set([...type.attributes.values()].filter((a) => !a.localized && a.writable && !isScalar(a) && a.type !== 'relation').map((a) => a.name));
+  const shared = new Set(
+    [...type.attributes.values()]
+      .filter((a) => !a.localized && a.writable && !isScalar(a) && a.type !== 'relation')
+      .map((a) => a.name),
+  );
   await copyRowTree({ schema: ctx.schema, exec: tx, dialect }, type, sourceId, rowId, shared);
   return rowId;
 }
@@ -62,13 +85,25 @@ export async function syncSharedAttributes(
   if (!type.localized) return;
   // Most documents live in one locale: one look at their rows spares the per-status passes.
   if (!(await hasOtherLocales(ctx, tx, type, documentId, locale))) return;
-  const sharedAttributes = [...type.attributes.values()].filter((a) => a.writable && !a.localized && a.type !== 'relation');
+  const sharedAttributes = [...type.attributes.values()].filter(
+    (a) => a.writable && !a.localized && a.type !== 'relation',
+  );
   const writtenShared = sharedAttributes.filter((a) => written.includes(a.name));
   const passes: { status: 'draft' | 'published' | undefined; attributes: readonly Attribute[] }[] = type.draftAndPublish
-    ? [{ status: 'draft', attributes: writtenShared }, ...(published ? [{ status: 'published' as const, attributes: sharedAttributes }] : [])]
+    ? [
+        { status: 'draft', attributes: writtenShared },
+        ...(published ? [{ status: 'published' as const, attributes: sharedAttributes }] : []),
+      ]
     : [{ status: undefined, attributes: writtenShared }];
   for (const { status, attributes } of passes) {
-    if (attributes.length > 0) await copySharedAttributes(ctx, tx, type, { documentId, locale, ...(status === undefined ? {} : { status }) }, attributes);
+    if (attributes.length > 0)
+      await copySharedAttributes(
+        ctx,
+        tx,
+        type,
+        { documentId, locale, ...(status === undefined ? {} : { status }) },
+        attributes,
+      );
   }
 }
 
@@ -86,12 +121,27 @@ async function copySharedAttributes(
   if (sourceId === undefined || targets.length === 0) return;
   const scalars = attributes.filter((a): a is ScalarAttribute => isScalar(a));
   if (scalars.length > 0) {
-    const columns: SelectColumn[] = scalars.map((a) => ({ column: { alias: '', column: a.column }, as: a.column, kind: valueKindOf(a.type) }));
-    const rows = await tx.all(compileSelect(dialect, { from: { table: type.table, alias: '' }, columns, where: eq('id', sourceId, 'integer'), orderBy: [], limit: 1, offset: 0 }));
+    const columns: SelectColumn[] = scalars.map((a) => ({
+      column: { alias: '', column: a.column },
+      as: a.column,
+      kind: valueKindOf(a.type),
+    }));
+    const rows = await tx.all(
+      compileSelect(dialect, {
+        from: { table: type.table, alias: '' },
+        columns,
+        where: eq('id', sourceId, 'integer'),
+        orderBy: [],
+        limit: 1,
+        offset: 0,
+      }),
+    );
     // Shaped to logical values (parsed JSON, ISO datetimes) so they encode again like any write.
     const [row] = shapeRows(rows, columns) as Record<string, unknown>[];
     if (row) {
-      const set = rowOf(Object.fromEntries(scalars.map((a) => [a.column, [row[a.column], valueKindOf(a.type)] as const])));
+      const set = rowOf(
+        Object.fromEntries(scalars.map((a) => [a.column, [row[a.column], valueKindOf(a.type)] as const])),
+      );
       await tx.run(compileUpdate(dialect, { table: type.table, set, where: isIn('id', targets) }));
     }
   }
@@ -99,7 +149,10 @@ async function copySharedAttributes(
   if (tree.length === 0) return;
   const writer = { schema: ctx.schema, exec: tx, dialect };
   for (const attribute of tree) {
-    if (attribute.type === 'media') await tx.run(compileDelete(dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(type, targets, attribute.name) }));
+    if (attribute.type === 'media')
+      await tx.run(
+        compileDelete(dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(type, targets, attribute.name) }),
+      );
     else await deleteAttributeComponents(writer, type, targets, attribute.name);
   }
   const names = new Set(tree.map((a) => a.name));
@@ -111,8 +164,26 @@ function writableScalars(type: ContentType): ScalarAttribute[] {
 }
 
 /** Whether the document has rows in another locale than `locale` (one statement). */
-async function hasOtherLocales(ctx: DocumentContext, tx: Executor, type: ContentType, documentId: string, locale: string): Promise<boolean> {
-  const where = allOf([eq('document_id', documentId), { kind: 'compare', column: { alias: '', column: 'locale' }, op: 'ne', value: locale, valueKind: 'string' }]);
-  const rows = await tx.all(compileSelect(ctx.db.dialect, { from: { table: type.table, alias: '' }, columns: [{ column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' }], where, orderBy: [], limit: 1, offset: 0 }));
+async function hasOtherLocales(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  documentId: string,
+  locale: string,
+): Promise<boolean> {
+  const where = allOf([
+    eq('document_id', documentId),
+    { kind: 'compare', column: { alias: '', column: 'locale' }, op: 'ne', value: locale, valueKind: 'string' },
+  ]);
+  const rows = await tx.all(
+    compileSelect(ctx.db.dialect, {
+      from: { table: type.table, alias: '' },
+      columns: [{ column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' }],
+      where,
+      orderBy: [],
+      limit: 1,
+      offset: 0,
+    }),
+  );
   return rows.length > 0;
 }

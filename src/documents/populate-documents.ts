@@ -1,5 +1,12 @@
 import type { Row } from '../db/database.js';
-import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, type PopulateRead } from '../plan/plan-populate.js';
+import {
+  LINK_ID_KEY,
+  LINK_ORDER_KEY,
+  PARENT_KEY,
+  planPopulate,
+  planPopulateCount,
+  type PopulateRead,
+} from '../plan/plan-populate.js';
 import type { DynamicZonePopulateNode, PopulateNode, TargetPopulateNode } from '../query/populate-types.js';
 import type { Status } from '../query/query-types.js';
 import type { Model } from '../schema/types.js';
@@ -20,19 +27,38 @@ const PARENTS_PER_STATEMENT = 5000;
  * Shapes as Strapi: to-many → array (`[]` when empty), to-one → entry or `null`, `count` →
  * `{ count }`, dynamic-zone items carry `__component`.
  */
-export async function populateDocuments(read: ReadContext, model: Model, documents: readonly Document[], nodes: readonly PopulateNode[], status: Status): Promise<void> {
+export async function populateDocuments(
+  read: ReadContext,
+  model: Model,
+  documents: readonly Document[],
+  nodes: readonly PopulateNode[],
+  status: Status,
+): Promise<void> {
   if (documents.length === 0 || nodes.length === 0) return;
   // Keys in populate order, whichever statement answers first (a pool runs them side by side).
   for (const document of documents) for (const node of nodes) document[node.attribute] = null;
   const ids = [...new Set(documents.map(rowId))];
   await Promise.all(
-    nodes.map((node) => (node.kind === 'dynamiczone' ? populateZone(read, model, documents, ids, node, status) : populateTarget(read, model, documents, ids, node, status))),
+    nodes.map((node) =>
+      node.kind === 'dynamiczone'
+        ? populateZone(read, model, documents, ids, node, status)
+        : populateTarget(read, model, documents, ids, node, status),
+    ),
   );
 }
 
-async function populateTarget(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: TargetPopulateNode, status: Status): Promise<void> {
+async function populateTarget(
+  read: ReadContext,
+  model: Model,
+  documents: readonly Document[],
+  ids: readonly number[],
+  node: TargetPopulateNode,
+  status: Status,
+): Promise<void> {
   if (node.count) {
-    const counts = await countByParent(read, ids, (chunk) => planPopulateCount(read.schema, model, node, chunk, status));
+    const counts = await countByParent(read, ids, (chunk) =>
+      planPopulateCount(read.schema, model, node, chunk, status),
+    );
     for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
     return;
   }
@@ -68,17 +94,34 @@ interface ZoneItem {
  * A dynamic zone: one read per requested component, merged per parent in the stored order.
  * Components the populate leaves out (`on` without them) are not returned.
  */
-async function populateZone(read: ReadContext, model: Model, documents: readonly Document[], ids: readonly number[], node: DynamicZonePopulateNode, status: Status): Promise<void> {
+async function populateZone(
+  read: ReadContext,
+  model: Model,
+  documents: readonly Document[],
+  ids: readonly number[],
+  node: DynamicZonePopulateNode,
+  status: Status,
+): Promise<void> {
   const byParent = new Map<number, ZoneItem[]>();
   await Promise.all(
     [...node.fragments].map(async ([component, fragment]) => {
-      const zoneRead: PopulateRead = { attribute: node.attribute, component, fields: fragment.fields, sort: [], filters: fragment.filters };
+      const zoneRead: PopulateRead = {
+        attribute: node.attribute,
+        component,
+        fields: fragment.fields,
+        sort: [],
+        filters: fragment.filters,
+      };
       const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, zoneRead, chunk, status);
       const { hop, select } = planFor(ids);
       const rows = await selectByParents(read, ids, (chunk) => (chunk === ids ? select : planFor(chunk).select));
       const entries = rows.map((row) => {
         const entry = { ...shapeRow(row, select.columns), __component: component };
-        push(byParent, Number(row[PARENT_KEY]), { order: Number(row[LINK_ORDER_KEY] ?? 0), link: Number(row[LINK_ID_KEY]), entry });
+        push(byParent, Number(row[PARENT_KEY]), {
+          order: Number(row[LINK_ORDER_KEY] ?? 0),
+          link: Number(row[LINK_ID_KEY]),
+          entry,
+        });
         return entry;
       });
       await populateDocuments(read, hop.target, entries, fragment.populate, status);
@@ -95,15 +138,24 @@ async function populateZone(read: ReadContext, model: Model, documents: readonly
  * Runs a per-parents SELECT for every parent id: one statement, or one per PARENTS_PER_STATEMENT
  * ids when there are more (drivers cap bound parameters at 32,766–65,535 per statement).
  */
-async function selectByParents(read: ReadContext, ids: readonly number[], plan: (chunk: readonly number[]) => SelectPlan): Promise<Row[]> {
+async function selectByParents(
+  read: ReadContext,
+  ids: readonly number[],
+  plan: (chunk: readonly number[]) => SelectPlan,
+): Promise<Row[]> {
   if (ids.length <= PARENTS_PER_STATEMENT) return read.exec.all(compileSelect(read.dialect, plan(ids)));
   const chunks: (readonly number[])[] = [];
-  for (let start = 0; start < ids.length; start += PARENTS_PER_STATEMENT) chunks.push(ids.slice(start, start + PARENTS_PER_STATEMENT));
+  for (let start = 0; start < ids.length; start += PARENTS_PER_STATEMENT)
+    chunks.push(ids.slice(start, start + PARENTS_PER_STATEMENT));
   const results = await Promise.all(chunks.map((chunk) => read.exec.all(compileSelect(read.dialect, plan(chunk)))));
   return results.flat();
 }
 
-async function countByParent(read: ReadContext, ids: readonly number[], plan: (chunk: readonly number[]) => SelectPlan): Promise<Map<number, number>> {
+async function countByParent(
+  read: ReadContext,
+  ids: readonly number[],
+  plan: (chunk: readonly number[]) => SelectPlan,
+): Promise<Map<number, number>> {
   const rows = await selectByParents(read, ids, plan);
   return new Map(rows.map((row) => [Number(row[PARENT_KEY]), Number(row.count)]));
 }

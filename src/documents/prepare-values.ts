@@ -60,7 +60,8 @@ export interface PreparedComponent extends PreparedValues {
   readonly id: number | null;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Validates `data` (already key-checked) for `model`, applies defaults on creation, converts
@@ -69,7 +70,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * item under a row being created) or an update (`id`). Every problem of the whole tree is reported in one ValidationError, with paths
  * like `["seo", "keywords", "0", "word"]`; a write of more than MAX_WRITE_ITEMS items is refused (write-size.ts).
  */
-export async function prepareValues(ctx: DocumentContext, model: Model, data: Readonly<Record<string, unknown>>, mode: ValidationMode): Promise<PreparedValues> {
+export async function prepareValues(
+  ctx: DocumentContext,
+  model: Model,
+  data: Readonly<Record<string, unknown>>,
+  mode: ValidationMode,
+): Promise<PreparedValues> {
   const errors: FieldError[] = [];
   const prepared = await prepareEntity(ctx, model, data, mode, [], errors);
   if (errors.length > 0) throw fieldValidationError(errors);
@@ -109,7 +115,12 @@ async function prepareEntity(
     const at = [...path, attribute.name];
     const label = fieldLabel(at);
     if (attribute.required && !mode.draft && (value === null || (value === undefined && mode.creating))) {
-      errors.push({ path: at, message: `${label} must be defined.`, name: 'ValidationError', ...(value === null ? { value } : {}) });
+      errors.push({
+        path: at,
+        message: `${label} must be defined.`,
+        name: 'ValidationError',
+        ...(value === null ? { value } : {}),
+      });
       continue;
     }
     if (value === undefined) continue;
@@ -170,7 +181,12 @@ async function prepareItems(
  * An existing component listed twice in one value (`[{ id: 5 }, { id: 5 }]`): one row cannot be
  * two items, so the second occurrence is refused before anything is written.
  */
-function repeatedComponentError(path: readonly string[], first: readonly string[], uid: string, id: number): FieldError {
+function repeatedComponentError(
+  path: readonly string[],
+  first: readonly string[],
+  uid: string,
+  id: number,
+): FieldError {
   const at = [...path, 'id'];
   return {
     path: at,
@@ -194,9 +210,21 @@ async function prepareItem(
   const ownerIsNew = mode.creating;
   const id = ownerIsNew ? null : componentId(rawId);
   if (!ownerIsNew && rawId !== undefined && rawId !== null && id === null) {
-    errors.push({ path: [...path, 'id'], message: `${fieldLabel([...path, 'id'])} must be a component id`, name: 'ValidationError', value: rawId });
+    errors.push({
+      path: [...path, 'id'],
+      message: `${fieldLabel([...path, 'id'])} must be a component id`,
+      name: 'ValidationError',
+      value: rawId,
+    });
   }
-  const prepared = await prepareEntity(ctx, component, fields, { creating: id === null, draft: mode.draft }, path, errors);
+  const prepared = await prepareEntity(
+    ctx,
+    component,
+    fields,
+    { creating: id === null, draft: mode.draft },
+    path,
+    errors,
+  );
   return { ...prepared, model: component, id };
 }
 

@@ -2,7 +2,14 @@ import type { FieldError } from '../core/errors.js';
 import type { SelectColumn } from '../plan/plan-types.js';
 import { isIn } from '../plan/simple-plans.js';
 import { valueKindOf } from '../plan/value-kind.js';
-import { isScalar, type Component, type ComponentAttribute, type DynamicZoneAttribute, type Model, type Schema } from '../schema/types.js';
+import {
+  isScalar,
+  type Component,
+  type ComponentAttribute,
+  type DynamicZoneAttribute,
+  type Model,
+  type Schema,
+} from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { shapeRow } from '../shape/shape-rows.js';
 import { componentValueErrors } from '../validation/component-rules.js';
@@ -22,7 +29,12 @@ const needsCheckCache = new WeakMap<Model, boolean>();
  * rule writes to types without draft & publish apply up front: component-rules.ts). Reads nothing
  * for models whose components require nothing and bound nothing.
  */
-export async function componentPublishErrors(writer: LinkWriter, model: Model, rowId: number, at: readonly string[] = []): Promise<FieldError[]> {
+export async function componentPublishErrors(
+  writer: LinkWriter,
+  model: Model,
+  rowId: number,
+  at: readonly string[] = [],
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   if (!needsCheck(writer.schema, model)) return errors;
   const links = await componentLinks(writer, model, [rowId]);
@@ -35,7 +47,14 @@ export async function componentPublishErrors(writer: LinkWriter, model: Model, r
     if (attribute.required && items.length === 0) {
       errors.push({ path, message: `${fieldLabel(path)} must be defined.`, name: 'ValidationError', value: null });
     } else if (!single) {
-      errors.push(...componentValueErrors(attribute, items.map((link) => storedItem(attribute, link, rows)), path, false));
+      errors.push(
+        ...componentValueErrors(
+          attribute,
+          items.map((link) => storedItem(attribute, link, rows)),
+          path,
+          false,
+        ),
+      );
     }
     for (const [index, link] of items.entries()) {
       const component = writer.schema.components.get(link.componentType);
@@ -50,24 +69,46 @@ export async function componentPublishErrors(writer: LinkWriter, model: Model, r
 }
 
 /** A stored list item as the bounds error reports it: its id, scalar values (and `__component` in a zone). */
-function storedItem(attribute: ComponentAttribute | DynamicZoneAttribute, link: ComponentLink, rows: ReadonlyMap<string, Record<string, unknown>>): Record<string, unknown> {
+function storedItem(
+  attribute: ComponentAttribute | DynamicZoneAttribute,
+  link: ComponentLink,
+  rows: ReadonlyMap<string, Record<string, unknown>>,
+): Record<string, unknown> {
   const values = { id: link.componentId, ...rows.get(`${link.componentType}#${link.componentId}`) };
   return attribute.type === 'dynamiczone' ? { __component: link.componentType, ...values } : values;
 }
 
 /** The scalar values of linked component rows, one SELECT per component type. */
-async function componentRows(writer: LinkWriter, links: readonly ComponentLink[]): Promise<Map<string, Record<string, unknown>>> {
+async function componentRows(
+  writer: LinkWriter,
+  links: readonly ComponentLink[],
+): Promise<Map<string, Record<string, unknown>>> {
   const byType = new Map<string, number[]>();
-  for (const link of links) byType.set(link.componentType, [...(byType.get(link.componentType) ?? []), link.componentId]);
+  for (const link of links)
+    byType.set(link.componentType, [...(byType.get(link.componentType) ?? []), link.componentId]);
   const values = new Map<string, Record<string, unknown>>();
   for (const [uid, ids] of byType) {
     const component = writer.schema.components.get(uid);
     if (!component) continue;
     const columns: SelectColumn[] = [{ column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' }];
     for (const attribute of component.attributes.values()) {
-      if (isScalar(attribute)) columns.push({ column: { alias: '', column: attribute.column }, as: attribute.name, kind: valueKindOf(attribute.type) });
+      if (isScalar(attribute))
+        columns.push({
+          column: { alias: '', column: attribute.column },
+          as: attribute.name,
+          kind: valueKindOf(attribute.type),
+        });
     }
-    const rows = await writer.exec.all(compileSelect(writer.dialect, { from: { table: component.table, alias: '' }, columns, where: isIn('id', ids), orderBy: [], limit: null, offset: 0 }));
+    const rows = await writer.exec.all(
+      compileSelect(writer.dialect, {
+        from: { table: component.table, alias: '' },
+        columns,
+        where: isIn('id', ids),
+        orderBy: [],
+        limit: null,
+        offset: 0,
+      }),
+    );
     for (const row of rows) values.set(`${uid}#${Number(row.id)}`, shapeRow(row, columns));
   }
   return values;

@@ -33,17 +33,42 @@ export async function publishDraft(
 ): Promise<void> {
   const dialect = ctx.db.dialect;
   const attributes = [...type.attributes.values()].filter((a): a is ScalarAttribute => isScalar(a) && a.writable);
-  const columns: SelectColumn[] = attributes.map((a) => ({ column: { alias: '', column: a.column }, as: a.name, kind: valueKindOf(a.type) }));
-  const byId = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: draftId, valueKind: 'integer' } as const;
-  const rows = await tx.all(compileSelect(dialect, { from: { table: type.table, alias: '' }, columns, where: byId, orderBy: [], limit: 1, offset: 0 }));
+  const columns: SelectColumn[] = attributes.map((a) => ({
+    column: { alias: '', column: a.column },
+    as: a.name,
+    kind: valueKindOf(a.type),
+  }));
+  const byId = {
+    kind: 'compare',
+    column: { alias: '', column: 'id' },
+    op: 'eq',
+    value: draftId,
+    valueKind: 'integer',
+  } as const;
+  const rows = await tx.all(
+    compileSelect(dialect, {
+      from: { table: type.table, alias: '' },
+      columns,
+      where: byId,
+      orderBy: [],
+      limit: 1,
+      offset: 0,
+    }),
+  );
   const [draft] = shapeRows(rows, columns);
   if (!draft) throw new Error(`Draft row ${draftId} of ${type.uid} vanished during publish`);
 
   const writer = { schema: ctx.schema, exec: tx, dialect };
   const errors = [...requiredErrors(type, draft), ...(await componentPublishErrors(writer, type, draftId))];
   if (errors.length > 0) throw fieldValidationError(errors);
-  const uniqueValues = new Map(attributes.filter((a) => a.unique).map((a) => [a.name, { attribute: a, value: draft[a.name] }]));
-  await checkUnique(tx, dialect, type, uniqueValues, { documentId: scope.documentId, status: 'published', locale: scope.locale });
+  const uniqueValues = new Map(
+    attributes.filter((a) => a.unique).map((a) => [a.name, { attribute: a, value: draft[a.name] }]),
+  );
+  await checkUnique(tx, dialect, type, uniqueValues, {
+    documentId: scope.documentId,
+    status: 'published',
+    locale: scope.locale,
+  });
 
   // Locked now: a link another write is inserting to the row replaced is committed first, then moved (write-locks.ts).
   const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' }, true);

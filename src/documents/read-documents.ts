@@ -24,7 +24,11 @@ export type PaginationMeta =
  * Lists documents: one SELECT for the page, one COUNT with `withCount`, and one SELECT per
  * populate node — whatever the number of rows.
  */
-export async function findManyDocuments(read: ReadContext, type: ContentType, query: Query): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
+export async function findManyDocuments(
+  read: ReadContext,
+  type: ContentType,
+  query: Query,
+): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
   // Both statements are compiled before either runs: a filter that fails to compile (a 400)
   // must not leave the other query's promise rejected with nobody awaiting it.
   const countSql = query.pagination.withCount ? compileCount(read.dialect, planCount(read.schema, type, query)) : null;
@@ -35,7 +39,12 @@ export async function findManyDocuments(read: ReadContext, type: ContentType, qu
 }
 
 /** One document (the version the query's status and locale select), or null. */
-export async function findOneDocument(read: ReadContext, type: ContentType, documentId: string, query: Query): Promise<Document | null> {
+export async function findOneDocument(
+  read: ReadContext,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+): Promise<Document | null> {
   const [document] = await selectDocuments(read, type, planSelect(read.schema, type, query, documentId), query);
   return document ?? null;
 }
@@ -45,11 +54,25 @@ export async function findOneDocument(read: ReadContext, type: ContentType, docu
  * row order: one SELECT for all of them and one per populate node, whatever their number (the
  * webhook thread reads a backlog of events' entries at once). Ids not found are left out.
  */
-export async function findDocumentsById(read: ReadContext, type: ContentType, documentIds: readonly string[], query: Query): Promise<Document[]> {
+export async function findDocumentsById(
+  read: ReadContext,
+  type: ContentType,
+  documentIds: readonly string[],
+  query: Query,
+): Promise<Document[]> {
   const plan = planSelect(read.schema, type, query);
   const select: SelectPlan = {
     ...plan,
-    where: allOf([plan.where, { kind: 'compare', column: { alias: ROOT_ALIAS, column: 'document_id' }, op: 'in', value: documentIds, valueKind: 'string' }]),
+    where: allOf([
+      plan.where,
+      {
+        kind: 'compare',
+        column: { alias: ROOT_ALIAS, column: 'document_id' },
+        op: 'in',
+        value: documentIds,
+        valueKind: 'string',
+      },
+    ]),
     orderBy: [{ column: { alias: ROOT_ALIAS, column: 'id' }, direction: 'asc', kind: 'integer' }],
     limit: null,
     offset: 0,
@@ -59,12 +82,22 @@ export async function findDocumentsById(read: ReadContext, type: ContentType, do
 
 /** The first document of a type (single types have at most one). */
 export async function findFirstDocument(read: ReadContext, type: ContentType, query: Query): Promise<Document | null> {
-  const [document] = await selectDocuments(read, type, { ...planSelect(read.schema, type, query), limit: 1, offset: 0 }, query);
+  const [document] = await selectDocuments(
+    read,
+    type,
+    { ...planSelect(read.schema, type, query), limit: 1, offset: 0 },
+    query,
+  );
   return document ?? null;
 }
 
 /** Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node). */
-async function selectDocuments(read: ReadContext, type: ContentType, select: SelectPlan, query: Query): Promise<Document[]> {
+async function selectDocuments(
+  read: ReadContext,
+  type: ContentType,
+  select: SelectPlan,
+  query: Query,
+): Promise<Document[]> {
   const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
   await populateDocuments(read, type, documents, query.populate, query.status);
   return documents;

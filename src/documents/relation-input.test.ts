@@ -4,11 +4,19 @@ import { parseRelationInput, type ConnectItem, type RelationInput, type Relation
 
 const parse = (value: unknown): RelationInput => parseRelationInput('tags', value);
 
-const doc = (documentId: string, extra: { locale?: string; status?: 'draft' | 'published' } = {}): RelationRef => ({ by: 'documentId', documentId, ...extra });
+const doc = (documentId: string, extra: { locale?: string; status?: 'draft' | 'published' } = {}): RelationRef => ({
+  by: 'documentId',
+  documentId,
+  ...extra,
+});
 const row = (id: number): RelationRef => ({ by: 'id', id });
 const set = (...items: RelationRef[]): RelationInput => ({ kind: 'set', items });
 const atEnd = (ref: RelationRef): ConnectItem => ({ ref, position: { kind: 'end' } });
-const change = (connect: ConnectItem[], disconnect: RelationRef[] = []): RelationInput => ({ kind: 'change', connect, disconnect });
+const change = (connect: ConnectItem[], disconnect: RelationRef[] = []): RelationInput => ({
+  kind: 'change',
+  connect,
+  disconnect,
+});
 
 describe('parseRelationInput: shorthand forms (a whole new list)', () => {
   it.each<[string, unknown, RelationInput]>([
@@ -21,13 +29,25 @@ describe('parseRelationInput: shorthand forms (a whole new list)', () => {
     ['{ documentId }', { documentId: 'abc' }, set(doc('abc'))],
     ['{ documentId, locale }', { documentId: 'abc', locale: 'fr' }, set(doc('abc', { locale: 'fr' }))],
     ['{ documentId, status: draft }', { documentId: 'abc', status: 'draft' }, set(doc('abc', { status: 'draft' }))],
-    ['{ documentId, status: published }', { documentId: 'abc', status: 'published' }, set(doc('abc', { status: 'published' }))],
-    ['{ documentId, locale, status }', { documentId: 'abc', locale: 'fr', status: 'draft' }, set(doc('abc', { locale: 'fr', status: 'draft' }))],
+    [
+      '{ documentId, status: published }',
+      { documentId: 'abc', status: 'published' },
+      set(doc('abc', { status: 'published' })),
+    ],
+    [
+      '{ documentId, locale, status }',
+      { documentId: 'abc', locale: 'fr', status: 'draft' },
+      set(doc('abc', { locale: 'fr', status: 'draft' })),
+    ],
     ['{ documentId, locale: null } drops the locale', { documentId: 'abc', locale: null }, set(doc('abc'))],
     ['{ documentId } wins over id', { documentId: 'abc', id: 3 }, set(doc('abc'))],
     ['an array of documentIds', ['a', 'b'], set(doc('a'), doc('b'))],
     ['an array of row ids', [4, '5', { id: 6 }], set(row(4), row(5), row(6))],
-    ['a mixed array keeps the order', ['a', 2, { documentId: 'c', locale: 'de' }], set(doc('a'), row(2), doc('c', { locale: 'de' }))],
+    [
+      'a mixed array keeps the order',
+      ['a', 2, { documentId: 'c', locale: 'de' }],
+      set(doc('a'), row(2), doc('c', { locale: 'de' })),
+    ],
     ['an empty array clears', [], set()],
     ['null clears', null, set()],
   ])('%s', (_name, value, expected) => {
@@ -46,7 +66,9 @@ describe('parseRelationInput: shorthand forms (a whole new list)', () => {
 
 describe('parseRelationInput: operations', () => {
   it('{ set } is the whole new list', () => {
-    expect(parse({ set: ['a', 3, { documentId: 'c', status: 'published' }] })).toEqual(set(doc('a'), row(3), doc('c', { status: 'published' })));
+    expect(parse({ set: ['a', 3, { documentId: 'c', status: 'published' }] })).toEqual(
+      set(doc('a'), row(3), doc('c', { status: 'published' })),
+    );
   });
 
   it('{ set: [] } clears', () => {
@@ -54,11 +76,15 @@ describe('parseRelationInput: operations', () => {
   });
 
   it('{ connect, disconnect } changes the current links', () => {
-    expect(parse({ connect: ['a', { id: 2 }], disconnect: ['b', 5] })).toEqual(change([atEnd(doc('a')), atEnd(row(2))], [doc('b'), row(5)]));
+    expect(parse({ connect: ['a', { id: 2 }], disconnect: ['b', 5] })).toEqual(
+      change([atEnd(doc('a')), atEnd(row(2))], [doc('b'), row(5)]),
+    );
   });
 
   it('connect alone', () => {
-    expect(parse({ connect: [{ documentId: 'a', locale: 'fr', status: 'draft' }] })).toEqual(change([atEnd(doc('a', { locale: 'fr', status: 'draft' }))]));
+    expect(parse({ connect: [{ documentId: 'a', locale: 'fr', status: 'draft' }] })).toEqual(
+      change([atEnd(doc('a', { locale: 'fr', status: 'draft' }))]),
+    );
   });
 
   it('disconnect alone', () => {
@@ -103,7 +129,9 @@ describe('parseRelationInput: connect positions', () => {
   });
 
   it('a null position is the default (end)', () => {
-    expect(connectOne({ documentId: 'a', position: null })).toEqual(change([{ ref: doc('a'), position: { kind: 'end' } }]));
+    expect(connectOne({ documentId: 'a', position: null })).toEqual(
+      change([{ ref: doc('a'), position: { kind: 'end' } }]),
+    );
   });
 
   it.each<[string, unknown, ConnectItem['position']]>([
@@ -112,7 +140,11 @@ describe('parseRelationInput: connect positions', () => {
     ['before a documentId', { before: 'b' }, { kind: 'before', ref: doc('b') }],
     ['after a documentId', { after: 'b' }, { kind: 'after', ref: doc('b') }],
     ['before a row id', { before: 12 }, { kind: 'before', ref: row(12) }],
-    ['after a longhand target', { after: { documentId: 'b', locale: 'fr' } }, { kind: 'after', ref: doc('b', { locale: 'fr' }) }],
+    [
+      'after a longhand target',
+      { after: { documentId: 'b', locale: 'fr' } },
+      { kind: 'after', ref: doc('b', { locale: 'fr' }) },
+    ],
   ])('%s', (_name, position, expected) => {
     expect(connectOne({ documentId: 'a', position })).toEqual(change([{ ref: doc('a'), position: expected }]));
   });
@@ -120,11 +152,7 @@ describe('parseRelationInput: connect positions', () => {
   it('keeps each connect item with its own position, in order', () => {
     expect(
       parse({
-        connect: [
-          { documentId: 'a', position: { start: true } },
-          'b',
-          { documentId: 'c', position: { before: 'a' } },
-        ],
+        connect: [{ documentId: 'a', position: { start: true } }, 'b', { documentId: 'c', position: { before: 'a' } }],
       }),
     ).toEqual(
       change([
@@ -173,7 +201,10 @@ describe('parseRelationInput: rejected values', () => {
     ['a bad status in connect', { connect: [{ documentId: 'a', status: 'live' }] }],
     ['a non-string locale', { documentId: 'a', locale: 5 }],
     ['a non-string locale in set', { set: [{ documentId: 'a', locale: ['fr'] }] }],
-    ['a position with both before and after', { connect: [{ documentId: 'a', position: { before: 'a', after: 'b' } }] }],
+    [
+      'a position with both before and after',
+      { connect: [{ documentId: 'a', position: { before: 'a', after: 'b' } }] },
+    ],
     ['a position given as a string', { connect: [{ documentId: 'a', position: 'start' }] }],
     ['an unknown position key', { connect: [{ documentId: 'a', position: { middle: true } }] }],
     ['an empty position object', { connect: [{ documentId: 'a', position: {} }] }],

@@ -30,7 +30,8 @@ export type RelationInput =
 const OPERATION_KEYS = new Set(['connect', 'disconnect', 'set', 'options']);
 const DIGITS = /^\d+$/;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Parses a relation value in every form Strapi accepts:
@@ -46,17 +47,22 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function parseRelationInput(label: string, value: unknown): RelationInput {
   if (value === null) return { kind: 'set', items: [] };
   if (Array.isArray(value)) return { kind: 'set', items: value.map((item) => parseRef(label, item)) };
-  if (!isObject(value) || !Object.keys(value).some((key) => OPERATION_KEYS.has(key))) return { kind: 'set', items: [parseRef(label, value)] };
+  if (!isObject(value) || !Object.keys(value).some((key) => OPERATION_KEYS.has(key)))
+    return { kind: 'set', items: [parseRef(label, value)] };
   for (const key of Object.keys(value)) {
     if (!OPERATION_KEYS.has(key)) throw invalid(label, `unknown key "${key}" (expected connect, disconnect or set)`);
   }
   if (value.set !== undefined && value.set !== null) {
-    if (value.connect !== undefined || value.disconnect !== undefined) throw invalid(label, '`set` cannot be combined with `connect` or `disconnect`');
+    if (value.connect !== undefined || value.disconnect !== undefined)
+      throw invalid(label, '`set` cannot be combined with `connect` or `disconnect`');
     return { kind: 'set', items: list(label, 'set', value.set).map((item) => parseRef(label, item)) };
   }
   return {
     kind: 'change',
-    connect: list(label, 'connect', value.connect).map((item) => ({ ref: parseRef(label, item), position: parsePosition(label, item) })),
+    connect: list(label, 'connect', value.connect).map((item) => ({
+      ref: parseRef(label, item),
+      position: parsePosition(label, item),
+    })),
     disconnect: list(label, 'disconnect', value.disconnect).map((item) => parseRef(label, item)),
   };
 }
@@ -72,12 +78,15 @@ function list(label: string, key: string, value: unknown): unknown[] {
 function parseRef(label: string, item: unknown): RelationRef {
   if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) return { by: 'id', id: item };
   if (typeof item === 'string' && item !== '' && !DIGITS.test(item)) return { by: 'documentId', documentId: item };
-  if (typeof item === 'string' && DIGITS.test(item) && Number.isSafeInteger(Number(item)) && Number(item) > 0) return { by: 'id', id: Number(item) };
+  if (typeof item === 'string' && DIGITS.test(item) && Number.isSafeInteger(Number(item)) && Number(item) > 0)
+    return { by: 'id', id: Number(item) };
   if (isObject(item)) {
     if (typeof item.documentId === 'string' && item.documentId !== '') {
       const status = item.status;
-      if (status !== undefined && status !== 'draft' && status !== 'published') throw invalid(label, 'a relation `status` must be "draft" or "published"');
-      if (item.locale !== undefined && item.locale !== null && typeof item.locale !== 'string') throw invalid(label, 'a relation `locale` must be a string');
+      if (status !== undefined && status !== 'draft' && status !== 'published')
+        throw invalid(label, 'a relation `status` must be "draft" or "published"');
+      if (item.locale !== undefined && item.locale !== null && typeof item.locale !== 'string')
+        throw invalid(label, 'a relation `locale` must be a string');
       return {
         by: 'documentId',
         documentId: item.documentId,
@@ -85,9 +94,13 @@ function parseRef(label: string, item: unknown): RelationRef {
         ...(status !== undefined ? { status } : {}),
       };
     }
-    if (item.id !== undefined) return parseRef(label, typeof item.id === 'string' || typeof item.id === 'number' ? item.id : null);
+    if (item.id !== undefined)
+      return parseRef(label, typeof item.id === 'string' || typeof item.id === 'number' ? item.id : null);
   }
-  throw invalid(label, `expected a documentId, a row id or { documentId }, got ${JSON.stringify(item) ?? String(item)}`);
+  throw invalid(
+    label,
+    `expected a documentId, a row id or { documentId }, got ${JSON.stringify(item) ?? String(item)}`,
+  );
 }
 
 function parsePosition(label: string, item: unknown): RelationPosition {

@@ -27,7 +27,9 @@ export type ResolvedTargets = ReadonlyMap<string, TargetDocument>;
 
 /** The lookup key of a reference to a document of `targetUid`. */
 export function refKey(targetUid: string, ref: RelationRef): string {
-  return ref.by === 'id' ? `${targetUid}#${ref.id}` : `${targetUid}@${ref.documentId}|${ref.locale ?? ''}|${ref.status ?? ''}`;
+  return ref.by === 'id'
+    ? `${targetUid}#${ref.id}`
+    : `${targetUid}@${ref.documentId}|${ref.locale ?? ''}|${ref.status ?? ''}`;
 }
 
 /** Every reference a relation input mentions (items, connect, disconnect, positions). */
@@ -90,13 +92,19 @@ export async function resolveTargets(
         (locale === undefined || row.locale === locale) &&
         (status === undefined || row.published === (status === 'published')),
     );
-    if (matching.length > 0) resolved.set(refKey(target.uid, ref), { documentId, rowIds: matching.map((row) => row.id) });
+    if (matching.length > 0)
+      resolved.set(refKey(target.uid, ref), { documentId, rowIds: matching.map((row) => row.id) });
   }
   return resolved;
 }
 
 /** Throws Strapi's 400 for the first reference that did not resolve. */
-export function requireTargets(target: ContentType, refs: readonly RelationRef[], resolved: ResolvedTargets, source: RelationSource): void {
+export function requireTargets(
+  target: ContentType,
+  refs: readonly RelationRef[],
+  resolved: ResolvedTargets,
+  source: RelationSource,
+): void {
   for (const ref of refs) {
     if (resolved.has(refKey(target.uid, ref))) continue;
     const id = ref.by === 'id' ? String(ref.id) : ref.documentId;
@@ -111,16 +119,31 @@ function targetLocale(target: ContentType, source: RelationSource, requested: st
   return requested ?? source.locale ?? source.defaultLocale ?? undefined;
 }
 
-function targetStatus(target: ContentType, source: RelationSource, requested: 'draft' | 'published' | undefined): 'draft' | 'published' | undefined {
+function targetStatus(
+  target: ContentType,
+  source: RelationSource,
+  requested: 'draft' | 'published' | undefined,
+): 'draft' | 'published' | undefined {
   if (!target.draftAndPublish) return undefined;
   if (source.draftAndPublish) return 'draft';
   return requested;
 }
 
-async function selectRows(exec: Executor, dialect: Dialect, target: ContentType, column: 'id' | 'document_id', values: readonly (number | string)[]): Promise<TargetRow[]> {
+async function selectRows(
+  exec: Executor,
+  dialect: Dialect,
+  target: ContentType,
+  column: 'id' | 'document_id',
+  values: readonly (number | string)[],
+): Promise<TargetRow[]> {
   const plan = simpleSelect(
     target.table,
-    { id: ['id', 'integer'], documentId: ['document_id', 'string'], locale: ['locale', 'string'], publishedAt: ['published_at', 'datetime'] },
+    {
+      id: ['id', 'integer'],
+      documentId: ['document_id', 'string'],
+      locale: ['locale', 'string'],
+      publishedAt: ['published_at', 'datetime'],
+    },
     isIn(column, values, column === 'id' ? 'integer' : 'string'),
     { orderById: true },
   );

@@ -6,7 +6,14 @@ import type { Model } from '../schema/types.js';
 import { compileCopyRows, compileDelete, compileInsert } from '../sql/compile-write.js';
 import { copyLinks } from './copy-links.js';
 import type { PreparedValues } from './prepare-values.js';
-import { refsOf, relationTarget, requireTargets, resolveTargets, type RelationSource, type ResolvedTargets } from './resolve-relations.js';
+import {
+  refsOf,
+  relationTarget,
+  requireTargets,
+  resolveTargets,
+  type RelationSource,
+  type ResolvedTargets,
+} from './resolve-relations.js';
 import type { RelationRef } from './relation-input.js';
 import { componentLinks, writeComponents, type ComponentLink } from './write-components.js';
 import { morphRowsOf, verifyFiles, writeMedia } from './write-media.js';
@@ -22,7 +29,11 @@ import { writeRelation, type LinkWriter } from './write-relations.js';
  * Resolves every relation reference of a prepared write (one lookup per target type, whatever
  * the nesting) and checks that every file it names exists — before anything is written.
  */
-export async function resolveWrite(writer: LinkWriter, prepared: PreparedValues, source: RelationSource): Promise<ResolvedTargets> {
+export async function resolveWrite(
+  writer: LinkWriter,
+  prepared: PreparedValues,
+  source: RelationSource,
+): Promise<ResolvedTargets> {
   const refs = new Map<string, { all: RelationRef[]; required: RelationRef[] }>();
   const mediaWrites: MediaWrite[] = [];
   const visit = (values: PreparedValues) => {
@@ -31,7 +42,9 @@ export async function resolveWrite(writer: LinkWriter, prepared: PreparedValues,
       if (uid === undefined) continue;
       const entry = refs.get(uid) ?? { all: [], required: [] };
       entry.all.push(...refsOf(write.input));
-      entry.required.push(...(write.input.kind === 'set' ? write.input.items : write.input.connect.map((item) => item.ref)));
+      entry.required.push(
+        ...(write.input.kind === 'set' ? write.input.items : write.input.connect.map((item) => item.ref)),
+      );
       refs.set(uid, entry);
     }
     mediaWrites.push(...values.media);
@@ -51,8 +64,16 @@ export async function resolveWrite(writer: LinkWriter, prepared: PreparedValues,
 }
 
 /** Writes the relations, media and components of `prepared` around row `rowId` of `model`. */
-export async function writeRowTree(writer: LinkWriter, model: Model, rowId: number, prepared: PreparedValues, isNewRow: boolean, resolved: ResolvedTargets): Promise<void> {
-  for (const write of prepared.relations) await writeRelation(writer, model, rowId, write.attribute, write.input, resolved, isNewRow);
+export async function writeRowTree(
+  writer: LinkWriter,
+  model: Model,
+  rowId: number,
+  prepared: PreparedValues,
+  isNewRow: boolean,
+  resolved: ResolvedTargets,
+): Promise<void> {
+  for (const write of prepared.relations)
+    await writeRelation(writer, model, rowId, write.attribute, write.input, resolved, isNewRow);
   for (const write of prepared.media) await writeMedia(writer, model, rowId, write.attribute, write.fileIds, isNewRow);
   for (const write of prepared.components) {
     await writeComponents(
@@ -79,22 +100,35 @@ export async function deleteRowTrees(writer: LinkWriter, model: Model, rowIds: r
     await deleteComponents(writer, await componentLinks(writer, model, rowIds));
   }
   if (attributes.some((a) => a.type === 'media')) {
-    await writer.exec.run(compileDelete(writer.dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, rowIds) }));
+    await writer.exec.run(
+      compileDelete(writer.dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, rowIds) }),
+    );
   }
 }
 
 /** Deletes the components one attribute of some rows holds (and their join rows). */
-export async function deleteAttributeComponents(writer: LinkWriter, model: Model, rowIds: readonly number[], field: string): Promise<void> {
+export async function deleteAttributeComponents(
+  writer: LinkWriter,
+  model: Model,
+  rowIds: readonly number[],
+  field: string,
+): Promise<void> {
   const links = await componentLinks(writer, model, rowIds, field);
   await deleteComponents(writer, links);
   if (links.length > 0) {
-    await writer.exec.run(compileDelete(writer.dialect, { table: componentJoinTable(model.table), where: allOf([isIn('entity_id', rowIds), eq('field', field)]) as Condition }));
+    await writer.exec.run(
+      compileDelete(writer.dialect, {
+        table: componentJoinTable(model.table),
+        where: allOf([isIn('entity_id', rowIds), eq('field', field)]) as Condition,
+      }),
+    );
   }
 }
 
 async function deleteComponents(writer: LinkWriter, links: readonly ComponentLink[]): Promise<void> {
   const byType = new Map<string, number[]>();
-  for (const link of links) byType.set(link.componentType, [...(byType.get(link.componentType) ?? []), link.componentId]);
+  for (const link of links)
+    byType.set(link.componentType, [...(byType.get(link.componentType) ?? []), link.componentId]);
   for (const [uid, ids] of byType) {
     const component = writer.schema.components.get(uid);
     if (!component) continue;
@@ -111,7 +145,14 @@ async function deleteComponents(writer: LinkWriter, links: readonly ComponentLin
  * links (a new localization takes the shared attributes of another locale); the components it
  * copies then keep their links as they are, since source and copy have the same status.
  */
-export async function copyRowTree(writer: LinkWriter, model: Model, fromId: number, toId: number, only?: ReadonlySet<string>, sameStatus = false): Promise<void> {
+export async function copyRowTree(
+  writer: LinkWriter,
+  model: Model,
+  fromId: number,
+  toId: number,
+  only?: ReadonlySet<string>,
+  sameStatus = false,
+): Promise<void> {
   const attributes = [...model.attributes.values()].filter((a) => only === undefined || only.has(a.name));
   if (only === undefined) await copyLinks(writer, model, fromId, toId, !sameStatus);
   const copyMedia = (field?: string) =>
@@ -127,7 +168,9 @@ export async function copyRowTree(writer: LinkWriter, model: Model, fromId: numb
   if (only === undefined && media.length > 0) await copyMedia();
   if (only !== undefined) for (const attribute of media) await copyMedia(attribute.name);
   if (!attributes.some((a) => a.type === 'component' || a.type === 'dynamiczone')) return;
-  const links = (await componentLinks(writer, model, [fromId])).filter((link) => only === undefined || only.has(link.field));
+  const links = (await componentLinks(writer, model, [fromId])).filter(
+    (link) => only === undefined || only.has(link.field),
+  );
   const rows: RowValues[] = [];
   for (const link of links) {
     const component = writer.schema.components.get(link.componentType);
@@ -135,7 +178,12 @@ export async function copyRowTree(writer: LinkWriter, model: Model, fromId: numb
     const columns = storedColumns(component);
     const copy =
       columns.length > 0
-        ? compileCopyRows(writer.dialect, { table: component.table, columns, overrides: new Map(), where: eq('id', link.componentId, 'integer') })
+        ? compileCopyRows(writer.dialect, {
+            table: component.table,
+            columns,
+            overrides: new Map(),
+            where: eq('id', link.componentId, 'integer'),
+          })
         : compileInsert(writer.dialect, { table: component.table, rows: [new Map()] });
     const [copyId] = await writer.exec.insert(copy, 1);
     if (copyId === undefined) continue;
@@ -150,5 +198,6 @@ export async function copyRowTree(writer: LinkWriter, model: Model, fromId: numb
       ]),
     );
   }
-  if (rows.length > 0) await writer.exec.run(compileInsert(writer.dialect, { table: componentJoinTable(model.table), rows }));
+  if (rows.length > 0)
+    await writer.exec.run(compileInsert(writer.dialect, { table: componentJoinTable(model.table), rows }));
 }

@@ -17,7 +17,12 @@ export interface ComponentLink {
 }
 
 /** Writes what hangs off a component row (its own components, relations, media). */
-export type WriteChildren = (component: Component, rowId: number, prepared: PreparedComponent, isNewRow: boolean) => Promise<void>;
+export type WriteChildren = (
+  component: Component,
+  rowId: number,
+  prepared: PreparedComponent,
+  isNewRow: boolean,
+) => Promise<void>;
 /** Deletes component rows with everything that hangs off them. */
 export type DeleteComponents = (links: readonly ComponentLink[]) => Promise<void>;
 
@@ -40,9 +45,11 @@ export async function writeComponents(
   const table = componentJoinTable(owner.table);
   const name = write.attribute.name;
   const existing = isNewRow ? [] : await componentLinks(writer, owner, [ownerId], name);
-  const isExisting = (item: PreparedComponent) => existing.some((link) => link.componentId === item.id && link.componentType === item.model.uid);
+  const isExisting = (item: PreparedComponent) =>
+    existing.some((link) => link.componentId === item.id && link.componentType === item.model.uid);
   for (const item of write.items) {
-    if (item.id !== null && !isExisting(item)) throw new ApplicationError(`Some of the provided components in ${name} are not related to the entity`);
+    if (item.id !== null && !isExisting(item))
+      throw new ApplicationError(`Some of the provided components in ${name} are not related to the entity`);
   }
   const kept = new Set(write.items.map((item) => `${item.model.uid}#${item.id ?? ''}`));
   const removed = existing.filter((link) => !kept.has(`${link.componentType}#${link.componentId}`));
@@ -53,7 +60,9 @@ export async function writeComponents(
     if (id === null) {
       id = await insertComponent(writer, item.model, item.columns);
     } else if (item.columns.size > 0) {
-      await writer.exec.run(compileUpdate(writer.dialect, { table: item.model.table, set: item.columns, where: eq('id', id, 'integer') }));
+      await writer.exec.run(
+        compileUpdate(writer.dialect, { table: item.model.table, set: item.columns, where: eq('id', id, 'integer') }),
+      );
     }
     await writeChildren(item.model, id, item, item.id === null);
     written.push({ id, uid: item.model.uid });
@@ -61,7 +70,12 @@ export async function writeComponents(
   if (removed.length > 0) await deleteComponents(removed);
 
   if (existing.length > 0) {
-    await writer.exec.run(compileDelete(writer.dialect, { table, where: allOf([eq('entity_id', ownerId, 'integer'), eq('field', name)]) as Condition }));
+    await writer.exec.run(
+      compileDelete(writer.dialect, {
+        table,
+        where: allOf([eq('entity_id', ownerId, 'integer'), eq('field', name)]) as Condition,
+      }),
+    );
   }
   if (written.length === 0) return;
   const ordered = write.attribute.type === 'dynamiczone' || write.attribute.repeatable;
@@ -79,10 +93,20 @@ export async function writeComponents(
 }
 
 /** The component links of some owner rows (one attribute, or all), in stored order. */
-export async function componentLinks(writer: LinkWriter, owner: Model, ownerIds: readonly number[], field?: string): Promise<ComponentLink[]> {
+export async function componentLinks(
+  writer: LinkWriter,
+  owner: Model,
+  ownerIds: readonly number[],
+  field?: string,
+): Promise<ComponentLink[]> {
   const plan = simpleSelect(
     componentJoinTable(owner.table),
-    { componentId: ['cmp_id', 'integer'], componentType: ['component_type', 'string'], field: ['field', 'string'], order: ['order', 'float'] },
+    {
+      componentId: ['cmp_id', 'integer'],
+      componentType: ['component_type', 'string'],
+      field: ['field', 'string'],
+      order: ['order', 'float'],
+    },
     allOf([isIn('entity_id', ownerIds), field === undefined ? null : eq('field', field)]),
     { orderById: true },
   );

@@ -14,7 +14,16 @@ import { findSingleDocumentId } from './document-rows.js';
 import type { RelationSource } from './resolve-relations.js';
 import { deleteRowTrees, resolveWrite, writeRowTree } from './row-tree.js';
 import { prepareValues, type PreparedValues } from './prepare-values.js';
-import { documentRows, lockDocument, lockDocumentForDelete, singleTypeLock, uniqueValueLocks, versionIds, type VersionRow, type WriteGuard } from './write-locks.js';
+import {
+  documentRows,
+  lockDocument,
+  lockDocumentForDelete,
+  singleTypeLock,
+  uniqueValueLocks,
+  versionIds,
+  type VersionRow,
+  type WriteGuard,
+} from './write-locks.js';
 import type { Dialect } from '../sql/dialect.js';
 import { publishDraft } from './publish-draft.js';
 import { findOneDocument } from './read-documents.js';
@@ -22,7 +31,8 @@ import { createLocalization, syncSharedAttributes } from './localizations.js';
 
 /** The locale a write targets: `*` cannot be written (Strapi's message). */
 function writeLocale(query: Query): string | null {
-  if (query.locale === '*') throw new ValidationError('Invalid locale param * provided. Document locales must be strings.');
+  if (query.locale === '*')
+    throw new ValidationError('Invalid locale param * provided. Document locales must be strings.');
   return query.locale;
 }
 
@@ -33,7 +43,13 @@ function writeLocale(query: Query): string | null {
  * The values are validated and prepared (passwords hashed) before the transaction opens;
  * `guard` is checked inside it (see WriteGuard).
  */
-export async function createDocument(ctx: DocumentContext, type: ContentType, data: Readonly<Record<string, unknown>>, query: Query, guard?: WriteGuard): Promise<Document> {
+export async function createDocument(
+  ctx: DocumentContext,
+  type: ContentType,
+  data: Readonly<Record<string, unknown>>,
+  query: Query,
+  guard?: WriteGuard,
+): Promise<Document> {
   const locale = writeLocale(query);
   const prepared = await prepareValues(ctx, type, data, { creating: true, draft: type.draftAndPublish });
   return ctx.db.transaction(async (tx) => {
@@ -62,7 +78,10 @@ export async function updateDocument(
   const locale = writeLocale(query);
   const prepared = await settle(prepareValues(ctx, type, data, { creating: false, draft: type.draftAndPublish }));
   return ctx.db.transaction(async (tx) => {
-    const otherLocks = [...(prepared.ok ? uniqueValueLocks(type, prepared.value.attributes) : []), ...(guard?.locks ?? [])];
+    const otherLocks = [
+      ...(prepared.ok ? uniqueValueLocks(type, prepared.value.attributes) : []),
+      ...(guard?.locks ?? []),
+    ];
     const rows = await lockDocument(tx, ctx.db.dialect, type, documentId, otherLocks);
     if (rows.length > 0) await guard?.check(tx);
     return changeDocument(ctx, tx, type, documentId, rows, data, () => unwrap(prepared), query, locale);
@@ -99,7 +118,8 @@ export async function putSingleDocument(
             await tx.lock(uniqueValueLocks(type, again.attributes));
             return again;
           };
-    if (documentId === null) return { document: await insertDocument(ctx, tx, type, await values(), query, locale), created: true };
+    if (documentId === null)
+      return { document: await insertDocument(ctx, tx, type, await values(), query, locale), created: true };
     const rows = await documentRows(tx, dialect, type, documentId, false);
     const document = await changeDocument(ctx, tx, type, documentId, rows, data, values, query, locale);
     if (!document) throw new NotFoundError();
@@ -113,7 +133,12 @@ export async function putSingleDocument(
  * False when there was nothing to delete (the document does not exist, or a delete that got
  * the lock first removed it).
  */
-export async function deleteDocument(ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<boolean> {
+export async function deleteDocument(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const ids = versionIds(await lockDocumentForDelete(tx, ctx.db.dialect, type, documentId), query.locale);
     if (ids.length === 0) return false;
@@ -124,7 +149,14 @@ export async function deleteDocument(ctx: DocumentContext, type: ContentType, do
 }
 
 /** Inserts a new document's row, its components, links and media, and publishes it unless `status=draft`. */
-async function insertDocument(ctx: DocumentContext, tx: Transaction, type: ContentType, prepared: PreparedValues, query: Query, locale: string | null): Promise<Document> {
+async function insertDocument(
+  ctx: DocumentContext,
+  tx: Transaction,
+  type: ContentType,
+  prepared: PreparedValues,
+  query: Query,
+  locale: string | null,
+): Promise<Document> {
   const documentId = createDocumentId();
   const now = ctx.now();
   const writer = { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect };
@@ -135,7 +167,8 @@ async function insertDocument(ctx: DocumentContext, tx: Transaction, type: Conte
   const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system));
   if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
   await writeRowTree(writer, type, rowId, prepared, true, resolved);
-  if (type.draftAndPublish && query.status !== 'draft') await publishDraft(ctx, tx, type, rowId, { documentId, locale });
+  if (type.draftAndPublish && query.status !== 'draft')
+    await publishDraft(ctx, tx, type, rowId, { documentId, locale });
   return readBack(tx, ctx, type, documentId, query);
 }
 
@@ -158,19 +191,32 @@ async function changeDocument(
   const dialect = ctx.db.dialect;
   let [rowId] = versionIds(rows, locale, type.draftAndPublish ? 'draft' : undefined);
   // A write in a locale the document lacks creates that localization, as Strapi does.
-  if (rowId === undefined && type.localized && locale !== null && rows.length > 0) rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
+  if (rowId === undefined && type.localized && locale !== null && rows.length > 0)
+    rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
   if (rowId === undefined) return null;
   const prepared = await values();
   const writer = { schema: ctx.schema, exec: tx, dialect };
   const resolved = await resolveWrite(writer, prepared, relationSource(ctx, type, locale));
-  await checkUnique(tx, dialect, type, prepared.attributes, { documentId, status: type.draftAndPublish ? 'draft' : 'published', locale });
+  await checkUnique(tx, dialect, type, prepared.attributes, {
+    documentId,
+    status: type.draftAndPublish ? 'draft' : 'published',
+    locale,
+  });
   const now = ctx.now();
   const system = new Map([
     ['updated_at', { value: now, kind: 'datetime' as const }],
     ...(type.draftAndPublish ? [] : [['published_at', { value: now, kind: 'datetime' as const }] as const]),
   ]);
-  const idCondition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: rowId, valueKind: 'integer' } as const;
-  await tx.run(compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }));
+  const idCondition = {
+    kind: 'compare',
+    column: { alias: '', column: 'id' },
+    op: 'eq',
+    value: rowId,
+    valueKind: 'integer',
+  } as const;
+  await tx.run(
+    compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }),
+  );
   await writeRowTree(writer, type, rowId, prepared, false, resolved);
   const publishing = type.draftAndPublish && query.status !== 'draft';
   if (publishing) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
@@ -179,8 +225,16 @@ async function changeDocument(
 }
 
 /** The single type's document a PUT writes: the one in `locale`, else (localized types) the one in any locale. */
-async function findSingleTarget(exec: Executor, dialect: Dialect, type: ContentType, locale: string | null): Promise<string | null> {
-  return (await findSingleDocumentId(exec, dialect, type, locale)) ?? (type.localized ? await findSingleDocumentId(exec, dialect, type, '*') : null);
+async function findSingleTarget(
+  exec: Executor,
+  dialect: Dialect,
+  type: ContentType,
+  locale: string | null,
+): Promise<string | null> {
+  return (
+    (await findSingleDocumentId(exec, dialect, type, locale)) ??
+    (type.localized ? await findSingleDocumentId(exec, dialect, type, '*') : null)
+  );
 }
 
 /** A settled promise: its value, or the error it failed with (thrown later, at `unwrap`). */
@@ -208,9 +262,20 @@ async function insertRow(tx: Executor, ctx: DocumentContext, type: ContentType, 
 }
 
 /** The written version, shaped by the request's `fields` (its filters do not apply to writes). */
-async function readBack(tx: Executor, ctx: DocumentContext, type: ContentType, documentId: string, query: Query): Promise<Document> {
+async function readBack(
+  tx: Executor,
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+): Promise<Document> {
   const responseQuery: Query = { ...query, filters: null, search: null, publicationFilter: null };
-  const document = await findOneDocument({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, documentId, responseQuery);
+  const document = await findOneDocument(
+    { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect },
+    type,
+    documentId,
+    responseQuery,
+  );
   if (!document) throw new Error(`${type.uid} ${documentId} was written but cannot be read back`);
   return document;
 }

@@ -46,10 +46,14 @@ export function singleTypeLock(type: ContentType): string {
 }
 
 /** The locks of the unique attribute values a write sets (null values are never compared). */
-export function uniqueValueLocks(type: ContentType, values: ReadonlyMap<string, { readonly attribute: ScalarAttribute; readonly value: unknown }>): string[] {
+export function uniqueValueLocks(
+  type: ContentType,
+  values: ReadonlyMap<string, { readonly attribute: ScalarAttribute; readonly value: unknown }>,
+): string[] {
   const keys: string[] = [];
   for (const { attribute, value } of values.values()) {
-    if (attribute.unique && value !== null && value !== undefined) keys.push(`unique:${type.uid}:${attribute.name}:${JSON.stringify(value)}`);
+    if (attribute.unique && value !== null && value !== undefined)
+      keys.push(`unique:${type.uid}:${attribute.name}:${JSON.stringify(value)}`);
   }
   return keys;
 }
@@ -76,13 +80,24 @@ export interface VersionRow {
  * Takes the document's lock (with `otherLocks`), then reads its rows, every locale and version,
  * oldest first (empty: the document does not exist, or was deleted meanwhile).
  */
-export async function lockDocument(tx: Transaction, dialect: Dialect, type: ContentType, documentId: string, otherLocks: readonly string[] = []): Promise<VersionRow[]> {
+export async function lockDocument(
+  tx: Transaction,
+  dialect: Dialect,
+  type: ContentType,
+  documentId: string,
+  otherLocks: readonly string[] = [],
+): Promise<VersionRow[]> {
   await tx.lock([documentLock(type, documentId), ...otherLocks]);
   return documentRows(tx, dialect, type, documentId, false);
 }
 
 /** lockDocument for a delete: the rows read are locked too, until the transaction ends (see above). */
-export async function lockDocumentForDelete(tx: Transaction, dialect: Dialect, type: ContentType, documentId: string): Promise<VersionRow[]> {
+export async function lockDocumentForDelete(
+  tx: Transaction,
+  dialect: Dialect,
+  type: ContentType,
+  documentId: string,
+): Promise<VersionRow[]> {
   await tx.lock([documentLock(type, documentId)]);
   return documentRows(tx, dialect, type, documentId, true);
 }
@@ -91,14 +106,22 @@ export async function lockDocumentForDelete(tx: Transaction, dialect: Dialect, t
  * The rows of a document whose lock the transaction already holds (see lockDocument), every
  * locale and version, oldest first; `forDelete` locks them too.
  */
-export async function documentRows(tx: Transaction, dialect: Dialect, type: ContentType, documentId: string, forDelete: boolean): Promise<VersionRow[]> {
+export async function documentRows(
+  tx: Transaction,
+  dialect: Dialect,
+  type: ContentType,
+  documentId: string,
+  forDelete: boolean,
+): Promise<VersionRow[]> {
   const rows = await tx.all(
     compileSelect(dialect, {
       from: { table: type.table, alias: '' },
       columns: [
         { column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' },
         ...(type.localized ? [{ column: { alias: '', column: 'locale' }, as: 'locale', kind: 'string' as const }] : []),
-        ...(type.draftAndPublish ? [{ column: { alias: '', column: 'published_at' }, as: 'publishedAt', kind: 'datetime' as const }] : []),
+        ...(type.draftAndPublish
+          ? [{ column: { alias: '', column: 'published_at' }, as: 'publishedAt', kind: 'datetime' as const }]
+          : []),
       ],
       where: versionCondition(type, { documentId, locale: '*' }),
       orderBy: [{ column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' }],
@@ -116,5 +139,10 @@ export async function documentRows(tx: Transaction, dialect: Dialect, type: Cont
 
 /** The ids of the rows in `locale` (`*` or null: every locale) and, when given, `status`. */
 export function versionIds(rows: readonly VersionRow[], locale: string | null, status?: Status): number[] {
-  return rows.filter((row) => (locale === null || locale === '*' || row.locale === locale) && (status === undefined || row.status === status)).map((row) => row.id);
+  return rows
+    .filter(
+      (row) =>
+        (locale === null || locale === '*' || row.locale === locale) && (status === undefined || row.status === status),
+    )
+    .map((row) => row.id);
 }

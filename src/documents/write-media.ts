@@ -22,8 +22,19 @@ const MEDIA_UID = 'plugin::upload.file';
 export async function verifyFiles(writer: LinkWriter, writes: readonly MediaWrite[]): Promise<void> {
   const wanted = [...new Set(writes.flatMap((write) => write.fileIds))];
   if (wanted.length === 0) return;
-  const rows = await writer.exec.all(compileSelect(writer.dialect, simpleSelect(FILES_TABLE, { id: ['id', 'integer'], name: ['name', 'string'], mime: ['mime', 'string'] }, isIn('id', wanted))));
-  const found = new Map(rows.map((row) => [Number(row.id), { name: String(row.name ?? ''), mime: String(row.mime ?? '') }]));
+  const rows = await writer.exec.all(
+    compileSelect(
+      writer.dialect,
+      simpleSelect(
+        FILES_TABLE,
+        { id: ['id', 'integer'], name: ['name', 'string'], mime: ['mime', 'string'] },
+        isIn('id', wanted),
+      ),
+    ),
+  );
+  const found = new Map(
+    rows.map((row) => [Number(row.id), { name: String(row.name ?? ''), mime: String(row.mime ?? '') }]),
+  );
   const missing = wanted.filter((id) => !found.has(id));
   if (missing.length > 0) {
     const message = `${missing.length} relation(s) of type ${MEDIA_UID} associated with this entity do not exist`;
@@ -45,15 +56,29 @@ export async function verifyFiles(writer: LinkWriter, writes: readonly MediaWrit
 
 /** The morph rows of some rows of `model` (all fields, or one). */
 export function morphRowsOf(model: Model, rowIds: readonly number[], field?: string): Condition {
-  return allOf([isIn('related_id', rowIds), eq('related_type', model.uid), field === undefined ? null : eq('field', field)]) as Condition;
+  return allOf([
+    isIn('related_id', rowIds),
+    eq('related_type', model.uid),
+    field === undefined ? null : eq('field', field),
+  ]) as Condition;
 }
 
 /**
  * Replaces the files of one media attribute of row `rowId` of `model` (a content type or a
  * component): `files_related_mph` rows with `related_type` = the model uid, in the given order.
  */
-export async function writeMedia(writer: LinkWriter, model: Model, rowId: number, attribute: MediaAttribute, fileIds: readonly number[], isNewRow: boolean): Promise<void> {
-  if (!isNewRow) await writer.exec.run(compileDelete(writer.dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, [rowId], attribute.name) }));
+export async function writeMedia(
+  writer: LinkWriter,
+  model: Model,
+  rowId: number,
+  attribute: MediaAttribute,
+  fileIds: readonly number[],
+  isNewRow: boolean,
+): Promise<void> {
+  if (!isNewRow)
+    await writer.exec.run(
+      compileDelete(writer.dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, [rowId], attribute.name) }),
+    );
   if (fileIds.length === 0) return;
   const rows: RowValues[] = fileIds.map(
     (fileId, index) =>

@@ -56,16 +56,23 @@ export async function writeRelation(
   let documents = input.kind === 'set' ? setList(input.items, lookup) : changeList(current, input, lookup);
   if (!toMany) {
     // x-to-one: a connect replaces the linked document (the first one connected, as Strapi).
-    const connected = input.kind === 'change' ? input.connect.map((item) => lookup(item.ref)).find((d) => d !== undefined) : undefined;
+    const connected =
+      input.kind === 'change' ? input.connect.map((item) => lookup(item.ref)).find((d) => d !== undefined) : undefined;
     documents = connected ? [connected] : documents.slice(0, 1);
   }
 
   const targets = documents.flatMap((document) => [...document.rowIds]);
   if (sameTargets(targets, current)) return;
-  if (current.length > 0) await writer.exec.run(compileDelete(writer.dialect, { table: link.table, where: eq(link.sourceColumn, rowId, 'integer') }));
+  if (current.length > 0)
+    await writer.exec.run(
+      compileDelete(writer.dialect, { table: link.table, where: eq(link.sourceColumn, rowId, 'integer') }),
+    );
   if (targets.length === 0) return;
   if (otherSideHoldsOne(writer.schema, attribute)) {
-    const others: Condition = allOf([isIn(link.targetColumn, targets), { kind: 'not', child: eq(link.sourceColumn, rowId, 'integer') }]) as Condition;
+    const others: Condition = allOf([
+      isIn(link.targetColumn, targets),
+      { kind: 'not', child: eq(link.sourceColumn, rowId, 'integer') },
+    ]) as Condition;
     await writer.exec.run(compileDelete(writer.dialect, { table: link.table, where: others }));
   }
   const inverseOrders = await nextInverseOrders(writer, link, target.table, targets, current);
@@ -75,14 +82,18 @@ export async function writeRelation(
       [link.targetColumn, { value: targetId, kind: 'integer' }],
     ]);
     if (link.orderColumn) row.set(link.orderColumn, { value: index + 1, kind: 'float' });
-    if (link.inverseOrderColumn) row.set(link.inverseOrderColumn, { value: inverseOrders.get(targetId) ?? 1, kind: 'float' });
+    if (link.inverseOrderColumn)
+      row.set(link.inverseOrderColumn, { value: inverseOrders.get(targetId) ?? 1, kind: 'float' });
     return row;
   });
   await writer.exec.run(compileInsert(writer.dialect, { table: link.table, rows }));
 }
 
 /** The documents of a `set`, in order, each once (unresolved ones were rejected before). */
-function setList(items: readonly RelationRef[], lookup: (ref: RelationRef) => TargetDocument | undefined): TargetDocument[] {
+function setList(
+  items: readonly RelationRef[],
+  lookup: (ref: RelationRef) => TargetDocument | undefined,
+): TargetDocument[] {
   const list: { documentId: string; rowIds: number[] }[] = [];
   for (const item of items) {
     const document = lookup(item);
@@ -146,14 +157,19 @@ function changeList(
  * document that this request also connects comes after it. The same document twice, or a cycle
  * of positions, is a 400.
  */
-function orderConnects(items: readonly ConnectItem[], lookup: (ref: RelationRef) => TargetDocument | undefined): ConnectItem[] {
+function orderConnects(
+  items: readonly ConnectItem[],
+  lookup: (ref: RelationRef) => TargetDocument | undefined,
+): ConnectItem[] {
   const documentOf = (ref: RelationRef) => lookup(ref)?.documentId;
   const byDocument = new Map<string, ConnectItem>();
   for (const item of items) {
     const documentId = documentOf(item.ref);
     if (documentId === undefined) continue;
     if (byDocument.has(documentId)) {
-      throw new ValidationError(`The relation with id ${refLabel(item.ref)} is already connected. You cannot connect the same relation twice.`);
+      throw new ValidationError(
+        `The relation with id ${refLabel(item.ref)} is already connected. You cannot connect the same relation twice.`,
+      );
     }
     byDocument.set(documentId, item);
   }
@@ -184,19 +200,45 @@ function refLabel(ref: RelationRef): string {
   return ref.by === 'id' ? String(ref.id) : ref.documentId;
 }
 
-async function currentLinks(writer: LinkWriter, link: JoinTableLink, targetTable: string, rowId: number): Promise<CurrentLink[]> {
+async function currentLinks(
+  writer: LinkWriter,
+  link: JoinTableLink,
+  targetTable: string,
+  rowId: number,
+): Promise<CurrentLink[]> {
   const columns = [
     { column: { alias: 'l', column: link.targetColumn }, as: 'target', kind: 'integer' as const },
     { column: { alias: 't', column: 'document_id' }, as: 'documentId', kind: 'string' as const },
-    ...(link.inverseOrderColumn ? [{ column: { alias: 'l', column: link.inverseOrderColumn }, as: 'inverseOrder', kind: 'float' as const }] : []),
+    ...(link.inverseOrderColumn
+      ? [{ column: { alias: 'l', column: link.inverseOrderColumn }, as: 'inverseOrder', kind: 'float' as const }]
+      : []),
   ];
-  const order = link.orderColumn ? [{ column: { alias: 'l', column: link.orderColumn }, direction: 'asc' as const, kind: 'float' as const }] : [];
+  const order = link.orderColumn
+    ? [{ column: { alias: 'l', column: link.orderColumn }, direction: 'asc' as const, kind: 'float' as const }]
+    : [];
   const rows = await writer.exec.all(
     compileSelect(writer.dialect, {
       from: { table: link.table, alias: 'l' },
-      joins: [{ table: targetTable, alias: 't', on: { kind: 'compareColumns', left: { alias: 't', column: 'id' }, op: 'eq', right: { alias: 'l', column: link.targetColumn } } }],
+      joins: [
+        {
+          table: targetTable,
+          alias: 't',
+          on: {
+            kind: 'compareColumns',
+            left: { alias: 't', column: 'id' },
+            op: 'eq',
+            right: { alias: 'l', column: link.targetColumn },
+          },
+        },
+      ],
       columns,
-      where: { kind: 'compare', column: { alias: 'l', column: link.sourceColumn }, op: 'eq', value: rowId, valueKind: 'integer' },
+      where: {
+        kind: 'compare',
+        column: { alias: 'l', column: link.sourceColumn },
+        op: 'eq',
+        value: rowId,
+        valueKind: 'integer',
+      },
       orderBy: [...order, { column: { alias: 'l', column: 'id' }, direction: 'asc', kind: 'integer' }],
       limit: null,
       offset: 0,
@@ -229,20 +271,32 @@ async function nextInverseOrders(
   const orders = new Map<number, number>();
   const inverseOrderColumn = link.inverseOrderColumn;
   if (!inverseOrderColumn) return orders;
-  for (const existing of current) if (existing.inverseOrder !== null) orders.set(existing.target, existing.inverseOrder);
+  for (const existing of current)
+    if (existing.inverseOrder !== null) orders.set(existing.target, existing.inverseOrder);
   const fresh = targets.filter((target) => !orders.has(target));
   if (fresh.length === 0) return orders;
   const linkedFromTarget: RelatedPath = {
     from: { table: link.table, alias: 'l' },
     joins: [],
-    where: { kind: 'compareColumns', left: { alias: 'l', column: link.targetColumn }, op: 'eq', right: { alias: 't', column: 'id' } },
+    where: {
+      kind: 'compareColumns',
+      left: { alias: 'l', column: link.targetColumn },
+      op: 'eq',
+      right: { alias: 't', column: 'id' },
+    },
   };
   const rows = await writer.exec.all(
     compileSelect(writer.dialect, {
       from: { table: targetTable, alias: 't' },
       columns: [
         { column: { alias: 't', column: 'id' }, as: 'target', kind: 'integer' },
-        { column: { alias: 'l', column: inverseOrderColumn }, as: 'max', kind: 'float', aggregate: 'max', through: linkedFromTarget },
+        {
+          column: { alias: 'l', column: inverseOrderColumn },
+          as: 'max',
+          kind: 'float',
+          aggregate: 'max',
+          through: linkedFromTarget,
+        },
       ],
       where: { kind: 'compare', column: { alias: 't', column: 'id' }, op: 'in', value: fresh, valueKind: 'integer' },
       orderBy: [],

@@ -76,9 +76,12 @@ export function parseEmailConfig(raw: unknown): EmailConfig {
   const { provider, providerOptions = {}, settings = {} } = raw;
   if (provider === undefined || provider === null) return Object.freeze({ kind: 'log' });
   if (typeof provider !== 'string' || !NODEMAILER_NAMES.has(provider.toLowerCase())) {
-    return fail(`email provider "${String(provider)}" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead`);
+    return fail(
+      `email provider "${String(provider)}" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead`,
+    );
   }
-  if (!isObject(providerOptions)) return fail(`"email.config.providerOptions" must be an object, got ${show(providerOptions)}`);
+  if (!isObject(providerOptions))
+    return fail(`"email.config.providerOptions" must be an object, got ${show(providerOptions)}`);
   return Object.freeze({ kind: 'smtp', providerOptions, settings: parseSettings(settings) });
 }
 
@@ -88,7 +91,8 @@ function parseSettings(settings: unknown): EmailSettings {
   for (const key of ['defaultFrom', 'defaultReplyTo'] as const) {
     const value = settings[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') fail(`"email.config.settings.${key}" must be an email address string, got ${show(value)}`);
+    if (typeof value !== 'string')
+      fail(`"email.config.settings.${key}" must be an email address string, got ${show(value)}`);
     parsed[key] = value as string;
   }
   return Object.freeze(parsed);

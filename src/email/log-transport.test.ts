@@ -8,7 +8,13 @@ describe('createLogTransport', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const transport = createLogTransport(logger);
 
-    await transport.send({ to: 'ada@example.com', from: 'no-reply@example.com', subject: 'Reset password', text: 'Use code abc', html: '<p>abc</p>' });
+    await transport.send({
+      to: 'ada@example.com',
+      from: 'no-reply@example.com',
+      subject: 'Reset password',
+      text: 'Use code abc',
+      html: '<p>abc</p>',
+    });
 
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0] ?? '') as Record<string, unknown>;

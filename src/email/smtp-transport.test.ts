@@ -102,7 +102,12 @@ describe('createSmtpTransport', () => {
     const port = sink.port;
     await new Promise((resolve) => sink?.server.close(resolve));
     sink = undefined;
-    const transport = createSmtpTransport({ providerOptions: { host: '127.0.0.1', port, secure: false, ignoreTLS: true }, settings: {} });
-    await expect(transport.send({ to: 'a@example.com', from: 'b@example.com', subject: 'S', text: 'T' })).rejects.toThrow();
+    const transport = createSmtpTransport({
+      providerOptions: { host: '127.0.0.1', port, secure: false, ignoreTLS: true },
+      settings: {},
+    });
+    await expect(
+      transport.send({ to: 'a@example.com', from: 'b@example.com', subject: 'S', text: 'T' }),
+    ).rejects.toThrow();
   });
 });

@@ -1,7 +1,13 @@
 /** The events Cairn's webhooks send (entry events reach them from the content API, media events through the bus). */
 export type CairnEventName =
-  | 'entry.create' | 'entry.update' | 'entry.delete' | 'entry.publish' | 'entry.unpublish'
-  | 'media.create' | 'media.update' | 'media.delete';
+  | 'entry.create'
+  | 'entry.update'
+  | 'entry.delete'
+  | 'entry.publish'
+  | 'entry.unpublish'
+  | 'media.create'
+  | 'media.update'
+  | 'media.delete';
 
 /** One event: its name and Strapi's webhook payload fields (`media`, or `model`/`uid`/`entry`). */
 export interface CairnEvent {

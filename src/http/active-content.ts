@@ -16,5 +16,11 @@ export function isActiveContentType(contentType: string): boolean {
 }
 
 const ACTIVE_TYPES: ReadonlySet<string> = new Set([
-  'text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', 'application/xml', 'text/xsl', 'application/x-shockwave-flash',
+  'text/html',
+  'application/xhtml+xml',
+  'image/svg+xml',
+  'text/xml',
+  'application/xml',
+  'text/xsl',
+  'application/x-shockwave-flash',
 ]);

@@ -15,12 +15,17 @@ import { MAX_BODY_DEPTH, pathBeyondDepth, printDepthPath } from '../core/nesting
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  const parseJson = (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+  const parseJson = (
+    _request: unknown,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text === '') return done(null, undefined);
     // koa-body's strict mode: only an object or an array, checked before parsing.
     const first = text.trimStart()[0];
-    if (first !== '{' && first !== '[') return done(new BodySyntaxError('invalid JSON, only supports object and array'), undefined);
+    if (first !== '{' && first !== '[')
+      return done(new BodySyntaxError('invalid JSON, only supports object and array'), undefined);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

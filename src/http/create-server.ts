@@ -50,7 +50,9 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     // Routes declare no JSON schemas (queries and bodies are checked by Cairn's own validators),
     // so Fastify's Ajv and fast-json-stringify compilers are never needed: not loading them saves
     // start-up time and memory.
-    schemaController: { compilersFactory: { buildValidator: unusedSchemaCompiler, buildSerializer: unusedSchemaCompiler } },
+    schemaController: {
+      compilersFactory: { buildValidator: unusedSchemaCompiler, buildSerializer: unusedSchemaCompiler },
+    },
     // Malformed URLs and similar framework-level failures get the same envelope as everything else.
     frameworkErrors: (error, request, reply) => {
       applySecurityHeaders?.(request.raw, reply.raw);
@@ -136,9 +138,28 @@ function toHttpRequest(request: FastifyRequest): HttpRequest {
 
 async function* multipartParts(request: FastifyRequest, limits: MultipartLimits): AsyncIterable<MultipartPart> {
   try {
-    for await (const part of request.parts({ limits: { fileSize: limits.fileSize, files: limits.files, fields: limits.fields, parts: limits.files + limits.fields } })) {
-      if (part.type === 'file') yield { kind: 'file', name: part.fieldname, filename: part.filename, mimetype: part.mimetype, content: fileContent(part.file) };
-      else yield { kind: 'field', name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
+    for await (const part of request.parts({
+      limits: {
+        fileSize: limits.fileSize,
+        files: limits.files,
+        fields: limits.fields,
+        parts: limits.files + limits.fields,
+      },
+    })) {
+      if (part.type === 'file')
+        yield {
+          kind: 'file',
+          name: part.fieldname,
+          filename: part.filename,
+          mimetype: part.mimetype,
+          content: fileContent(part.file),
+        };
+      else
+        yield {
+          kind: 'field',
+          name: part.fieldname,
+          value: typeof part.value === 'string' ? part.value : String(part.value),
+        };
     }
   } catch (error) {
     throw translateMultipartError(error);
@@ -157,9 +178,16 @@ async function* fileContent(stream: AsyncIterable<Buffer>): AsyncIterable<Buffer
 function translateMultipartError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError('FileTooBig');
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new ValidationError('Too many parts in the multipart body');
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return new ValidationError('Too many parts in the multipart body');
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new ValidationError('The multipart body is malformed');
-  if (error instanceof Error && /Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Boundary not found/i.test(error.message)) return new ValidationError('The multipart body is malformed');
+  if (
+    error instanceof Error &&
+    /Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Boundary not found/i.test(
+      error.message,
+    )
+  )
+    return new ValidationError('The multipart body is malformed');
   return error;
 }
 

@@ -5,7 +5,12 @@ export interface ErrorEnvelope {
   readonly status: number;
   readonly body: {
     readonly data: null;
-    readonly error: { readonly status: number; readonly name: string; readonly message: string; readonly details?: unknown };
+    readonly error: {
+      readonly status: number;
+      readonly name: string;
+      readonly message: string;
+      readonly details?: unknown;
+    };
   };
   /** True for failures that are the server's fault (logged with their stack). */
   readonly internal: boolean;
@@ -50,6 +55,12 @@ export function toErrorEnvelope(error: unknown): ErrorEnvelope {
   return envelope(500, 'InternalServerError', 'Internal Server Error', {}, true);
 }
 
-function envelope(status: number, name: string, message: string, details: { details?: unknown }, internal: boolean): ErrorEnvelope {
+function envelope(
+  status: number,
+  name: string,
+  message: string,
+  details: { details?: unknown },
+  internal: boolean,
+): ErrorEnvelope {
   return { status, body: { data: null, error: { status, name, message, ...details } }, internal };
 }

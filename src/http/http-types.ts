@@ -8,7 +8,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 /** One part of a `multipart/form-data` body, in body order. A file part must be read or drained. */
 export type MultipartPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: string }
-  | { readonly kind: 'file'; readonly name: string; readonly filename: string; readonly mimetype: string; readonly content: AsyncIterable<Buffer> };
+  | {
+      readonly kind: 'file';
+      readonly name: string;
+      readonly filename: string;
+      readonly mimetype: string;
+      readonly content: AsyncIterable<Buffer>;
+    };
 
 /** Limits for reading a multipart body; a file over `fileSize` bytes makes its stream fail with PayloadTooLargeError. */
 export interface MultipartLimits {

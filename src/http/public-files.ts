@@ -25,7 +25,17 @@ export async function registerPublicFiles(app: FastifyInstance, publicDir: strin
   const setHeaders = (reply: FastifyReply, path: string) => {
     reply.header('x-content-type-options', 'nosniff');
     const type = reply.getHeader('content-type');
-    if (resolve(path).startsWith(uploads) && typeof type === 'string' && isActiveContentType(type)) reply.headers(ACTIVE_FILE_HEADERS);
+    if (resolve(path).startsWith(uploads) && typeof type === 'string' && isActiveContentType(type))
+      reply.headers(ACTIVE_FILE_HEADERS);
   };
-  await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: true, index: false, list: false, dotfiles: 'ignore', decorateReply: false, setHeaders });
+  await app.register(fastifyStatic, {
+    root: publicDir,
+    prefix: '/',
+    wildcard: true,
+    index: false,
+    list: false,
+    dotfiles: 'ignore',
+    decorateReply: false,
+    setHeaders,
+  });
 }

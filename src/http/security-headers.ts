@@ -20,9 +20,14 @@ export function compileSecurityHeaders(options: Readonly<Obj>): ApplySecurityHea
   const csp = options.contentSecurityPolicy;
   let middleware: ReturnType<typeof helmet>;
   try {
-    middleware = helmet({ ...options, contentSecurityPolicy: isRecord(csp) ? inStrapiOrder(csp) : csp } as HelmetOptions);
+    middleware = helmet({
+      ...options,
+      contentSecurityPolicy: isRecord(csp) ? inStrapiOrder(csp) : csp,
+    } as HelmetOptions);
   } catch (error) {
-    throw new ProjectError(`config/middlewares: strapi::security: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ProjectError(
+      `config/middlewares: strapi::security: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return (request, response) =>
     middleware(request, response, (error?: unknown) => {

@@ -39,26 +39,43 @@ export function localeName(code: string): string {
  * when missing; locales stored by an admin and not configured are kept) and records the default
  * locale in the core store, as Strapi keeps it (`plugin_i18n_default_locale`).
  */
-export async function syncLocales(db: Database, config: { readonly locales: readonly string[]; readonly defaultLocale: string }, now: Date): Promise<void> {
+export async function syncLocales(
+  db: Database,
+  config: { readonly locales: readonly string[]; readonly defaultLocale: string },
+  now: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const rows = await tx.all(compileSelect(db.dialect, simpleSelect(LOCALES, { code: ['code', 'string'] }, null)));
     const stored = new Set(rows.map((row) => String(row.code)));
     const missing = config.locales.filter((code) => !stored.has(code));
     if (missing.length > 0) {
       const values = missing.map((code) =>
-        rowOf({ document_id: [createDocumentId(), 'string'], name: [localeName(code), 'string'], code: [code, 'string'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'], published_at: [now, 'datetime'] }),
+        rowOf({
+          document_id: [createDocumentId(), 'string'],
+          name: [localeName(code), 'string'],
+          code: [code, 'string'],
+          created_at: [now, 'datetime'],
+          updated_at: [now, 'datetime'],
+          published_at: [now, 'datetime'],
+        }),
       );
       await tx.insert(compileInsert(db.dialect, { table: LOCALES, rows: values }), values.length);
     }
-    if ((await readStoreJson(tx, db, DEFAULT_KEY)) !== config.defaultLocale) await putStoreJson(tx, db, DEFAULT_KEY, config.defaultLocale);
+    if ((await readStoreJson(tx, db, DEFAULT_KEY)) !== config.defaultLocale)
+      await putStoreJson(tx, db, DEFAULT_KEY, config.defaultLocale);
   });
 }
 
 /** Every stored locale, oldest first, `isDefault` marking the configured default. */
 export async function listLocales(db: Database, defaultLocale: string): Promise<LocaleEntry[]> {
   const columns = {
-    id: ['id', 'integer'], documentId: ['document_id', 'string'], name: ['name', 'string'], code: ['code', 'string'],
-    createdAt: ['created_at', 'datetime'], updatedAt: ['updated_at', 'datetime'], publishedAt: ['published_at', 'datetime'],
+    id: ['id', 'integer'],
+    documentId: ['document_id', 'string'],
+    name: ['name', 'string'],
+    code: ['code', 'string'],
+    createdAt: ['created_at', 'datetime'],
+    updatedAt: ['updated_at', 'datetime'],
+    publishedAt: ['published_at', 'datetime'],
   } as const;
   const rows = await db.all(compileSelect(db.dialect, simpleSelect(LOCALES, columns, null, { orderById: true })));
   const time = (value: unknown) => decodeValue('datetime', value) as string | null;

@@ -31,8 +31,15 @@ export type Hop =
   | { readonly kind: 'localizations'; readonly target: ContentType; readonly toMany: true };
 
 const MEDIA_UID = 'plugin::upload.file';
-const text = (alias: string, column: string, value: string): Condition => ({ kind: 'compare', column: { alias, column }, op: 'eq', value, valueKind: 'string' });
-const residual = (condition: Condition): Condition => (condition.kind === 'compare' ? { ...condition, residual: true } : condition);
+const text = (alias: string, column: string, value: string): Condition => ({
+  kind: 'compare',
+  column: { alias, column },
+  op: 'eq',
+  value,
+  valueKind: 'string',
+});
+const residual = (condition: Condition): Condition =>
+  condition.kind === 'compare' ? { ...condition, residual: true } : condition;
 
 /** The owner table's component join table: `<table>_cmps`. */
 export function componentJoinTable(ownerTable: string): string {
@@ -50,7 +57,8 @@ export const MEDIA_FILE_COLUMN = identifier(snakeCase('file'), { suffix: 'id' })
  * ask for attributes the query layer already validated.
  */
 export function hopOf(schema: Schema, model: Model, name: string, component?: string): Hop {
-  if (name === 'localizations' && model.modelType === 'contentType' && model.localized) return { kind: 'localizations', target: model, toMany: true };
+  if (name === 'localizations' && model.modelType === 'contentType' && model.localized)
+    return { kind: 'localizations', target: model, toMany: true };
   const attribute = model.attributes.get(name);
   if (!attribute) throw new Error(`${model.uid} has no attribute "${name}"`);
   switch (attribute.type) {
@@ -109,7 +117,13 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
 /** The version of a draft & publish target a request at `status` sees; nothing for other models. */
 export function statusCondition(model: Model, alias: string, status: Status): Condition | null {
   if (model.modelType !== 'contentType' || !model.draftAndPublish) return null;
-  return { kind: 'compare', column: { alias, column: 'published_at' }, op: status === 'draft' ? 'null' : 'notNull', value: true, valueKind: 'datetime' };
+  return {
+    kind: 'compare',
+    column: { alias, column: 'published_at' },
+    op: status === 'draft' ? 'null' : 'notNull',
+    value: true,
+    valueKind: 'datetime',
+  };
 }
 
 /** The target rows of a hop, reached from the row `sourceAlias` of the outer statement. */
@@ -132,26 +146,58 @@ export interface HopRows {
  * its other locales and their drafts and published versions alike (`filters[localizations][title]`
  * on an English article also tests the English title and the English draft's).
  */
-export function hopRows(hop: Hop, source: { alias: string; table: string }, targetAlias: string, linkAlias: string, status: Status): HopRows {
+export function hopRows(
+  hop: Hop,
+  source: { alias: string; table: string },
+  targetAlias: string,
+  linkAlias: string,
+  status: Status,
+): HopRows {
   const from = { table: hop.target.table, alias: targetAlias };
   const statusOfTarget = statusCondition(hop.target, targetAlias, status);
   switch (hop.kind) {
     case 'link':
       return {
         from,
-        joins: [{ table: hop.table, alias: linkAlias, on: columnsEqual(linkAlias, hop.targetColumn, targetAlias, 'id') }],
-        where: allOf([columnsEqual(linkAlias, hop.sourceColumn, source.alias, 'id'), ...hop.linkConditions(linkAlias), statusOfTarget]) as Condition,
+        joins: [
+          { table: hop.table, alias: linkAlias, on: columnsEqual(linkAlias, hop.targetColumn, targetAlias, 'id') },
+        ],
+        where: allOf([
+          columnsEqual(linkAlias, hop.sourceColumn, source.alias, 'id'),
+          ...hop.linkConditions(linkAlias),
+          statusOfTarget,
+        ]) as Condition,
         linkAlias,
       };
     case 'column':
-      return { from, joins: [], where: allOf([columnsEqual(targetAlias, 'id', source.alias, hop.column), statusOfTarget]) as Condition, linkAlias: null };
+      return {
+        from,
+        joins: [],
+        where: allOf([columnsEqual(targetAlias, 'id', source.alias, hop.column), statusOfTarget]) as Condition,
+        linkAlias: null,
+      };
     case 'localizations':
-      return { from, joins: [], where: columnsEqual(targetAlias, 'document_id', source.alias, 'document_id'), linkAlias: null };
+      return {
+        from,
+        joins: [],
+        where: columnsEqual(targetAlias, 'document_id', source.alias, 'document_id'),
+        linkAlias: null,
+      };
   }
 }
 
-export function columnsEqual(leftAlias: string, leftColumn: string, rightAlias: string, rightColumn: string): Condition {
-  return { kind: 'compareColumns', left: { alias: leftAlias, column: leftColumn }, op: 'eq', right: { alias: rightAlias, column: rightColumn } };
+export function columnsEqual(
+  leftAlias: string,
+  leftColumn: string,
+  rightAlias: string,
+  rightColumn: string,
+): Condition {
+  return {
+    kind: 'compareColumns',
+    left: { alias: leftAlias, column: leftColumn },
+    op: 'eq',
+    right: { alias: rightAlias, column: rightColumn },
+  };
 }
 
 /** The target rows of a hop for a set of parent rows, with the parent key of each row. */
@@ -170,23 +216,51 @@ export interface ParentRows {
  * related rows of many parents in one statement (populate never runs one query per row).
  * Column and localization hops join back to the parent table (`p`) instead of a link table.
  */
-export function hopRowsForParents(hop: Hop, parentTable: string, parentIds: readonly number[], aliases: { target: string; link: string; parent: string }, status: Status): ParentRows {
+export function hopRowsForParents(
+  hop: Hop,
+  parentTable: string,
+  parentIds: readonly number[],
+  aliases: { target: string; link: string; parent: string },
+  status: Status,
+): ParentRows {
   const from = { table: hop.target.table, alias: aliases.target };
   const statusOfTarget = statusCondition(hop.target, aliases.target, status);
-  const parentIn = (alias: string, column: string): Condition => ({ kind: 'compare', column: { alias, column }, op: 'in', value: parentIds, valueKind: 'integer' });
+  const parentIn = (alias: string, column: string): Condition => ({
+    kind: 'compare',
+    column: { alias, column },
+    op: 'in',
+    value: parentIds,
+    valueKind: 'integer',
+  });
   switch (hop.kind) {
     case 'link':
       return {
         from,
-        joins: [{ table: hop.table, alias: aliases.link, on: columnsEqual(aliases.link, hop.targetColumn, aliases.target, 'id') }],
-        where: allOf([parentIn(aliases.link, hop.sourceColumn), ...hop.linkConditions(aliases.link), statusOfTarget]) as Condition,
+        joins: [
+          {
+            table: hop.table,
+            alias: aliases.link,
+            on: columnsEqual(aliases.link, hop.targetColumn, aliases.target, 'id'),
+          },
+        ],
+        where: allOf([
+          parentIn(aliases.link, hop.sourceColumn),
+          ...hop.linkConditions(aliases.link),
+          statusOfTarget,
+        ]) as Condition,
         parentKey: { alias: aliases.link, column: hop.sourceColumn },
         linkOrder: { alias: aliases.link, orderColumn: hop.orderColumn },
       };
     case 'column':
       return {
         from,
-        joins: [{ table: parentTable, alias: aliases.parent, on: columnsEqual(aliases.parent, hop.column, aliases.target, 'id') }],
+        joins: [
+          {
+            table: parentTable,
+            alias: aliases.parent,
+            on: columnsEqual(aliases.parent, hop.column, aliases.target, 'id'),
+          },
+        ],
         where: allOf([parentIn(aliases.parent, 'id'), statusOfTarget]) as Condition,
         parentKey: { alias: aliases.parent, column: 'id' },
         linkOrder: null,
@@ -200,7 +274,14 @@ export function hopRowsForParents(hop: Hop, parentTable: string, parentIds: read
             alias: aliases.parent,
             on: allOf([
               columnsEqual(aliases.parent, 'document_id', aliases.target, 'document_id'),
-              { kind: 'not', child: { kind: 'sameValue', left: { alias: aliases.target, column: 'locale' }, right: { alias: aliases.parent, column: 'locale' } } },
+              {
+                kind: 'not',
+                child: {
+                  kind: 'sameValue',
+                  left: { alias: aliases.target, column: 'locale' },
+                  right: { alias: aliases.parent, column: 'locale' },
+                },
+              },
             ]) as Condition,
           },
         ],

@@ -19,7 +19,9 @@ export function cachePerModel<M extends Model, T>(): (model: M, key: string, bui
 }
 
 /** `compute(model, key)`, cached per model and key (see cachePerModel). */
-export function memoizePerModel<M extends Model, T>(compute: (model: M, key: string) => T): (model: M, key: string) => T {
+export function memoizePerModel<M extends Model, T>(
+  compute: (model: M, key: string) => T,
+): (model: M, key: string) => T {
   const cached = cachePerModel<M, T>();
   return (model, key) => cached(model, key, () => compute(model, key));
 }

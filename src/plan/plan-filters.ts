@@ -43,19 +43,41 @@ export function planFilter(scope: FilterScope, node: FilterNode): Condition {
     case 'or':
       return { kind: node.kind, children: node.children.map((child) => planFilter(scope, child)) };
     case 'not':
-      return hasNested(node.child) ? planFilter(scope, negate(node.child)) : { kind: 'not', child: planFilter(scope, node.child) };
+      return hasNested(node.child)
+        ? planFilter(scope, negate(node.child))
+        : { kind: 'not', child: planFilter(scope, node.child) };
     case 'compare': {
       const { column, kind } = fieldColumn(scope.model, node.field);
-      return { kind: 'compare', column: { alias: scope.alias, column }, op: node.op, value: node.value, valueKind: kind };
+      return {
+        kind: 'compare',
+        column: { alias: scope.alias, column },
+        op: node.op,
+        value: node.value,
+        valueKind: kind,
+      };
     }
     case 'nested': {
       const hop = hopOf(scope.schema, scope.model, node.attribute);
       const depth = scope.depth + 1;
-      const rows = hopRows(hop, { alias: scope.alias, table: scope.model.table }, `t${depth}`, `l${depth}`, scope.status);
+      const rows = hopRows(
+        hop,
+        { alias: scope.alias, table: scope.model.table },
+        `t${depth}`,
+        `l${depth}`,
+        scope.status,
+      );
       const inner = planFilter({ ...scope, model: hop.target, alias: `t${depth}`, depth }, node.child);
-      const matching: Condition = { kind: 'exists', from: rows.from, joins: rows.joins, where: allOf([rows.where, inner]) as Condition };
+      const matching: Condition = {
+        kind: 'exists',
+        from: rows.from,
+        joins: rows.joins,
+        where: allOf([rows.where, inner]) as Condition,
+      };
       if (onMissingRow(node.child) !== true) return matching;
-      const none: Condition = { kind: 'not', child: { kind: 'exists', from: rows.from, joins: rows.joins, where: rows.where } };
+      const none: Condition = {
+        kind: 'not',
+        child: { kind: 'exists', from: rows.from, joins: rows.joins, where: rows.where },
+      };
       return { kind: 'or', children: [matching, none] };
     }
   }

@@ -10,7 +10,14 @@ import type { Dialect } from '../sql/dialect.js';
 import { mysqlDialect } from '../sql/dialects/mysql.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
 import { sqliteDialect } from '../sql/dialects/sqlite.js';
-import { LINK_ID_KEY, LINK_ORDER_KEY, PARENT_KEY, planPopulate, planPopulateCount, type PopulateRead } from './plan-populate.js';
+import {
+  LINK_ID_KEY,
+  LINK_ORDER_KEY,
+  PARENT_KEY,
+  planPopulate,
+  planPopulateCount,
+  type PopulateRead,
+} from './plan-populate.js';
 
 /** The example project's content model, as `cairn start --dir examples/blog` builds it. */
 const files = readModelFiles(resolve(import.meta.dirname, '../../examples/blog'));
@@ -20,13 +27,21 @@ const article = type('api::article.article');
 const author = type('api::author.author');
 const tag = type('api::tag.tag');
 
-const read = (attribute: string, extra: Partial<PopulateRead> = {}): PopulateRead => ({ attribute, fields: null, sort: [], filters: null, ...extra });
+const read = (attribute: string, extra: Partial<PopulateRead> = {}): PopulateRead => ({
+  attribute,
+  fields: null,
+  sort: [],
+  filters: null,
+  ...extra,
+});
 const sqlOf = (dialect: Dialect, parent: Model, populate: PopulateRead, ids: number[], status: Status = 'published') =>
   compileSelect(dialect, planPopulate(schema, parent, populate, ids, status).select);
-const sqlite = (parent: Model, populate: PopulateRead, ids: number[], status: Status = 'published') => sqlOf(sqliteDialect, parent, populate, ids, status);
+const sqlite = (parent: Model, populate: PopulateRead, ids: number[], status: Status = 'published') =>
+  sqlOf(sqliteDialect, parent, populate, ids, status);
 
 /** The columns every tag is returned with (tags have no D&P and are not localized: no locale). */
-const TAG_COLUMNS = '"t0"."id" as "id", "t0"."document_id" as "documentId", "t0"."name" as "name", "t0"."created_at" as "createdAt", "t0"."updated_at" as "updatedAt", "t0"."published_at" as "publishedAt"';
+const TAG_COLUMNS =
+  '"t0"."id" as "id", "t0"."document_id" as "documentId", "t0"."name" as "name", "t0"."created_at" as "createdAt", "t0"."updated_at" as "updatedAt", "t0"."published_at" as "publishedAt"';
 
 describe('planPopulate: manyToMany owner side (articles → tags), three dialects', () => {
   it.each<[string, Dialect, string, unknown[]]>([
@@ -62,7 +77,14 @@ describe('planPopulate: manyToMany owner side (articles → tags), three dialect
       [LINK_ID_KEY, 'l0.id'],
       [LINK_ORDER_KEY, 'l0.tag_ord'],
     ]);
-    expect(select.columns.filter((c) => !c.hidden).map((c) => c.as)).toEqual(['id', 'documentId', 'name', 'createdAt', 'updatedAt', 'publishedAt']);
+    expect(select.columns.filter((c) => !c.hidden).map((c) => c.as)).toEqual([
+      'id',
+      'documentId',
+      'name',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+    ]);
     expect(select.limit).toBeNull();
     expect(select.offset).toBe(0);
   });
@@ -96,13 +118,19 @@ describe('planPopulate: inverse side (authors → articles)', () => {
   });
 
   it('reads draft rows for a draft request', () => {
-    expect(sqlite(author, titles, [1]).sql).toContain('where ("l0"."author_id" in (?) and "t0"."published_at" is not null)');
-    expect(sqlite(author, titles, [1], 'draft').sql).toContain('where ("l0"."author_id" in (?) and "t0"."published_at" is null)');
+    expect(sqlite(author, titles, [1]).sql).toContain(
+      'where ("l0"."author_id" in (?) and "t0"."published_at" is not null)',
+    );
+    expect(sqlite(author, titles, [1], 'draft').sql).toContain(
+      'where ("l0"."author_id" in (?) and "t0"."published_at" is null)',
+    );
   });
 
   it('manyToMany inverse side (tags → articles) orders by the owner’s inverse order column', () => {
     const { sql, params } = sqlite(tag, titles, [4]);
-    expect(sql).toContain('from "articles" as "t0" inner join "articles_tags_lnk" as "l0" on "l0"."article_id" = "t0"."id"');
+    expect(sql).toContain(
+      'from "articles" as "t0" inner join "articles_tags_lnk" as "l0" on "l0"."article_id" = "t0"."id"',
+    );
     expect(sql).toContain('"l0"."tag_id" as "__parent", "l0"."id" as "__link", "l0"."article_ord" as "__order"');
     expect(sql).toContain('where ("l0"."tag_id" in (?) and "t0"."published_at" is not null)');
     expect(sql.endsWith('order by "l0"."article_ord" asc, "l0"."id" asc')).toBe(true);
@@ -114,7 +142,9 @@ describe('planPopulate: inverse side (authors → articles)', () => {
     expect(hop.toMany).toBe(false);
     expect(select.columns.some((c) => c.as === LINK_ORDER_KEY)).toBe(false);
     const { sql } = compileSelect(sqliteDialect, select);
-    expect(sql).toContain('"l0"."article_id" as "__parent", "l0"."id" as "__link" from "authors" as "t0" inner join "articles_author_lnk" as "l0" on "l0"."author_id" = "t0"."id"');
+    expect(sql).toContain(
+      '"l0"."article_id" as "__parent", "l0"."id" as "__link" from "authors" as "t0" inner join "articles_author_lnk" as "l0" on "l0"."author_id" = "t0"."id"',
+    );
     expect(sql).toContain('where "l0"."article_id" in (?)');
     expect(sql.endsWith('order by "l0"."id" asc')).toBe(true);
   });
@@ -129,7 +159,13 @@ describe('planPopulate: components, media, localizations', () => {
   });
 
   it('a dynamic-zone member: one read per component type', () => {
-    const { hop, select } = planPopulate(schema, article, read('blocks', { component: 'shared.quote' }), [7], 'published');
+    const { hop, select } = planPopulate(
+      schema,
+      article,
+      read('blocks', { component: 'shared.quote' }),
+      [7],
+      'published',
+    );
     expect(hop.target).toBe(schema.components.get('shared.quote'));
     expect(hop.toMany).toBe(true);
     expect(compileSelect(postgresDialect, select)).toEqual({
@@ -141,7 +177,9 @@ describe('planPopulate: components, media, localizations', () => {
   it('a component nested in a component uses the component’s own _cmps table', () => {
     const seo = schema.components.get('shared.seo') as Model;
     const { sql, params } = sqlite(seo, read('keywords'), [2]);
-    expect(sql).toContain('from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id"');
+    expect(sql).toContain(
+      'from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id"',
+    );
     expect(sql).toContain('where ("l0"."entity_id" in (?) and +"l0"."field" = ? and +"l0"."component_type" = ?)');
     expect(params).toEqual([2, 'keywords', 'shared.keyword']);
   });
@@ -154,7 +192,10 @@ describe('planPopulate: components, media, localizations', () => {
   });
 
   it('media of another model names that model’s uid and attribute', () => {
-    const { sql, params } = compileSelect(mysqlDialect, planPopulate(schema, author, read('avatar', { fields: ['url'] }), [1, 2], 'draft').select);
+    const { sql, params } = compileSelect(
+      mysqlDialect,
+      planPopulate(schema, author, read('avatar', { fields: ['url'] }), [1, 2], 'draft').select,
+    );
     expect(sql).toBe(
       'select `t0`.`id` as `id`, `t0`.`document_id` as `documentId`, `t0`.`url` as `url`, `l0`.`related_id` as `__parent`, `l0`.`id` as `__link`, `l0`.`order` as `__order` from `files` as `t0` inner join `files_related_mph` as `l0` on `l0`.`file_id` = `t0`.`id` where (`l0`.`related_id` in (?, ?) and `l0`.`related_type` = ? and `l0`.`field` = ?) order by `l0`.`order` asc, `l0`.`id` asc',
     );
@@ -174,19 +215,29 @@ describe('planPopulate: components, media, localizations', () => {
     });
     const { select } = planPopulate(schema, article, read('localizations'), [4], 'draft');
     expect(select.columns.some((c) => c.as === LINK_ID_KEY || c.as === LINK_ORDER_KEY)).toBe(false);
-    expect(compileSelect(sqliteDialect, select).sql).toContain('where ("p0"."id" in (?) and "t0"."published_at" is null)');
+    expect(compileSelect(sqliteDialect, select).sql).toContain(
+      'where ("p0"."id" in (?) and "t0"."published_at" is null)',
+    );
   });
 });
 
 describe('planPopulate: fields, sort and filters', () => {
   it('fields narrow the target columns; id, documentId and hidden keys stay', () => {
     const { sql } = sqlite(article, read('tags', { fields: ['name'] }), [1]);
-    expect(sql.startsWith('select "t0"."id" as "id", "t0"."document_id" as "documentId", "t0"."name" as "name", "l0"."article_id" as "__parent", "l0"."id" as "__link", "l0"."tag_ord" as "__order" from "tags" as "t0"')).toBe(true);
+    expect(
+      sql.startsWith(
+        'select "t0"."id" as "id", "t0"."document_id" as "documentId", "t0"."name" as "name", "l0"."article_id" as "__parent", "l0"."id" as "__link", "l0"."tag_ord" as "__order" from "tags" as "t0"',
+      ),
+    ).toBe(true);
   });
 
   it('fields on a component keep its id', () => {
     const { sql } = sqlite(article, read('seo', { fields: ['metaDescription'] }), [1]);
-    expect(sql.startsWith('select "t0"."id" as "id", "t0"."meta_description" as "metaDescription", "l0"."entity_id" as "__parent"')).toBe(true);
+    expect(
+      sql.startsWith(
+        'select "t0"."id" as "id", "t0"."meta_description" as "metaDescription", "l0"."entity_id" as "__parent"',
+      ),
+    ).toBe(true);
   });
 
   it('default columns leave out passwords and private attributes', () => {
@@ -222,8 +273,18 @@ describe('planPopulate: fields, sort and filters', () => {
   });
 
   it.each<[string, Dialect, string, unknown[]]>([
-    ['sqlite', sqliteDialect, 'where ("l0"."article_id" in (?, ?) and "t0"."name" like ? escape \'\\\')', [1, 2, '%news%']],
-    ['postgres', postgresDialect, 'where ("l0"."article_id" in ($1, $2) and "t0"."name" like $3 escape \'\\\')', [1, 2, '%news%']],
+    [
+      'sqlite',
+      sqliteDialect,
+      'where ("l0"."article_id" in (?, ?) and "t0"."name" like ? escape \'\\\')',
+      [1, 2, '%news%'],
+    ],
+    [
+      'postgres',
+      postgresDialect,
+      'where ("l0"."article_id" in ($1, $2) and "t0"."name" like $3 escape \'\\\')',
+      [1, 2, '%news%'],
+    ],
     ['mysql', mysqlDialect, 'where (`l0`.`article_id` in (?, ?) and `t0`.`name` like ?)', [1, 2, '%news%']],
   ])('%s: filters apply to the target rows at alias t0', (_name, dialect, where, params) => {
     const filters: FilterNode = { kind: 'compare', field: 'name', op: 'contains', value: 'news' };
@@ -233,14 +294,26 @@ describe('planPopulate: fields, sort and filters', () => {
   });
 
   it('filters are ANDed after the link and status conditions', () => {
-    const filters: FilterNode = { kind: 'or', children: [{ kind: 'compare', field: 'views', op: 'gt', value: 10 }, { kind: 'compare', field: 'title', op: 'eq', value: 'x' }] };
+    const filters: FilterNode = {
+      kind: 'or',
+      children: [
+        { kind: 'compare', field: 'views', op: 'gt', value: 10 },
+        { kind: 'compare', field: 'title', op: 'eq', value: 'x' },
+      ],
+    };
     const { sql, params } = sqlite(author, read('articles', { fields: ['title'], filters }), [1]);
-    expect(sql).toContain('where (("l0"."author_id" in (?) and "t0"."published_at" is not null) and ("t0"."views" > ? or "t0"."title" = ?))');
+    expect(sql).toContain(
+      'where (("l0"."author_id" in (?) and "t0"."published_at" is not null) and ("t0"."views" > ? or "t0"."title" = ?))',
+    );
     expect(params).toEqual([1, 10, 'x']);
   });
 
   it('nested filters open a subquery with aliases that do not clash with t0/l0', () => {
-    const filters: FilterNode = { kind: 'nested', attribute: 'author', child: { kind: 'compare', field: 'name', op: 'eq', value: 'Ann' } };
+    const filters: FilterNode = {
+      kind: 'nested',
+      attribute: 'author',
+      child: { kind: 'compare', field: 'name', op: 'eq', value: 'Ann' },
+    };
     const { sql, params } = sqlite(tag, read('articles', { fields: ['title'], filters }), [3], 'draft');
     expect(sql).toContain(
       'where (("l0"."tag_id" in (?) and "t0"."published_at" is null) and exists (select 1 as "one" from "authors" as "t1" inner join "articles_author_lnk" as "l1" on "l1"."author_id" = "t1"."id" where ("l1"."article_id" = "t0"."id" and "t1"."name" = ?)))',
@@ -267,34 +340,54 @@ describe('planPopulateCount', () => {
       'select `l0`.`article_id` as `__parent`, count(`t0`.`id`) as `count` from `tags` as `t0` inner join `articles_tags_lnk` as `l0` on `l0`.`tag_id` = `t0`.`id` where `l0`.`article_id` in (?, ?) group by `l0`.`article_id`',
     ],
   ])('%s: count(t0.id) per parent, no order', (_name, dialect, sql) => {
-    expect(compileSelect(dialect, planPopulateCount(schema, article, read('tags'), [1, 2], 'published'))).toEqual({ sql, params: [1, 2] });
+    expect(compileSelect(dialect, planPopulateCount(schema, article, read('tags'), [1, 2], 'published'))).toEqual({
+      sql,
+      params: [1, 2],
+    });
   });
 
   it('keeps the status and filter conditions of the read', () => {
     const filters: FilterNode = { kind: 'compare', field: 'title', op: 'startsWith', value: 'A' };
-    expect(compileSelect(sqliteDialect, planPopulateCount(schema, author, read('articles', { filters }), [5], 'draft'))).toEqual({
+    expect(
+      compileSelect(sqliteDialect, planPopulateCount(schema, author, read('articles', { filters }), [5], 'draft')),
+    ).toEqual({
       sql: 'select "l0"."author_id" as "__parent", count("t0"."id") as "count" from "articles" as "t0" inner join "articles_author_lnk" as "l0" on "l0"."article_id" = "t0"."id" where (("l0"."author_id" in (?) and "t0"."published_at" is null) and "t0"."title" like ? escape \'\\\') group by "l0"."author_id"',
       params: [5, 'A%'],
     });
   });
 
   it('ignores the read’s sort', () => {
-    const plan = planPopulateCount(schema, article, read('tags', { sort: [{ path: ['name'], direction: 'asc' }] }), [1], 'published');
+    const plan = planPopulateCount(
+      schema,
+      article,
+      read('tags', { sort: [{ path: ['name'], direction: 'asc' }] }),
+      [1],
+      'published',
+    );
     expect(plan.orderBy).toEqual([]);
     expect(compileSelect(sqliteDialect, plan).sql).not.toContain('order by');
   });
 
   it('counts repeatable components through _cmps', () => {
     const seo = schema.components.get('shared.seo') as Model;
-    expect(compileSelect(sqliteDialect, planPopulateCount(schema, seo, read('keywords'), [2, 3], 'published'))).toEqual({
-      sql: 'select "l0"."entity_id" as "__parent", count("t0"."id") as "count" from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id" where ("l0"."entity_id" in (?, ?) and +"l0"."field" = ? and +"l0"."component_type" = ?) group by "l0"."entity_id"',
-      params: [2, 3, 'keywords', 'shared.keyword'],
-    });
+    expect(compileSelect(sqliteDialect, planPopulateCount(schema, seo, read('keywords'), [2, 3], 'published'))).toEqual(
+      {
+        sql: 'select "l0"."entity_id" as "__parent", count("t0"."id") as "count" from "components_shared_keywords" as "t0" inner join "components_shared_seos_cmps" as "l0" on "l0"."cmp_id" = "t0"."id" where ("l0"."entity_id" in (?, ?) and +"l0"."field" = ? and +"l0"."component_type" = ?) group by "l0"."entity_id"',
+        params: [2, 3, 'keywords', 'shared.keyword'],
+      },
+    );
   });
 
   it('counts localizations grouped by the parent row', () => {
-    const { sql } = compileSelect(sqliteDialect, planPopulateCount(schema, article, read('localizations'), [1], 'published'));
-    expect(sql.startsWith('select "p0"."id" as "__parent", count("t0"."id") as "count" from "articles" as "t0" inner join "articles" as "p0"')).toBe(true);
+    const { sql } = compileSelect(
+      sqliteDialect,
+      planPopulateCount(schema, article, read('localizations'), [1], 'published'),
+    );
+    expect(
+      sql.startsWith(
+        'select "p0"."id" as "__parent", count("t0"."id") as "count" from "articles" as "t0" inner join "articles" as "p0"',
+      ),
+    ).toBe(true);
     expect(sql.endsWith(' group by "p0"."id"')).toBe(true);
   });
 });

@@ -44,12 +44,23 @@ export interface PopulatePlan {
  * Link-table hops also return the link's order and id (`__order`, `__link`), which dynamic zones
  * use to merge their per-component reads back into one ordered list.
  */
-export function planPopulate(schema: Schema, parent: Model, read: PopulateRead, parentIds: readonly number[], status: Status): PopulatePlan {
+export function planPopulate(
+  schema: Schema,
+  parent: Model,
+  read: PopulateRead,
+  parentIds: readonly number[],
+  status: Status,
+): PopulatePlan {
   const hop = hopOf(schema, parent, read.attribute, read.component);
   const rows = hopRowsForParents(hop, parent.table, parentIds, { target: TARGET, link: LINK, parent: PARENT }, status);
-  const shape = read.fields === null ? defaultShape(parent, read, () => readShape(hop, rows, null)) : readShape(hop, rows, read.fields);
+  const shape =
+    read.fields === null
+      ? defaultShape(parent, read, () => readShape(hop, rows, null))
+      : readShape(hop, rows, read.fields);
   const { columns, linkOrder } = shape;
-  const filters = read.filters ? planFilter({ schema, model: hop.target, alias: TARGET, depth: 0, status }, read.filters) : null;
+  const filters = read.filters
+    ? planFilter({ schema, model: hop.target, alias: TARGET, depth: 0, status }, read.filters)
+    : null;
   return {
     hop,
     select: {
@@ -81,7 +92,10 @@ function defaultShape(parent: Model, read: PopulateRead, build: () => ReadShape)
 }
 
 function readShape(hop: Hop, rows: ParentRows, fields: readonly string[] | null): ReadShape {
-  const columns: SelectColumn[] = [...targetColumns(hop.target, fields), { column: rows.parentKey, as: PARENT_KEY, kind: 'integer', hidden: true }];
+  const columns: SelectColumn[] = [
+    ...targetColumns(hop.target, fields),
+    { column: rows.parentKey, as: PARENT_KEY, kind: 'integer', hidden: true },
+  ];
   let linkOrder: OrderTerm[] = [{ column: { alias: TARGET, column: 'id' }, direction: 'asc', kind: 'integer' }];
   if (rows.linkOrder) {
     const { alias, orderColumn } = rows.linkOrder;
@@ -98,7 +112,13 @@ function readShape(hop: Hop, rows: ParentRows, fields: readonly string[] | null)
 }
 
 /** `populate[x][count]=true`: how many related rows each parent has, grouped by parent. */
-export function planPopulateCount(schema: Schema, parent: Model, read: PopulateRead, parentIds: readonly number[], status: Status): SelectPlan {
+export function planPopulateCount(
+  schema: Schema,
+  parent: Model,
+  read: PopulateRead,
+  parentIds: readonly number[],
+  status: Status,
+): SelectPlan {
   const { select } = planPopulate(schema, parent, read, parentIds, status);
   const parentKey = select.columns.find((c) => c.as === PARENT_KEY);
   if (!parentKey) throw new Error('a populate read always selects its parent key');
@@ -126,7 +146,11 @@ function componentColumns(model: Model, fields: readonly string[] | null, alias:
   for (const attribute of model.attributes.values()) {
     if (!isScalar(attribute) || attribute.private || attribute.type === 'password') continue;
     if (fields !== null && !fields.includes(attribute.name)) continue;
-    columns.push({ column: { alias, column: attribute.column }, as: attribute.name, kind: valueKindOf(attribute.type) });
+    columns.push({
+      column: { alias, column: attribute.column },
+      as: attribute.name,
+      kind: valueKindOf(attribute.type),
+    });
   }
   return columns;
 }

@@ -24,7 +24,11 @@ export interface RowScope {
  * The columns a document is read with: `id`, `document_id` as `documentId`, then the requested
  * scalar attributes (all non-private, non-password ones when `fields` is null) in schema order.
  */
-export function documentColumns(type: ContentType, fields: readonly string[] | null, alias = ROOT_ALIAS): readonly SelectColumn[] {
+export function documentColumns(
+  type: ContentType,
+  fields: readonly string[] | null,
+  alias = ROOT_ALIAS,
+): readonly SelectColumn[] {
   if (fields === null) return allColumns(type, alias);
   return listDocumentColumns(type, fields, alias);
 }
@@ -40,7 +44,11 @@ function listDocumentColumns(type: ContentType, fields: readonly string[] | null
   for (const attribute of type.attributes.values()) {
     if (!isScalar(attribute) || attribute.private || attribute.type === 'password') continue;
     if (fields !== null && !fields.includes(attribute.name)) continue;
-    columns.push({ column: { alias, column: attribute.column }, as: attribute.name, kind: valueKindOf(attribute.type) });
+    columns.push({
+      column: { alias, column: attribute.column },
+      as: attribute.name,
+      kind: valueKindOf(attribute.type),
+    });
   }
   return columns;
 }
@@ -49,15 +57,33 @@ function listDocumentColumns(type: ContentType, fields: readonly string[] | null
 export function scopeCondition(type: ContentType, scope: RowScope, alias = ROOT_ALIAS): Condition | null {
   const conditions: Condition[] = [];
   if (type.draftAndPublish) {
-    conditions.push({ kind: 'compare', column: { alias, column: 'published_at' }, op: scope.status === 'draft' ? 'null' : 'notNull', value: true, valueKind: 'datetime' });
+    conditions.push({
+      kind: 'compare',
+      column: { alias, column: 'published_at' },
+      op: scope.status === 'draft' ? 'null' : 'notNull',
+      value: true,
+      valueKind: 'datetime',
+    });
   }
   // `*` selects every locale in lists; a single document is looked up in a locale literally named
   // `*` (so: not found), as Strapi does.
   if (type.localized && scope.locale !== null && (scope.locale !== '*' || scope.documentId !== undefined)) {
-    conditions.push({ kind: 'compare', column: { alias, column: 'locale' }, op: 'eq', value: scope.locale, valueKind: 'string' });
+    conditions.push({
+      kind: 'compare',
+      column: { alias, column: 'locale' },
+      op: 'eq',
+      value: scope.locale,
+      valueKind: 'string',
+    });
   }
   if (scope.documentId !== undefined) {
-    conditions.push({ kind: 'compare', column: { alias, column: 'document_id' }, op: 'eq', value: scope.documentId, valueKind: 'string' });
+    conditions.push({
+      kind: 'compare',
+      column: { alias, column: 'document_id' },
+      op: 'eq',
+      value: scope.documentId,
+      valueKind: 'string',
+    });
   }
   return allOf(conditions);
 }
@@ -65,8 +91,14 @@ export function scopeCondition(type: ContentType, scope: RowScope, alias = ROOT_
 /** The full WHERE of a read: scope, filters, `_q` and publication filter. */
 export function readCondition(schema: Schema, type: ContentType, query: Query, documentId?: string): Condition | null {
   return allOf([
-    scopeCondition(type, { status: query.status, locale: query.locale, ...(documentId !== undefined ? { documentId } : {}) }),
-    query.filters ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.filters) : null,
+    scopeCondition(type, {
+      status: query.status,
+      locale: query.locale,
+      ...(documentId !== undefined ? { documentId } : {}),
+    }),
+    query.filters
+      ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.filters)
+      : null,
     query.search !== null ? searchCondition(type, query.search) : null,
     query.publicationFilter !== null ? publicationCondition(type, query.publicationFilter, query.status) : null,
   ]);
@@ -76,8 +108,19 @@ export function readCondition(schema: Schema, type: ContentType, query: Query, d
 export function planSelect(schema: Schema, type: ContentType, query: Query, documentId?: string): SelectPlan {
   const single = documentId !== undefined;
   const pagination = query.pagination;
-  const limit = single ? 1 : pagination.mode === 'page' ? pagination.pageSize : pagination.mode === 'offset' ? pagination.limit : null;
-  const offset = single || pagination.mode === 'all' ? 0 : pagination.mode === 'page' ? (pagination.page - 1) * pagination.pageSize : pagination.start;
+  const limit = single
+    ? 1
+    : pagination.mode === 'page'
+      ? pagination.pageSize
+      : pagination.mode === 'offset'
+        ? pagination.limit
+        : null;
+  const offset =
+    single || pagination.mode === 'all'
+      ? 0
+      : pagination.mode === 'page'
+        ? (pagination.page - 1) * pagination.pageSize
+        : pagination.start;
   return {
     from: { table: type.table, alias: ROOT_ALIAS },
     columns: documentColumns(type, query.fields),
@@ -100,7 +143,10 @@ export function planCount(schema: Schema, type: ContentType, query: Query): Coun
  */
 function searchCondition(type: ContentType, term: string): Condition {
   const numeric = term.trim() !== '' && !Number.isNaN(Number(term));
-  const columns = [{ alias: ROOT_ALIAS, column: 'id' }, { alias: ROOT_ALIAS, column: 'document_id' }];
+  const columns = [
+    { alias: ROOT_ALIAS, column: 'id' },
+    { alias: ROOT_ALIAS, column: 'document_id' },
+  ];
   for (const attribute of type.attributes.values()) {
     if (!isScalar(attribute) || attribute.private || !attribute.searchable) continue;
     if (STRING_TYPES.has(attribute.type) || (numeric && NUMBER_TYPES.has(attribute.type))) {
@@ -116,9 +162,26 @@ function peer(type: ContentType, status: Status, extra: Condition | null, anyLoc
     kind: 'exists',
     from: { table: type.table, alias: PEER_ALIAS },
     where: allOf([
-      { kind: 'compareColumns', left: { alias: PEER_ALIAS, column: 'document_id' }, op: 'eq', right: { alias: ROOT_ALIAS, column: 'document_id' } },
-      anyLocale ? null : { kind: 'sameValue', left: { alias: PEER_ALIAS, column: 'locale' }, right: { alias: ROOT_ALIAS, column: 'locale' } },
-      { kind: 'compare', column: { alias: PEER_ALIAS, column: 'published_at' }, op: status === 'draft' ? 'null' : 'notNull', value: true, valueKind: 'datetime' },
+      {
+        kind: 'compareColumns',
+        left: { alias: PEER_ALIAS, column: 'document_id' },
+        op: 'eq',
+        right: { alias: ROOT_ALIAS, column: 'document_id' },
+      },
+      anyLocale
+        ? null
+        : {
+            kind: 'sameValue',
+            left: { alias: PEER_ALIAS, column: 'locale' },
+            right: { alias: ROOT_ALIAS, column: 'locale' },
+          },
+      {
+        kind: 'compare',
+        column: { alias: PEER_ALIAS, column: 'published_at' },
+        op: status === 'draft' ? 'null' : 'notNull',
+        value: true,
+        valueKind: 'datetime',
+      },
       extra,
     ]) as Condition,
   };
@@ -132,8 +195,18 @@ function peer(type: ContentType, status: Status, extra: Condition | null, anyLoc
 function publicationCondition(type: ContentType, filter: PublicationFilter, status: Status): Condition {
   const draftNewer = (cmp: 'gt' | 'lte'): Condition =>
     status === 'draft'
-      ? peer(type, 'published', { kind: 'compareColumns', left: { alias: ROOT_ALIAS, column: 'updated_at' }, op: cmp, right: { alias: PEER_ALIAS, column: 'updated_at' } })
-      : peer(type, 'draft', { kind: 'compareColumns', left: { alias: PEER_ALIAS, column: 'updated_at' }, op: cmp, right: { alias: ROOT_ALIAS, column: 'updated_at' } });
+      ? peer(type, 'published', {
+          kind: 'compareColumns',
+          left: { alias: ROOT_ALIAS, column: 'updated_at' },
+          op: cmp,
+          right: { alias: PEER_ALIAS, column: 'updated_at' },
+        })
+      : peer(type, 'draft', {
+          kind: 'compareColumns',
+          left: { alias: PEER_ALIAS, column: 'updated_at' },
+          op: cmp,
+          right: { alias: ROOT_ALIAS, column: 'updated_at' },
+        });
   switch (filter) {
     case 'never-published':
       return { kind: 'not', child: peer(type, 'published', null) };

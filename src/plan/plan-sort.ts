@@ -11,7 +11,13 @@ import { allOf, type Condition, type JoinClause, type OrderTerm, type RelatedPat
  *   title:desc       → t0.title desc, t0.id asc
  *   author.name:asc  → (select min(s1.name) from authors s1 join articles_author_lnk sl1 on … where sl1.article_id = t0.id) asc
  */
-export function planSort(schema: Schema, model: Model, alias: string, terms: readonly SortTerm[], status: Status): OrderTerm[] {
+export function planSort(
+  schema: Schema,
+  model: Model,
+  alias: string,
+  terms: readonly SortTerm[],
+  status: Status,
+): OrderTerm[] {
   const order: OrderTerm[] = terms.map((term) => {
     const path = term.path;
     const field = path[path.length - 1] ?? 'id';
@@ -59,7 +65,10 @@ function relatedPath(
     currentAlias = targetAlias;
   });
   if (from === null) throw new Error('a related sort path needs at least one attribute');
-  return { target: current, through: { path: { from, joins, where: where ?? { kind: 'true' } }, lastAlias: currentAlias } };
+  return {
+    target: current,
+    through: { path: { from, joins, where: where ?? { kind: 'true' } }, lastAlias: currentAlias },
+  };
 }
 
 /** One hop seen two ways: starting a subquery at its target, or continuing a join chain from its source. */
@@ -68,27 +77,59 @@ function joinStep(hop: Hop, sourceAlias: string, targetAlias: string, linkAlias:
   const targetTable = { table: hop.target.table, alias: targetAlias };
   switch (hop.kind) {
     case 'link': {
-      const linkOn = allOf([columnsEqual(linkAlias, hop.targetColumn, targetAlias, 'id'), ...hop.linkConditions(linkAlias)]) as Condition;
+      const linkOn = allOf([
+        columnsEqual(linkAlias, hop.targetColumn, targetAlias, 'id'),
+        ...hop.linkConditions(linkAlias),
+      ]) as Condition;
       return {
         correlation: columnsEqual(linkAlias, hop.sourceColumn, sourceAlias, 'id'),
         targetCondition,
         joinsFromTarget: [{ table: hop.table, alias: linkAlias, on: linkOn }],
         joinsFromSource: [
-          { table: hop.table, alias: linkAlias, on: allOf([columnsEqual(linkAlias, hop.sourceColumn, sourceAlias, 'id'), ...hop.linkConditions(linkAlias)]) as Condition, left: true },
-          { ...targetTable, on: allOf([columnsEqual(targetAlias, 'id', linkAlias, hop.targetColumn), targetCondition]) as Condition, left: true },
+          {
+            table: hop.table,
+            alias: linkAlias,
+            on: allOf([
+              columnsEqual(linkAlias, hop.sourceColumn, sourceAlias, 'id'),
+              ...hop.linkConditions(linkAlias),
+            ]) as Condition,
+            left: true,
+          },
+          {
+            ...targetTable,
+            on: allOf([columnsEqual(targetAlias, 'id', linkAlias, hop.targetColumn), targetCondition]) as Condition,
+            left: true,
+          },
         ],
       };
     }
     case 'column': {
       const on = columnsEqual(targetAlias, 'id', sourceAlias, hop.column);
-      return { correlation: on, targetCondition, joinsFromTarget: [], joinsFromSource: [{ ...targetTable, on: allOf([on, targetCondition]) as Condition, left: true }] };
+      return {
+        correlation: on,
+        targetCondition,
+        joinsFromTarget: [],
+        joinsFromSource: [{ ...targetTable, on: allOf([on, targetCondition]) as Condition, left: true }],
+      };
     }
     case 'localizations': {
       const on = allOf([
         columnsEqual(targetAlias, 'document_id', sourceAlias, 'document_id'),
-        { kind: 'not', child: { kind: 'sameValue', left: { alias: targetAlias, column: 'locale' }, right: { alias: sourceAlias, column: 'locale' } } },
+        {
+          kind: 'not',
+          child: {
+            kind: 'sameValue',
+            left: { alias: targetAlias, column: 'locale' },
+            right: { alias: sourceAlias, column: 'locale' },
+          },
+        },
       ]) as Condition;
-      return { correlation: on, targetCondition, joinsFromTarget: [], joinsFromSource: [{ ...targetTable, on: allOf([on, targetCondition]) as Condition, left: true }] };
+      return {
+        correlation: on,
+        targetCondition,
+        joinsFromTarget: [],
+        joinsFromSource: [{ ...targetTable, on: allOf([on, targetCondition]) as Condition, left: true }],
+      };
     }
   }
 }

@@ -44,9 +44,19 @@ export type Condition =
   /** Two columns are equal, NULLs included (`a = b OR (a IS NULL AND b IS NULL)`). */
   | { readonly kind: 'sameValue'; readonly left: ColumnRef; readonly right: ColumnRef }
   /** `left <op> right` between two columns. */
-  | { readonly kind: 'compareColumns'; readonly left: ColumnRef; readonly op: 'eq' | 'gt' | 'lte'; readonly right: ColumnRef }
+  | {
+      readonly kind: 'compareColumns';
+      readonly left: ColumnRef;
+      readonly op: 'eq' | 'gt' | 'lte';
+      readonly right: ColumnRef;
+    }
   /** `EXISTS (SELECT 1 FROM from [JOIN …] WHERE where)`. */
-  | { readonly kind: 'exists'; readonly from: TableRef; readonly joins?: readonly JoinClause[]; readonly where: Condition }
+  | {
+      readonly kind: 'exists';
+      readonly from: TableRef;
+      readonly joins?: readonly JoinClause[];
+      readonly where: Condition;
+    }
   /** `_q`: the term matches any of the columns (LIKE %term%, case-insensitively where the dialect allows). */
   | { readonly kind: 'search'; readonly columns: readonly ColumnRef[]; readonly term: string }
   | { readonly kind: 'true' }

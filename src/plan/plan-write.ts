@@ -14,7 +14,8 @@ export function storedColumns(type: Model): readonly string[] {
   const columns = type.modelType === 'contentType' ? ['document_id'] : [];
   for (const attribute of type.attributes.values()) {
     if (isScalar(attribute)) columns.push(attribute.column);
-    else if (attribute.type === 'relation' && !attribute.useJoinTable) columns.push(identifier(snakeCase(attribute.name), { suffix: 'id' }));
+    else if (attribute.type === 'relation' && !attribute.useJoinTable)
+      columns.push(identifier(snakeCase(attribute.name), { suffix: 'id' }));
   }
   columnsCache.set(type, columns);
   return columns;

@@ -34,4 +34,3 @@ export function simpleSelect(
 export function rowOf(values: Readonly<Record<string, readonly [value: unknown, kind: ValueKind]>>): RowValues {
   return new Map(Object.entries(values).map(([column, [value, kind]]) => [column, { value, kind }]));
 }
-

@@ -41,7 +41,12 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   const projectEnv = loadProjectEnv(root, processEnv);
   const env = createEnvHelper(projectEnv.vars);
   const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV);
-  const config = normalizeConfig(rawConfig, root, { HOST: processEnv.HOST, PORT: processEnv.PORT, JWT_SECRET: projectEnv.vars.JWT_SECRET, NODE_ENV: projectEnv.vars.NODE_ENV });
+  const config = normalizeConfig(rawConfig, root, {
+    HOST: processEnv.HOST,
+    PORT: processEnv.PORT,
+    JWT_SECRET: projectEnv.vars.JWT_SECRET,
+    NODE_ENV: projectEnv.vars.NODE_ENV,
+  });
   const files = readModelFiles(root);
   const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components, {
     privateAttributes: config.api.privateAttributes,
@@ -54,6 +59,8 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     schema,
     ignoredFiles: listIgnoredCodeFiles(root),
     generatedSecrets: projectEnv.generated,
-    warnings: [projectEnv.warning, databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME)].filter((w): w is string => w !== undefined),
+    warnings: [projectEnv.warning, databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME)].filter(
+      (w): w is string => w !== undefined,
+    ),
   };
 }

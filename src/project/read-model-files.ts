@@ -4,12 +4,17 @@ import { ProjectError } from '../core/errors.js';
 import type { RawComponent, RawContentType, RawModelFile } from '../schema/raw-types.js';
 
 const listDirs = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory()).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => statSync(join(dir, name)).isDirectory())
+        .sort()
+    : [];
 
 function readJson(projectDir: string, file: string): RawModelFile {
   try {
     const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the file must contain a JSON object');
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new Error('the file must contain a JSON object');
     return value as RawModelFile;
   } catch (error) {
     throw new ProjectError(`${relative(projectDir, file)}: cannot read this schema: ${(error as Error).message}`);
@@ -29,7 +34,12 @@ export function readModelFiles(projectDir: string): { contentTypes: RawContentTy
     for (const name of listDirs(typesDir)) {
       const file = join(typesDir, name, 'schema.json');
       if (!existsSync(file)) continue;
-      contentTypes.push({ uid: `api::${api}.${name}`, file: relative(projectDir, file), origin: 'api', definition: readJson(projectDir, file) });
+      contentTypes.push({
+        uid: `api::${api}.${name}`,
+        file: relative(projectDir, file),
+        origin: 'api',
+        definition: readJson(projectDir, file),
+      });
     }
   }
   const components: RawComponent[] = [];
@@ -68,7 +78,8 @@ export function listIgnoredCodeFiles(projectDir: string): string[] {
   };
   const src = join(projectDir, 'src');
   if (existsSync(src)) {
-    for (const entry of readdirSync(src)) if (/^index\./.test(entry) && CODE_FILE.test(entry)) found.push(join('src', entry));
+    for (const entry of readdirSync(src))
+      if (/^index\./.test(entry) && CODE_FILE.test(entry)) found.push(join('src', entry));
   }
   walk(join(src, 'api'));
   walk(join(src, 'extensions'));

@@ -1,7 +1,14 @@
 import { ValidationError } from '../core/errors.js';
 import { parseDateOnly, parseDateTime, parseTimeOfDay } from '../core/temporal.js';
 import type { ScalarType } from '../schema/types.js';
-import { BIGINT_MAX, BIGINT_MIN, MAX_QUERY_INTEGER, isQueryInteger, queryBigInt, queryNumber } from './query-numbers.js';
+import {
+  BIGINT_MAX,
+  BIGINT_MIN,
+  MAX_QUERY_INTEGER,
+  isQueryInteger,
+  queryBigInt,
+  queryNumber,
+} from './query-numbers.js';
 import type { Operator } from './query-types.js';
 
 /** The type a filter value is cast to: a scalar attribute type, or the row id. */
@@ -18,7 +25,13 @@ const CAST_OPERATORS = new Set<Operator>(['eq', 'ne', 'in', 'notIn', 'lt', 'lte'
  * a value that cannot be cast is a 400 naming the field and the expected form; integer and id
  * fields take integers within ±MAX_QUERY_INTEGER, bigintegers 64-bit integers (query-numbers.ts).
  */
-export function castFilterValue(field: string, type: FilterFieldType, op: Operator, value: unknown, param = 'filters'): unknown {
+export function castFilterValue(
+  field: string,
+  type: FilterFieldType,
+  op: Operator,
+  value: unknown,
+  param = 'filters',
+): unknown {
   if (op === 'null' || op === 'notNull') return toFilterBoolean(value);
   if (value === null) return null;
   if (typeof value === 'object') {
@@ -38,7 +51,8 @@ function castScalar(field: string, type: FilterFieldType, value: unknown, param:
     case 'id': {
       // PostgreSQL reads a bound `1.5` or `1e+30` as integer text and fails; every database gets an integer.
       const number = queryNumber(value);
-      if (!isQueryInteger(number)) throw expected(field, value, `an integer between -${MAX_QUERY_INTEGER} and ${MAX_QUERY_INTEGER}`, param);
+      if (!isQueryInteger(number))
+        throw expected(field, value, `an integer between -${MAX_QUERY_INTEGER} and ${MAX_QUERY_INTEGER}`, param);
       return number;
     }
     case 'float':

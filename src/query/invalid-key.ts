@@ -15,6 +15,7 @@ export function invalidQueryKey(param: QueryParam, key: string, path: string | n
 
 /** `Invalid key nope` for a request-body key, with `details: { key, path, source: 'body' }`. */
 export function invalidBodyKey(key: string, path: string | null | undefined): ValidationError {
-  const message = path === null || path === undefined || path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`;
+  const message =
+    path === null || path === undefined || path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`;
   return new ValidationError(message, path === undefined ? { key, source: 'body' } : { key, path, source: 'body' });
 }

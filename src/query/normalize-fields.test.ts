@@ -51,7 +51,6 @@ const schema = buildSchema(
 const article = schema.contentTypes.get('api::article.article') as ContentType;
 const seo = schema.components.get('shared.seo') as Component;
 
-
 describe('normalizeFields', () => {
   it.each([
     [undefined, null],
@@ -59,8 +58,14 @@ describe('normalizeFields', () => {
     ['title', ['title']],
     ['title,views', ['title', 'views']],
     [' title , views ,', ['title', 'views']],
-    [['title', 'views'], ['title', 'views']],
-    [['title,views', 'body'], ['title', 'views', 'body']],
+    [
+      ['title', 'views'],
+      ['title', 'views'],
+    ],
+    [
+      ['title,views', 'body'],
+      ['title', 'views', 'body'],
+    ],
     ['title,title', ['title']],
     ['*', null],
     ['title,*', null],
@@ -112,7 +117,10 @@ describe('withSortedFields', () => {
   const by = (...path: string[]) => ({ path, direction: 'asc' as const });
 
   it('adds the scalars sorted on that fields leaves out, once, after the asked ones', () => {
-    expect(withSortedFields(['title'], [by('publishDate'), by('publishDate'), by('title')])).toEqual(['title', 'publishDate']);
+    expect(withSortedFields(['title'], [by('publishDate'), by('publishDate'), by('title')])).toEqual([
+      'title',
+      'publishDate',
+    ]);
   });
 
   it('adds nothing for sorts through relations, for id or documentId, or when fields is null', () => {

@@ -17,7 +17,8 @@ export function normalizeFields(model: Model, raw: unknown, param = 'fields'): s
   if (raw === undefined || raw === null) return null;
   let names: string[];
   if (typeof raw === 'string') names = raw.split(',');
-  else if (Array.isArray(raw) && raw.every((item) => typeof item === 'string')) names = raw.flatMap((item: string) => item.split(','));
+  else if (Array.isArray(raw) && raw.every((item) => typeof item === 'string'))
+    names = raw.flatMap((item: string) => item.split(','));
   else throw new ValidationError('Invalid fields parameter. Expected a string or an array of strings');
   names = names.map((name) => name.trim()).filter((name) => name !== '');
   if (names.includes('*')) return null;
@@ -26,7 +27,8 @@ export function normalizeFields(model: Model, raw: unknown, param = 'fields'): s
     if (name === 'id' || (name === 'documentId' && model.modelType === 'contentType')) continue;
     const attribute = model.attributes.get(name);
     if (!attribute) throw invalidQueryKey(param, name, null);
-    if (!isScalar(attribute) || attribute.private || attribute.type === 'password') throw invalidQueryKey(param, name, name);
+    if (!isScalar(attribute) || attribute.private || attribute.type === 'password')
+      throw invalidQueryKey(param, name, name);
     if (!selected.includes(name)) selected.push(name);
   }
   return selected;
@@ -39,9 +41,14 @@ export function normalizeFields(model: Model, raw: unknown, param = 'fields'): s
  * `title` and `publishDate`. The caller decides when a join is involved. Sorts through relations
  * or components add nothing; `fields` null (everything) stays null.
  */
-export function withSortedFields(fields: readonly string[] | null, sort: readonly SortTerm[]): readonly string[] | null {
+export function withSortedFields(
+  fields: readonly string[] | null,
+  sort: readonly SortTerm[],
+): readonly string[] | null {
   if (fields === null) return null;
-  const added = sort.filter((term) => term.path.length === 1 && term.path[0] !== 'id' && term.path[0] !== 'documentId').map((term) => term.path[0] as string);
+  const added = sort
+    .filter((term) => term.path.length === 1 && term.path[0] !== 'id' && term.path[0] !== 'documentId')
+    .map((term) => term.path[0] as string);
   const missing = [...new Set(added)].filter((name) => !fields.includes(name));
   return missing.length === 0 ? fields : [...fields, ...missing];
 }

@@ -5,7 +5,6 @@ import { normalizeFilters } from './normalize-filters.js';
 import type { FilterNode, Operator } from './query-types.js';
 import { validationError, rawCollectionType as collectionType } from '../../test/support/unit.js';
 
-
 const schema: Schema = buildSchema(
   [
     collectionType('api::article.article', 'article', 'articles', {
@@ -33,7 +32,10 @@ const schema: Schema = buildSchema(
       uid: 'shared.seo',
       category: 'shared',
       file: 'seo.json',
-      definition: { collectionName: 'components_shared_seos', attributes: { metaTitle: { type: 'string' }, rating: { type: 'integer' } } },
+      definition: {
+        collectionName: 'components_shared_seos',
+        attributes: { metaTitle: { type: 'string' }, rating: { type: 'integer' } },
+      },
     },
   ],
 );
@@ -57,11 +59,17 @@ describe('normalizeFilters: top level', () => {
   });
 
   it('combines several keys with and', () => {
-    expect(normalize({ title: 'x', views: '3' })).toEqual({ kind: 'and', children: [cmp('title', 'eq', 'x'), cmp('views', 'eq', 3)] });
+    expect(normalize({ title: 'x', views: '3' })).toEqual({
+      kind: 'and',
+      children: [cmp('title', 'eq', 'x'), cmp('views', 'eq', 3)],
+    });
   });
 
   it('combines the items of a root array with and', () => {
-    expect(normalize([{ title: 'x' }, { views: '3' }])).toEqual({ kind: 'and', children: [cmp('title', 'eq', 'x'), cmp('views', 'eq', 3)] });
+    expect(normalize([{ title: 'x' }, { views: '3' }])).toEqual({
+      kind: 'and',
+      children: [cmp('title', 'eq', 'x'), cmp('views', 'eq', 3)],
+    });
   });
 });
 
@@ -161,11 +169,14 @@ describe('normalizeFilters: keys', () => {
     expect(error.details).toEqual({ key: 'nope', path: null, source: 'query', param: 'filters' });
   });
 
-  it.each(['password', 'secret', 'blocks', 'createdBy', 'updatedBy'])('rejects the non-filterable attribute %s with path = key', (key) => {
-    const error = validationError(() => normalize({ [key]: 'x' }));
-    expect(error.message).toBe(`Invalid key ${key}`);
-    expect(error.details).toEqual({ key, path: key, source: 'query', param: 'filters' });
-  });
+  it.each(['password', 'secret', 'blocks', 'createdBy', 'updatedBy'])(
+    'rejects the non-filterable attribute %s with path = key',
+    (key) => {
+      const error = validationError(() => normalize({ [key]: 'x' }));
+      expect(error.message).toBe(`Invalid key ${key}`);
+      expect(error.details).toEqual({ key, path: key, source: 'query', param: 'filters' });
+    },
+  );
 
   it('accepts id (cast to a number) and documentId (kept as text)', () => {
     expect(normalize({ id: '4' })).toEqual(cmp('id', 'eq', 4));
@@ -173,7 +184,9 @@ describe('normalizeFilters: keys', () => {
   });
 
   it('accepts system datetimes', () => {
-    expect(normalize({ createdAt: { $gt: '2024-01-01T00:00:00Z' } })).toEqual(cmp('createdAt', 'gt', new Date('2024-01-01T00:00:00Z')));
+    expect(normalize({ createdAt: { $gt: '2024-01-01T00:00:00Z' } })).toEqual(
+      cmp('createdAt', 'gt', new Date('2024-01-01T00:00:00Z')),
+    );
   });
 });
 
@@ -220,7 +233,10 @@ describe('normalizeFilters: logical groups', () => {
   });
 
   it('builds not from $not on an attribute', () => {
-    expect(normalize({ title: { $not: { $contains: 'a' } } })).toEqual({ kind: 'not', child: cmp('title', 'contains', 'a') });
+    expect(normalize({ title: { $not: { $contains: 'a' } } })).toEqual({
+      kind: 'not',
+      child: cmp('title', 'contains', 'a'),
+    });
   });
 
   it('applies $or on an attribute to that attribute', () => {
@@ -298,7 +314,9 @@ describe('normalizeFilters: value casting', () => {
 
   it('names the field and the expected form for an uncastable integer', () => {
     const error = validationError(() => normalize({ views: 'abc' }));
-    expect(error.message).toBe('Invalid value "abc" for filter "views": expected an integer between -9007199254740991 and 9007199254740991');
+    expect(error.message).toBe(
+      'Invalid value "abc" for filter "views": expected an integer between -9007199254740991 and 9007199254740991',
+    );
     expect(error.details).toEqual({ key: 'views', source: 'query', param: 'filters' });
   });
 
@@ -333,18 +351,27 @@ describe('normalizeFilters: relations and components', () => {
     [['1', '2'], cmp('id', 'in', [1, 2])],
     [{ $in: ['1', '2'] }, cmp('id', 'in', [1, 2])],
     [{ $null: 'true' }, cmp('id', 'null', true)],
-    [{ $eq: '4', $not: { $eq: '5' } }, { kind: 'and', children: [cmp('id', 'eq', 4), { kind: 'not', child: cmp('id', 'eq', 5) }] }],
+    [
+      { $eq: '4', $not: { $eq: '5' } },
+      { kind: 'and', children: [cmp('id', 'eq', 4), { kind: 'not', child: cmp('id', 'eq', 5) }] },
+    ],
   ] as const)('compares a scalar or operator value on a relation to its id (%j)', (value, child) => {
     expect(normalize({ author: value })).toEqual({ kind: 'nested', attribute: 'author', child });
   });
 
   it('casts values with the target attribute types', () => {
-    expect(normalize({ author: { age: { $gte: '18' } } })).toEqual({ kind: 'nested', attribute: 'author', child: cmp('age', 'gte', 18) });
+    expect(normalize({ author: { age: { $gte: '18' } } })).toEqual({
+      kind: 'nested',
+      attribute: 'author',
+      child: cmp('age', 'gte', 18),
+    });
   });
 
   it('rejects mixing operators and attribute keys on a relation', () => {
     const error = validationError(() => normalize({ author: { $eq: '1', name: 'x' } }));
-    expect(error.message).toMatch(/^Invalid filter at author: operators \(\$eq\) and attribute keys \(name\) cannot be mixed on a relation/);
+    expect(error.message).toMatch(
+      /^Invalid filter at author: operators \(\$eq\) and attribute keys \(name\) cannot be mixed on a relation/,
+    );
     expect(error.details).toEqual({ key: 'name', path: 'author', source: 'query', param: 'filters' });
   });
 

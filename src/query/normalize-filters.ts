@@ -6,8 +6,27 @@ import type { FilterNode, Operator } from './query-types.js';
 import { isRecord } from '../core/is-record.js';
 
 const OPERATORS: ReadonlySet<string> = new Set<Operator>([
-  'eq', 'eqi', 'ne', 'nei', 'lt', 'lte', 'gt', 'gte', 'in', 'notIn', 'between', 'null', 'notNull',
-  'contains', 'notContains', 'containsi', 'notContainsi', 'startsWith', 'startsWithi', 'endsWith', 'endsWithi',
+  'eq',
+  'eqi',
+  'ne',
+  'nei',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'notIn',
+  'between',
+  'null',
+  'notNull',
+  'contains',
+  'notContains',
+  'containsi',
+  'notContainsi',
+  'startsWith',
+  'startsWithi',
+  'endsWith',
+  'endsWithi',
 ]);
 const GROUPS = new Set(['$and', '$or', '$not']);
 const MEDIA_UID = 'plugin::upload.file';
@@ -43,19 +62,31 @@ interface Walk {
 }
 
 function normalizeWhere(walk: Walk, model: Model, raw: unknown, path: string | null): FilterNode | null {
-  if (Array.isArray(raw)) return combine('and', raw.map((item) => normalizeWhere(walk, model, item, path)));
+  if (Array.isArray(raw))
+    return combine(
+      'and',
+      raw.map((item) => normalizeWhere(walk, model, item, path)),
+    );
   if (!isRecord(raw)) {
-    throw new ValidationError(`Invalid filter${path ? ` at ${path}` : ''}: expected an object of conditions, got ${JSON.stringify(raw)}`, {
-      path,
-      source: 'query',
-      param: walk.param,
-    });
+    throw new ValidationError(
+      `Invalid filter${path ? ` at ${path}` : ''}: expected an object of conditions, got ${JSON.stringify(raw)}`,
+      {
+        path,
+        source: 'query',
+        param: walk.param,
+      },
+    );
   }
   const children: (FilterNode | null)[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (key === '$and' || key === '$or') {
       const items = asList(walk, value, key, path);
-      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeWhere(walk, model, item, path))));
+      children.push(
+        combine(
+          key === '$and' ? 'and' : 'or',
+          items.map((item) => normalizeWhere(walk, model, item, path)),
+        ),
+      );
     } else if (key === '$not') {
       const child = normalizeWhere(walk, model, value, path);
       children.push(child ? { kind: 'not', child } : null);
@@ -71,7 +102,8 @@ function normalizeWhere(walk: Walk, model: Model, raw: unknown, path: string | n
 function normalizeKey(walk: Walk, model: Model, key: string, value: unknown, path: string | null): FilterNode | null {
   const keyPath = path ? `${path}.${key}` : key;
   if (key === 'id') return normalizeField(walk, 'id', 'id', value, keyPath);
-  if (key === 'documentId' && model.modelType === 'contentType') return normalizeField(walk, 'documentId', 'string', value, keyPath);
+  if (key === 'documentId' && model.modelType === 'contentType')
+    return normalizeField(walk, 'documentId', 'string', value, keyPath);
   if (key === 'localizations' && model.modelType === 'contentType' && model.localized) {
     const child = normalizeNested(walk, model, value, keyPath);
     return child ? { kind: 'nested', attribute: key, child } : null;
@@ -102,7 +134,13 @@ function normalizeNested(walk: Walk, target: Model, value: unknown, path: string
   return normalizeField(walk, 'id', 'id', value, path);
 }
 
-function normalizeField(walk: Walk, field: string, type: FilterFieldType, value: unknown, path: string): FilterNode | null {
+function normalizeField(
+  walk: Walk,
+  field: string,
+  type: FilterFieldType,
+  value: unknown,
+  path: string,
+): FilterNode | null {
   if (Array.isArray(value)) return compare(walk, field, type, 'in', value, path);
   if (!isRecord(value)) return compare(walk, field, type, 'eq', value, path);
   const children: (FilterNode | null)[] = [];
@@ -112,7 +150,12 @@ function normalizeField(walk: Walk, field: string, type: FilterFieldType, value:
       children.push(child ? { kind: 'not', child } : null);
     } else if (key === '$and' || key === '$or') {
       const items = asList(walk, operand, key, path);
-      children.push(combine(key === '$and' ? 'and' : 'or', items.map((item) => normalizeField(walk, field, type, item, path))));
+      children.push(
+        combine(
+          key === '$and' ? 'and' : 'or',
+          items.map((item) => normalizeField(walk, field, type, item, path)),
+        ),
+      );
     } else if (isOperatorKey(key)) {
       children.push(compare(walk, field, type, key.slice(1) as Operator, operand, path));
     } else {
@@ -122,7 +165,14 @@ function normalizeField(walk: Walk, field: string, type: FilterFieldType, value:
   return combine('and', children);
 }
 
-function compare(walk: Walk, field: string, type: FilterFieldType, op: Operator, raw: unknown, path: string): FilterNode | null {
+function compare(
+  walk: Walk,
+  field: string,
+  type: FilterFieldType,
+  op: Operator,
+  raw: unknown,
+  path: string,
+): FilterNode | null {
   if (op === 'in' || op === 'notIn') {
     const values = listValues(raw).map((v) => castFilterValue(field, type, op, v, walk.param));
     return { kind: 'compare', field, op, value: values };
@@ -130,17 +180,23 @@ function compare(walk: Walk, field: string, type: FilterFieldType, op: Operator,
   if (op === 'between') {
     const values = listValues(raw);
     if (values.length !== 2) {
-      throw new ValidationError(`Invalid value for $between at ${path}: expected exactly two values ([0] and [1]), got ${values.length}`, {
-        key: '$between',
-        path,
-        source: 'query',
-        param: walk.param,
-      });
+      throw new ValidationError(
+        `Invalid value for $between at ${path}: expected exactly two values ([0] and [1]), got ${values.length}`,
+        {
+          key: '$between',
+          path,
+          source: 'query',
+          param: walk.param,
+        },
+      );
     }
     return { kind: 'compare', field, op, value: values.map((v) => castFilterValue(field, type, op, v, walk.param)) };
   }
   if (Array.isArray(raw) && op !== 'null' && op !== 'notNull') {
-    return combine('or', raw.map((item) => compare(walk, field, type, op, item, path)));
+    return combine(
+      'or',
+      raw.map((item) => compare(walk, field, type, op, item, path)),
+    );
   }
   return { kind: 'compare', field, op, value: castFilterValue(field, type, op, raw, walk.param) };
 }
@@ -154,13 +210,17 @@ function listValues(raw: unknown): unknown[] {
 
 function asList(walk: Walk, value: unknown, key: string, path: string | null): unknown[] {
   if (Array.isArray(value)) return value;
-  if (isRecord(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => /^\d+$/.test(k))) return Object.values(value);
-  throw new ValidationError(`Invalid value for ${key}${path ? ` at ${path}` : ''}: expected an array of conditions (${key}[0][field]=…)`, {
-    key,
-    path,
-    source: 'query',
-    param: walk.param,
-  });
+  if (isRecord(value) && Object.keys(value).length > 0 && Object.keys(value).every((k) => /^\d+$/.test(k)))
+    return Object.values(value);
+  throw new ValidationError(
+    `Invalid value for ${key}${path ? ` at ${path}` : ''}: expected an array of conditions (${key}[0][field]=…)`,
+    {
+      key,
+      path,
+      source: 'query',
+      param: walk.param,
+    },
+  );
 }
 
 function combine(kind: 'and' | 'or', nodes: readonly (FilterNode | null)[]): FilterNode | null {
@@ -177,7 +237,8 @@ function isFilterable(attribute: Attribute): boolean {
 }
 
 function targetModel(schema: Schema, attribute: Attribute): Model | undefined {
-  if (attribute.type === 'relation') return attribute.target === undefined ? undefined : getModel(schema, attribute.target);
+  if (attribute.type === 'relation')
+    return attribute.target === undefined ? undefined : getModel(schema, attribute.target);
   if (attribute.type === 'component') return schema.components.get(attribute.component);
   if (attribute.type === 'media') return schema.contentTypes.get(MEDIA_UID);
   return undefined;

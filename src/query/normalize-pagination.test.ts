@@ -18,8 +18,14 @@ describe('normalizePagination: page mode', () => {
   it.each([
     [undefined, { mode: 'page', page: 1, pageSize: 25, withCount: true }],
     [{}, { mode: 'page', page: 1, pageSize: 25, withCount: true }],
-    [{ page: '2', pageSize: '3' }, { mode: 'page', page: 2, pageSize: 3, withCount: true }],
-    [{ page: 2, pageSize: 3 }, { mode: 'page', page: 2, pageSize: 3, withCount: true }],
+    [
+      { page: '2', pageSize: '3' },
+      { mode: 'page', page: 2, pageSize: 3, withCount: true },
+    ],
+    [
+      { page: 2, pageSize: 3 },
+      { mode: 'page', page: 2, pageSize: 3, withCount: true },
+    ],
     [{ page: '4' }, { mode: 'page', page: 4, pageSize: 25, withCount: true }],
     [{ pageSize: '10' }, { mode: 'page', page: 1, pageSize: 10, withCount: true }],
     // Clamping, without errors.
@@ -70,9 +76,15 @@ describe('normalizePagination: page mode', () => {
 describe('normalizePagination: offset mode', () => {
   it.each([
     [{ start: '5' }, { mode: 'offset', start: 5, limit: 25, withCount: true }],
-    [{ start: '5', limit: '10' }, { mode: 'offset', start: 5, limit: 10, withCount: true }],
+    [
+      { start: '5', limit: '10' },
+      { mode: 'offset', start: 5, limit: 10, withCount: true },
+    ],
     [{ limit: '10' }, { mode: 'offset', start: 0, limit: 10, withCount: true }],
-    [{ start: 3, limit: 4 }, { mode: 'offset', start: 3, limit: 4, withCount: true }],
+    [
+      { start: 3, limit: 4 },
+      { mode: 'offset', start: 3, limit: 4, withCount: true },
+    ],
     // Clamping.
     [{ start: '-2' }, { mode: 'offset', start: 0, limit: 25, withCount: true }],
     [{ start: -2 }, { mode: 'offset', start: 0, limit: 25, withCount: true }],
@@ -112,7 +124,9 @@ describe('normalizePagination: mixing and shape', () => {
   it.each([['5'], [null], [['1']], [3]])('rejects a non-object pagination parameter (%j)', (raw) => {
     const error = thrown(() => normalizePagination(raw, defaults));
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.message).toBe('Invalid pagination parameter. Expected an object such as pagination[page]=1&pagination[pageSize]=10');
+    expect(error.message).toBe(
+      'Invalid pagination parameter. Expected an object such as pagination[page]=1&pagination[pageSize]=10',
+    );
   });
 });
 
@@ -128,7 +142,9 @@ describe('normalizePagination: withCount', () => {
     [false, false],
   ] as const)('withCount %j → %s', (withCount, expected) => {
     expect(normalizePagination({ withCount }, { ...defaults, withCount: !expected }).withCount).toBe(expected);
-    expect(normalizePagination({ start: '0', withCount }, { ...defaults, withCount: !expected }).withCount).toBe(expected);
+    expect(normalizePagination({ start: '0', withCount }, { ...defaults, withCount: !expected }).withCount).toBe(
+      expected,
+    );
   });
 
   it.each([[true], [false]])('defaults to the configured withCount (%s)', (configured) => {
@@ -149,7 +165,10 @@ describe('normalizePagination: defaultLimit -1', () => {
     [{ withCount: 'false' }, { mode: 'all', withCount: false }],
     [{ start: '5' }, { mode: 'offset', start: 5, limit: null, withCount: true }],
     [{ limit: '5' }, { mode: 'offset', start: 0, limit: 5, withCount: true }],
-    [{ page: '2', pageSize: '10' }, { mode: 'page', page: 2, pageSize: 10, withCount: true }],
+    [
+      { page: '2', pageSize: '10' },
+      { mode: 'page', page: 2, pageSize: 10, withCount: true },
+    ],
     [{ page: '2' }, { mode: 'page', page: 2, pageSize: 25, withCount: true }],
   ] as const)('%j → %j', (raw, expected) => {
     expect(normalizePagination(raw, unlimited)).toEqual(expected);
@@ -159,13 +178,41 @@ describe('normalizePagination: defaultLimit -1', () => {
 describe('normalizePagination: bounds (query-numbers.ts)', () => {
   const max = Number.MAX_SAFE_INTEGER;
   it.each([
-    [{ start: '1e40' }, defaults, "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 1e+40"],
-    [{ start: '100000000000000000000000' }, defaults, "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 1e+23"],
-    [{ start: '9007199254740992' }, defaults, "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 9007199254740992"],
-    [{ page: '1e40' }, defaults, "Invalid parameter at 'page'. Expected integer between 1 and 360287970189640 (pageSize 25), received: 1e+40"],
-    [{ page: '360287970189641' }, defaults, "Invalid parameter at 'page'. Expected integer between 1 and 360287970189640 (pageSize 25), received: 360287970189641"],
-    [{ pageSize: '1e40' }, unlimited, "Invalid parameter at 'pageSize'. Expected integer between 1 and 9007199254740991, received: 1e+40"],
-    [{ limit: '1e40' }, unlimited, "Invalid parameter at 'limit'. Expected integer between 1 and 9007199254740991, received: 1e+40"],
+    [
+      { start: '1e40' },
+      defaults,
+      "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 1e+40",
+    ],
+    [
+      { start: '100000000000000000000000' },
+      defaults,
+      "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 1e+23",
+    ],
+    [
+      { start: '9007199254740992' },
+      defaults,
+      "Invalid parameter at 'start'. Expected integer between 0 and 9007199254740991, received: 9007199254740992",
+    ],
+    [
+      { page: '1e40' },
+      defaults,
+      "Invalid parameter at 'page'. Expected integer between 1 and 360287970189640 (pageSize 25), received: 1e+40",
+    ],
+    [
+      { page: '360287970189641' },
+      defaults,
+      "Invalid parameter at 'page'. Expected integer between 1 and 360287970189640 (pageSize 25), received: 360287970189641",
+    ],
+    [
+      { pageSize: '1e40' },
+      unlimited,
+      "Invalid parameter at 'pageSize'. Expected integer between 1 and 9007199254740991, received: 1e+40",
+    ],
+    [
+      { limit: '1e40' },
+      unlimited,
+      "Invalid parameter at 'limit'. Expected integer between 1 and 9007199254740991, received: 1e+40",
+    ],
   ] as const)('rejects %j', (raw, options, message) => {
     const error = thrown(() => normalizePagination(raw, options));
     expect(error).toBeInstanceOf(ValidationError);

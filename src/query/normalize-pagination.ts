@@ -9,7 +9,14 @@ export interface PaginationDefaults {
   readonly withCount: boolean;
 }
 
-const WITH_COUNT: Readonly<Record<string, boolean>> = { true: true, t: true, '1': true, false: false, f: false, '0': false };
+const WITH_COUNT: Readonly<Record<string, boolean>> = {
+  true: true,
+  t: true,
+  '1': true,
+  false: false,
+  f: false,
+  '0': false,
+};
 
 /**
  * `pagination[...]` → Pagination, with Strapi's clamping (no error): page ≤ 0 → 1, start < 0 → 0,
@@ -26,7 +33,9 @@ const WITH_COUNT: Readonly<Record<string, boolean>> = { true: true, t: true, '1'
  */
 export function normalizePagination(raw: unknown, defaults: PaginationDefaults): Pagination {
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
-    throw new ValidationError('Invalid pagination parameter. Expected an object such as pagination[page]=1&pagination[pageSize]=10');
+    throw new ValidationError(
+      'Invalid pagination parameter. Expected an object such as pagination[page]=1&pagination[pageSize]=10',
+    );
   }
   const params = (raw ?? {}) as Record<string, unknown>;
   const withCount = parseWithCount(params.withCount, defaults.withCount);
@@ -44,13 +53,22 @@ export function normalizePagination(raw: unknown, defaults: PaginationDefaults):
     const start = Math.max(0, queryNumber(params.start ?? 0));
     if (!Number.isInteger(start)) throw invalidParameter('start', '>= 0', start);
     if (start > MAX_QUERY_INTEGER) throw invalidParameter('start', `between 0 and ${MAX_QUERY_INTEGER}`, start);
-    if (params.limit === undefined && defaults.defaultLimit === -1) return { mode: 'offset', start, limit: null, withCount };
-    return { mode: 'offset', start, limit: size('limit', queryNumber(params.limit ?? defaults.defaultLimit)), withCount };
+    if (params.limit === undefined && defaults.defaultLimit === -1)
+      return { mode: 'offset', start, limit: null, withCount };
+    return {
+      mode: 'offset',
+      start,
+      limit: size('limit', queryNumber(params.limit ?? defaults.defaultLimit)),
+      withCount,
+    };
   }
   if (!isPage && defaults.defaultLimit === -1) return { mode: 'all', withCount };
   const page = queryNumber(params.page ?? 1);
   // With an unlimited default, a page number alone still needs a page size: Strapi's code default.
-  const pageSize = size('pageSize', queryNumber(params.pageSize ?? (defaults.defaultLimit === -1 ? 25 : defaults.defaultLimit)));
+  const pageSize = size(
+    'pageSize',
+    queryNumber(params.pageSize ?? (defaults.defaultLimit === -1 ? 25 : defaults.defaultLimit)),
+  );
   if (!Number.isInteger(page)) throw invalidParameter('start', '>= 0', (Math.max(1, page) - 1) * pageSize);
   const lastPage = Math.floor(MAX_QUERY_INTEGER / pageSize) + 1;
   if (page > lastPage) throw invalidParameter('page', `between 1 and ${lastPage} (pageSize ${pageSize})`, page);
@@ -65,6 +83,7 @@ function parseWithCount(value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value === 'boolean') return value;
   const parsed = typeof value === 'string' ? WITH_COUNT[value] : undefined;
-  if (parsed === undefined) throw new ValidationError('Invalid withCount parameter. Expected "t","1","true","false","0","f"');
+  if (parsed === undefined)
+    throw new ValidationError('Invalid withCount parameter. Expected "t","1","true","false","0","f"');
   return parsed;
 }

@@ -17,28 +17,38 @@ const LOCALE_FORMAT = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
  */
 export function normalizeLocale(type: ContentType, raw: unknown, defaultLocale: string): string | null {
   if (raw !== undefined && raw !== '*' && (typeof raw !== 'string' || raw.length > 35 || !LOCALE_FORMAT.test(raw))) {
-    throw new ValidationError("Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).");
+    throw new ValidationError(
+      "Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).",
+    );
   }
   if (!type.localized) return null;
   return typeof raw === 'string' ? raw : defaultLocale;
 }
 
 /** `publicationFilter` (or the deprecated `hasPublishedVersion=true|false`); null on non-D&P types. */
-export function normalizePublicationFilter(type: ContentType, raw: unknown, hasPublishedVersion: unknown): PublicationFilter | null {
+export function normalizePublicationFilter(
+  type: ContentType,
+  raw: unknown,
+  hasPublishedVersion: unknown,
+): PublicationFilter | null {
   let filter: PublicationFilter | null = null;
   if (raw !== undefined) {
     if (typeof raw !== 'string' || !PUBLICATION_FILTERS.includes(raw as PublicationFilter)) {
-      throw new ValidationError(`Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`, {
-        param: 'publicationFilter',
-        source: 'query',
-      });
+      throw new ValidationError(
+        `Invalid value for 'publicationFilter'. Expected one of: ${PUBLICATION_FILTERS.join(', ')}.`,
+        {
+          param: 'publicationFilter',
+          source: 'query',
+        },
+      );
     }
     filter = raw as PublicationFilter;
   }
   if (hasPublishedVersion !== undefined && filter === null) {
     if (hasPublishedVersion === 'true' || hasPublishedVersion === true) filter = 'has-published-version-document';
     else if (hasPublishedVersion === 'false' || hasPublishedVersion === false) filter = 'never-published-document';
-    else throw new ValidationError("Invalid value for 'hasPublishedVersion'. Expected boolean or 'true'/'false' string.");
+    else
+      throw new ValidationError("Invalid value for 'hasPublishedVersion'. Expected boolean or 'true'/'false' string.");
   }
   return type.draftAndPublish ? filter : null;
 }

@@ -3,7 +3,14 @@ import { getModel, type Attribute, type Model, type Schema } from '../schema/typ
 import { normalizeFields, withSortedFields } from './normalize-fields.js';
 import { normalizeFilters } from './normalize-filters.js';
 import { normalizeSort } from './normalize-sort.js';
-import { attributeOf, invalidPopulateKey as invalid, kindOf, starNodes, starOnTarget, targetOf } from './populate-attributes.js';
+import {
+  attributeOf,
+  invalidPopulateKey as invalid,
+  kindOf,
+  starNodes,
+  starOnTarget,
+  targetOf,
+} from './populate-attributes.js';
 import { MAX_POPULATE_DEPTH, pathsToTree, populateTooDeep } from './populate-paths.js';
 import type { DynamicZoneFragment, PopulateNode, TargetPopulateNode } from './populate-types.js';
 import { isRecord } from '../core/is-record.js';
@@ -45,10 +52,22 @@ export function normalizePopulate(schema: Schema, model: Model, raw: unknown): P
 function normalizeRoot(schema: Schema, model: Model, raw: unknown): PopulateNode[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (raw === '*') return starNodes(schema, model);
-  if (typeof raw === 'string') return normalizeObject(schema, model, pathsToTree(schema, model, raw.split(','), null), null, true);
+  if (typeof raw === 'string')
+    return normalizeObject(schema, model, pathsToTree(schema, model, raw.split(','), null), null, true);
   if (Array.isArray(raw)) {
     if (raw.every((item) => typeof item === 'string')) {
-      return normalizeObject(schema, model, pathsToTree(schema, model, raw.flatMap((item: string) => item.split(',')), null), null, true);
+      return normalizeObject(
+        schema,
+        model,
+        pathsToTree(
+          schema,
+          model,
+          raw.flatMap((item: string) => item.split(',')),
+          null,
+        ),
+        null,
+        true,
+      );
     }
     return normalizeObject(schema, model, Object.assign({}, ...raw.filter(isRecord)), null, false);
   }
@@ -60,7 +79,10 @@ function normalizeRoot(schema: Schema, model: Model, raw: unknown): PopulateNode
 function depthOf(nodes: readonly PopulateNode[]): number {
   let deepest = 0;
   for (const node of nodes) {
-    const children = node.kind === 'dynamiczone' ? [...node.fragments.values()].flatMap((fragment) => fragment.populate) : node.populate;
+    const children =
+      node.kind === 'dynamiczone'
+        ? [...node.fragments.values()].flatMap((fragment) => fragment.populate)
+        : node.populate;
     deepest = Math.max(deepest, 1 + depthOf(children));
   }
   return deepest;
@@ -71,7 +93,13 @@ function depthOf(nodes: readonly PopulateNode[]): number {
  * whose zones may carry a nested `populate` (`blocks.author`); in a client's object a zone takes
  * only `populate: '*'`.
  */
-function normalizeObject(schema: Schema, model: Model, raw: Readonly<Record<string, unknown>>, parent: string | null, fromPath: boolean): PopulateNode[] {
+function normalizeObject(
+  schema: Schema,
+  model: Model,
+  raw: Readonly<Record<string, unknown>>,
+  parent: string | null,
+  fromPath: boolean,
+): PopulateNode[] {
   const nodes: PopulateNode[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (FALSE_VALUES.has(value)) continue;
@@ -84,11 +112,26 @@ function normalizeObject(schema: Schema, model: Model, raw: Readonly<Record<stri
     }
     const target = targetOf(schema, model, attribute);
     if (!target) throw invalid(key, here);
-    const base: TargetPopulateNode = { kind: kindOf(attribute), attribute: key, fields: null, sort: [], filters: null, count: false, populate: [] };
+    const base: TargetPopulateNode = {
+      kind: kindOf(attribute),
+      attribute: key,
+      fields: null,
+      sort: [],
+      filters: null,
+      count: false,
+      populate: [],
+    };
     if (TRUE_VALUES.has(value)) nodes.push(base);
     else if (value === '*') nodes.push({ ...base, populate: starOnTarget(schema, target, here) });
-    else if (isRecord(value)) nodes.push({ ...base, ...normalizeOptions(schema, model, target, key, value, here, fromPath) });
-    else throw new ValidationError(`Invalid populate value for ${here}: expected true, false, "*" or an object`, { key, path: here, source: 'query', param: PARAM });
+    else if (isRecord(value))
+      nodes.push({ ...base, ...normalizeOptions(schema, model, target, key, value, here, fromPath) });
+    else
+      throw new ValidationError(`Invalid populate value for ${here}: expected true, false, "*" or an object`, {
+        key,
+        path: here,
+        source: 'query',
+        param: PARAM,
+      });
   }
   return nodes;
 }
@@ -104,7 +147,8 @@ function normalizeOptions(
 ): Partial<TargetPopulateNode> {
   for (const name of Object.keys(options)) if (!OPTION_KEYS.has(name)) throw invalid(name, here);
   if (options.on !== undefined && !isRecord(options.on)) throw invalid('on', `${here}.on`);
-  if (options.count !== undefined && !TRUE_VALUES.has(options.count) && !FALSE_VALUES.has(options.count)) throw invalid('count', here);
+  if (options.count !== undefined && !TRUE_VALUES.has(options.count) && !FALSE_VALUES.has(options.count))
+    throw invalid('count', here);
   const sort = normalizeSort(schema, target, options.sort, PARAM);
   const normalized = {
     fields: withSortedFields(normalizeFields(target, options.fields, PARAM), sort),
@@ -170,7 +214,9 @@ function normalizeDynamicZone(
   if (on === undefined) return zone((component) => plain(populate === '*' ? starNodes(schema, component) : []));
   if (on === '') return zone(() => undefined);
   if (!isRecord(on)) throw invalid('on', `${here}.on`);
-  const requested = new Map(Object.entries(on).map(([uid, spec]) => [uid, normalizeFragment(schema, uid, spec, here)] as const));
+  const requested = new Map(
+    Object.entries(on).map(([uid, spec]) => [uid, normalizeFragment(schema, uid, spec, here)] as const),
+  );
   return zone((component) => requested.get(component.uid));
 }
 

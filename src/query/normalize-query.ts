@@ -12,8 +12,22 @@ import type { FilterNode, Query } from './query-types.js';
 
 /** Top-level query keys the content API accepts (Strapi's list under `rest.strictParams`). */
 export const ALLOWED_QUERY_KEYS: ReadonlySet<string> = new Set([
-  'filters', 'sort', 'fields', 'populate', 'status', 'locale', 'page', 'pageSize', 'start', 'limit',
-  '_q', 'publicationFilter', 'hasPublishedVersion', 'pagination', 'count', 'ordering',
+  'filters',
+  'sort',
+  'fields',
+  'populate',
+  'status',
+  'locale',
+  'page',
+  'pageSize',
+  'start',
+  'limit',
+  '_q',
+  'publicationFilter',
+  'hasPublishedVersion',
+  'pagination',
+  'count',
+  'ordering',
 ]);
 
 export interface NormalizeQueryOptions {
@@ -26,7 +40,12 @@ export interface NormalizeQueryOptions {
  * order: unknown top-level keys (with `rest.strictParams`), filters, sort, fields, populate,
  * then pagination, status, locale and publication filters. The first problem is thrown as a 4xx.
  */
-export function normalizeQuery(schema: Schema, type: ContentType, raw: Readonly<Record<string, unknown>>, options: NormalizeQueryOptions): Query {
+export function normalizeQuery(
+  schema: Schema,
+  type: ContentType,
+  raw: Readonly<Record<string, unknown>>,
+  options: NormalizeQueryOptions,
+): Query {
   if (options.api.strictParams) {
     for (const key of Object.keys(raw)) {
       if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidQueryKey(key, key, null);

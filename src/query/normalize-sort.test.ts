@@ -5,7 +5,6 @@ import { normalizeSort } from './normalize-sort.js';
 import type { SortTerm } from './query-types.js';
 import { validationError, rawCollectionType as collectionType } from '../../test/support/unit.js';
 
-
 const schema: Schema = buildSchema(
   [
     collectionType('api::article.article', 'article', 'articles', {
@@ -39,7 +38,6 @@ const sort = (raw: unknown) => normalizeSort(schema, article, raw);
 const asc = (...path: string[]): SortTerm => ({ path, direction: 'asc' });
 const desc = (...path: string[]): SortTerm => ({ path, direction: 'desc' });
 
-
 describe('normalizeSort: accepted forms', () => {
   it.each([
     [undefined, []],
@@ -51,7 +49,10 @@ describe('normalizeSort: accepted forms', () => {
     [' views:desc , title:asc ', [desc('views'), asc('title')]],
     ['title:ASC', [asc('title')]],
     ['title:Desc', [desc('title')]],
-    [['category', 'title:desc'], [asc('category'), desc('title')]],
+    [
+      ['category', 'title:desc'],
+      [asc('category'), desc('title')],
+    ],
     [['views:desc,title'], [desc('views'), asc('title')]],
     [{ price: 'desc' }, [desc('price')]],
     [{ price: 'DESC', title: 'asc' }, [desc('price'), asc('title')]],

@@ -19,7 +19,6 @@ interface RawTerm {
  */
 export const MAX_SORT_HOPS = 20;
 
-
 /**
  * `sort` in every Strapi form → SortTerm[]:
  *
@@ -48,7 +47,12 @@ export function normalizeSort(schema: Schema, model: Model, raw: unknown, param 
 }
 
 function collect(raw: unknown): RawTerm[] {
-  if (typeof raw === 'string') return raw.split(',').map((s) => s.trim()).filter((s) => s !== '').map(fromString);
+  if (typeof raw === 'string')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .map(fromString);
   if (Array.isArray(raw)) return raw.flatMap((item) => collect(item));
   if (isRecord(raw)) return fromObject(raw, []);
   throw new ValidationError('Invalid sort parameter. Expected a string, an array of strings or an object');
@@ -76,10 +80,13 @@ function checkHops(terms: readonly RawTerm[], param: string): void {
   const hops = new Set<string>();
   for (const { path } of terms) for (let end = 1; end < path.length; end += 1) hops.add(path.slice(0, end).join('.'));
   if (hops.size > MAX_SORT_HOPS) {
-    throw new ValidationError(`Invalid ${param}: it goes through ${hops.size} relations, components or media; at most ${MAX_SORT_HOPS} are allowed`, {
-      source: 'query',
-      param,
-    });
+    throw new ValidationError(
+      `Invalid ${param}: it goes through ${hops.size} relations, components or media; at most ${MAX_SORT_HOPS} are allowed`,
+      {
+        source: 'query',
+        param,
+      },
+    );
   }
 }
 
@@ -108,9 +115,13 @@ function validatePath(schema: Schema, root: Model, term: RawTerm, param: string)
       throw invalidQueryKey(param, key, here);
     }
     const next =
-      attribute.type === 'relation' ? (attribute.target ? getModel(schema, attribute.target) : undefined)
-      : attribute.type === 'component' ? schema.components.get(attribute.component)
-      : schema.contentTypes.get('plugin::upload.file');
+      attribute.type === 'relation'
+        ? attribute.target
+          ? getModel(schema, attribute.target)
+          : undefined
+        : attribute.type === 'component'
+          ? schema.components.get(attribute.component)
+          : schema.contentTypes.get('plugin::upload.file');
     if (!next) throw invalidQueryKey(param, key, here);
     model = next;
     parent = here;

@@ -50,9 +50,21 @@ function defaultNode(schema: Schema, model: Model, name: string): PopulateNode {
   const attribute = attributeOf(model, name);
   if (!attribute) throw invalidPopulateKey(name, name);
   if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {
-    return { kind: 'dynamiczone', attribute: name, fragments: new Map(attribute.components.map((uid) => [uid, { fields: null, filters: null, populate: [] }])) };
+    return {
+      kind: 'dynamiczone',
+      attribute: name,
+      fragments: new Map(attribute.components.map((uid) => [uid, { fields: null, filters: null, populate: [] }])),
+    };
   }
-  return { kind: kindOf(attribute), attribute: name, fields: null, sort: [], filters: null, count: false, populate: [] };
+  return {
+    kind: kindOf(attribute),
+    attribute: name,
+    fields: null,
+    sort: [],
+    filters: null,
+    count: false,
+    populate: [],
+  };
 }
 
 /**
@@ -62,6 +74,10 @@ function defaultNode(schema: Schema, model: Model, name: string): PopulateNode {
  */
 export function starOnTarget(schema: Schema, target: Model, here: string): PopulateNode[] {
   const first = [...target.attributes.values()].find((a) => (a.type === 'relation' && !a.system) || a.type === 'media');
-  if (first) throw new ValidationError(`Invalid key ${first.name} at ${here}.${first.name}`, { key: first.name, path: `${here}.${first.name}` });
+  if (first)
+    throw new ValidationError(`Invalid key ${first.name} at ${here}.${first.name}`, {
+      key: first.name,
+      path: `${here}.${first.name}`,
+    });
   return starNodes(schema, target);
 }

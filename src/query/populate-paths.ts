@@ -12,9 +12,11 @@ export const MAX_POPULATE_DEPTH = 20;
 
 /** The 400 for a populate nested deeper than MAX_POPULATE_DEPTH. */
 export function populateTooDeep(depth: number): ValidationError {
-  return new ValidationError(`Invalid populate: it nests ${depth} levels; at most ${MAX_POPULATE_DEPTH} are allowed`, { source: 'query', param: 'populate' });
+  return new ValidationError(`Invalid populate: it nests ${depth} levels; at most ${MAX_POPULATE_DEPTH} are allowed`, {
+    source: 'query',
+    param: 'populate',
+  });
 }
-
 
 /**
  * Dotted populate strings → the object form, checked segment by segment:
@@ -27,7 +29,12 @@ export function populateTooDeep(depth: number): ValidationError {
  * the top level only: inside a nested populate (`nestedAt`, the parent's path) Strapi refuses it
  * as `Invalid key populate at author.populate.articles.populate.blocks`.
  */
-export function pathsToTree(schema: Schema, model: Model, paths: readonly string[], nestedAt: string | null): Record<string, unknown> {
+export function pathsToTree(
+  schema: Schema,
+  model: Model,
+  paths: readonly string[],
+  nestedAt: string | null,
+): Record<string, unknown> {
   const tree: Record<string, unknown> = {};
   for (const path of paths.map((p) => p.trim()).filter((p) => p !== '')) {
     if (path === '*') throw invalidPopulateKey('*', '*');
@@ -38,7 +45,14 @@ export function pathsToTree(schema: Schema, model: Model, paths: readonly string
   return tree;
 }
 
-function addPath(schema: Schema, models: readonly Model[], segments: readonly string[], tree: Record<string, unknown>, parent: string | null, nestedAt: string | null): void {
+function addPath(
+  schema: Schema,
+  models: readonly Model[],
+  segments: readonly string[],
+  tree: Record<string, unknown>,
+  parent: string | null,
+  nestedAt: string | null,
+): void {
   const [head, ...rest] = segments;
   if (head === undefined) return;
   const here = parent ? `${parent}.${head}` : head;
@@ -54,7 +68,8 @@ function addPath(schema: Schema, models: readonly Model[], segments: readonly st
     if (attribute === null) continue;
     if (attribute !== 'localizations' && attribute.type === 'media') throw invalidPopulateKey(head, here);
     if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {
-      if (nestedAt !== null) throw invalidPopulateKey('populate', `${nestedAt}.populate.${here.split('.').join('.populate.')}`);
+      if (nestedAt !== null)
+        throw invalidPopulateKey('populate', `${nestedAt}.populate.${here.split('.').join('.populate.')}`);
       for (const uid of attribute.components) {
         const component = schema.components.get(uid);
         if (component) nextModels.push(component);

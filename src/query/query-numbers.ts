@@ -33,7 +33,12 @@ export function isQueryInteger(value: number): boolean {
 
 /** `'-42'` → -42n for a decimal integer within the biginteger range; anything else → null. */
 export function queryBigInt(value: unknown): bigint | null {
-  const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const text =
+    typeof value === 'number' && Number.isInteger(value)
+      ? String(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : '';
   if (!/^-?\d{1,19}$/.test(text)) return null;
   const big = BigInt(text);
   return big < BIGINT_MIN || big > BIGINT_MAX ? null : big;

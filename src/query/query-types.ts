@@ -9,12 +9,27 @@ import type { PopulateNode } from './populate-types.js';
 
 /** Attribute-level comparison operators (Strapi's `$eq`, `$containsi`, … without the `$`). */
 export type Operator =
-  | 'eq' | 'eqi' | 'ne' | 'nei'
-  | 'lt' | 'lte' | 'gt' | 'gte'
-  | 'in' | 'notIn' | 'between'
-  | 'null' | 'notNull'
-  | 'contains' | 'notContains' | 'containsi' | 'notContainsi'
-  | 'startsWith' | 'startsWithi' | 'endsWith' | 'endsWithi';
+  | 'eq'
+  | 'eqi'
+  | 'ne'
+  | 'nei'
+  | 'lt'
+  | 'lte'
+  | 'gt'
+  | 'gte'
+  | 'in'
+  | 'notIn'
+  | 'between'
+  | 'null'
+  | 'notNull'
+  | 'contains'
+  | 'notContains'
+  | 'containsi'
+  | 'notContainsi'
+  | 'startsWith'
+  | 'startsWithi'
+  | 'endsWith'
+  | 'endsWithi';
 
 /** A filter tree over one model. `field` names an attribute, or `id` / `documentId`. */
 export type FilterNode =
@@ -50,8 +65,14 @@ export type PublicationFilter =
   | 'published-with-draft';
 
 export const PUBLICATION_FILTERS: readonly PublicationFilter[] = [
-  'never-published', 'has-published-version', 'modified', 'unmodified', 'never-published-document',
-  'has-published-version-document', 'published-without-draft', 'published-with-draft',
+  'never-published',
+  'has-published-version',
+  'modified',
+  'unmodified',
+  'never-published-document',
+  'has-published-version-document',
+  'published-without-draft',
+  'published-with-draft',
 ];
 
 export type Status = 'published' | 'draft';

@@ -8,8 +8,18 @@ import type { Attribute, Component, ContentType, ModelIndex, Schema } from './ty
 
 /** Attribute names that collide with columns or keys Cairn (and Strapi) manage themselves. */
 const RESERVED = new Set([
-  'id', 'document_id', 'created_at', 'updated_at', 'published_at', 'created_by_id', 'updated_by_id',
-  'created_by', 'updated_by', 'locale', 'localizations', '__component',
+  'id',
+  'document_id',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'created_by_id',
+  'updated_by_id',
+  'created_by',
+  'updated_by',
+  'locale',
+  'localizations',
+  '__component',
 ]);
 
 /**
@@ -59,7 +69,12 @@ function reporter(file: string, problems: string[]) {
  * The declared attributes, in order. `reserved` names are refused (a built-in definition, Strapi's
  * own, may declare one in place: the release action's `locale` column sits among its attributes).
  */
-function readAttributes(def: RawModelFile, context: AttributeContext, report: ReturnType<typeof reporter>, reserved: ReadonlySet<string> = RESERVED): Map<string, Attribute> {
+function readAttributes(
+  def: RawModelFile,
+  context: AttributeContext,
+  report: ReturnType<typeof reporter>,
+  reserved: ReadonlySet<string> = RESERVED,
+): Map<string, Attribute> {
   const attributes = new Map<string, Attribute>();
   const raw = def.attributes;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -72,7 +87,10 @@ function readAttributes(def: RawModelFile, context: AttributeContext, report: Re
       continue;
     }
     if (reserved.has(snakeCase(name)) || (reserved.size > 0 && /^_*strapi/i.test(name))) {
-      report(name, 'uses a reserved name; rename it (id, documentId, createdAt, updatedAt, publishedAt, createdBy, updatedBy, locale, localizations and strapi* are managed by the server)');
+      report(
+        name,
+        'uses a reserved name; rename it (id, documentId, createdAt, updatedAt, publishedAt, createdBy, updatedBy, locale, localizations and strapi* are managed by the server)',
+      );
       continue;
     }
     const attribute = parseAttribute(name, rawAttribute, context, report);
@@ -81,7 +99,12 @@ function readAttributes(def: RawModelFile, context: AttributeContext, report: Re
   return attributes;
 }
 
-function buildContentType(raw: RawContentType, problems: string[], globallyPrivate: ReadonlySet<string>, customFields: CustomFieldTypes): ContentType | null {
+function buildContentType(
+  raw: RawContentType,
+  problems: string[],
+  globallyPrivate: ReadonlySet<string>,
+  customFields: CustomFieldTypes,
+): ContentType | null {
   const report = reporter(raw.file, problems);
   const def = raw.definition;
   const kind = def.kind;
@@ -108,8 +131,16 @@ function buildContentType(raw: RawContentType, problems: string[], globallyPriva
   const i18n = (def.pluginOptions as { i18n?: { localized?: unknown } } | undefined)?.i18n;
   const localized = i18n?.localized === true;
   const populateCreatorFields = options.populateCreatorFields === true;
-  const privateNames = [...globallyPrivate, ...(Array.isArray(options.privateAttributes) ? options.privateAttributes.map(String) : [])];
-  const declared = readAttributes(def, { localized, customFields }, report, raw.origin === 'builtin' ? new Set() : RESERVED);
+  const privateNames = [
+    ...globallyPrivate,
+    ...(Array.isArray(options.privateAttributes) ? options.privateAttributes.map(String) : []),
+  ];
+  const declared = readAttributes(
+    def,
+    { localized, customFields },
+    report,
+    raw.origin === 'builtin' ? new Set() : RESERVED,
+  );
   for (const name of privateNames) {
     const attribute = declared.get(name);
     if (attribute) declared.set(name, { ...attribute, private: true });
@@ -137,14 +168,30 @@ function buildContentType(raw: RawContentType, problems: string[], globallyPriva
  * A definition's `indexes`: `[{ name, columns: [column names], type?: 'unique' | null }]`, on
  * columns of the type's own scalar attributes (or `id`, `document_id`).
  */
-function readIndexes(raw: unknown, attributes: ReadonlyMap<string, Attribute>, report: ReturnType<typeof reporter>): ModelIndex[] {
+function readIndexes(
+  raw: unknown,
+  attributes: ReadonlyMap<string, Attribute>,
+  report: ReturnType<typeof reporter>,
+): ModelIndex[] {
   if (raw === undefined) return [];
-  const known = new Set(['id', 'document_id', ...[...attributes.values()].flatMap((attribute) => ('column' in attribute ? [attribute.column] : []))]);
+  const known = new Set([
+    'id',
+    'document_id',
+    ...[...attributes.values()].flatMap((attribute) => ('column' in attribute ? [attribute.column] : [])),
+  ]);
   const indexes: ModelIndex[] = [];
   for (const entry of Array.isArray(raw) ? raw : [raw]) {
     const { name, columns, type } = (entry ?? {}) as { name?: unknown; columns?: unknown; type?: unknown };
-    if (typeof name !== 'string' || !Array.isArray(columns) || !columns.every((c) => typeof c === 'string' && known.has(c)) || (type !== undefined && type !== null && type !== 'unique')) {
-      report(null, `has an invalid "indexes" entry ${JSON.stringify(entry)}; use [{ "name": "…", "columns": ["<column of an attribute>"], "type": "unique" }] or remove it`);
+    if (
+      typeof name !== 'string' ||
+      !Array.isArray(columns) ||
+      !columns.every((c) => typeof c === 'string' && known.has(c)) ||
+      (type !== undefined && type !== null && type !== 'unique')
+    ) {
+      report(
+        null,
+        `has an invalid "indexes" entry ${JSON.stringify(entry)}; use [{ "name": "…", "columns": ["<column of an attribute>"], "type": "unique" }] or remove it`,
+      );
       continue;
     }
     indexes.push({ name, columns, ...(type !== undefined ? { type } : {}) });
@@ -181,19 +228,28 @@ function checkReferences(schema: Schema, problems: string[]): void {
     for (const attribute of model.attributes.values()) {
       if (attribute.system) continue;
       if (attribute.type === 'component' && !schema.components.has(attribute.component)) {
-        report(attribute.name, `uses the component "${attribute.component}", which does not exist; create src/components/${attribute.component.replace('.', '/')}.json or fix the uid`);
+        report(
+          attribute.name,
+          `uses the component "${attribute.component}", which does not exist; create src/components/${attribute.component.replace('.', '/')}.json or fix the uid`,
+        );
       }
       if (attribute.type === 'dynamiczone') {
         for (const uid of attribute.components) {
           if (!schema.components.has(uid)) {
-            report(attribute.name, `lists the component "${uid}", which does not exist; create it or remove it from "components"`);
+            report(
+              attribute.name,
+              `lists the component "${uid}", which does not exist; create it or remove it from "components"`,
+            );
           }
         }
       }
       if (attribute.type === 'relation' && attribute.target !== undefined) {
         const target = schema.contentTypes.get(attribute.target);
         if (!target) {
-          report(attribute.name, `targets "${attribute.target}", which is not a content type; fix "target" (e.g. "api::author.author")`);
+          report(
+            attribute.name,
+            `targets "${attribute.target}", which is not a content type; fix "target" (e.g. "api::author.author")`,
+          );
           continue;
         }
         checkInverse(model.uid, attribute, target, report);
@@ -220,10 +276,16 @@ function checkInverse(
     return;
   }
   if (attribute.relation === 'oneToMany' && attribute.inversedBy !== undefined) {
-    report(attribute.name, 'is a bidirectional oneToMany that uses inversedBy; the "one" side must use mappedBy (the manyToOne side owns the relation)');
+    report(
+      attribute.name,
+      'is a bidirectional oneToMany that uses inversedBy; the "one" side must use mappedBy (the manyToOne side owns the relation)',
+    );
   }
   if (attribute.relation === 'manyToOne' && attribute.mappedBy !== undefined) {
-    report(attribute.name, 'is a bidirectional manyToOne that uses mappedBy; the "many" side must own the relation with inversedBy');
+    report(
+      attribute.name,
+      'is a bidirectional manyToOne that uses mappedBy; the "many" side must own the relation with inversedBy',
+    );
   }
 }
 
@@ -232,14 +294,20 @@ function checkUniqueNames(schema: Schema, problems: string[]): void {
   const routes = new Map<string, string>();
   for (const model of [...schema.contentTypes.values(), ...schema.components.values()]) {
     const previous = tables.get(model.table);
-    if (previous) problems.push(`${model.file}: collectionName "${model.table}" is already used by ${previous}; choose another table name`);
+    if (previous)
+      problems.push(
+        `${model.file}: collectionName "${model.table}" is already used by ${previous}; choose another table name`,
+      );
     else tables.set(model.table, model.file);
   }
   for (const type of schema.contentTypes.values()) {
     if (type.origin !== 'api') continue;
     for (const name of [type.singularName, type.pluralName]) {
       const previous = routes.get(name);
-      if (previous) problems.push(`${type.file}: API name "${name}" is already used by ${previous}; rename info.singularName/pluralName`);
+      if (previous)
+        problems.push(
+          `${type.file}: API name "${name}" is already used by ${previous}; rename info.singularName/pluralName`,
+        );
       else routes.set(name, type.file);
     }
   }

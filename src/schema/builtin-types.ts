@@ -31,7 +31,13 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       registrationToken: { type: 'string', private: true, searchable: false },
       isActive: { type: 'boolean', default: false, private: true },
       roles: { type: 'relation', relation: 'manyToMany', inversedBy: 'users', target: 'admin::role', private: true },
-      apiTokens: { type: 'relation', relation: 'oneToMany', mappedBy: 'adminUserOwner', target: 'admin::api-token', private: true },
+      apiTokens: {
+        type: 'relation',
+        relation: 'oneToMany',
+        mappedBy: 'adminUserOwner',
+        target: 'admin::api-token',
+        private: true,
+      },
       blocked: { type: 'boolean', default: false, private: true },
       preferedLanguage: { type: 'string' },
     },
@@ -77,7 +83,12 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       accessKey: { type: 'string', minLength: 1, required: true, searchable: false },
       encryptedKey: { type: 'text', minLength: 1, searchable: false },
       lastUsedAt: { type: 'datetime' },
-      permissions: { type: 'relation', relation: 'oneToMany', mappedBy: 'token', target: 'admin::api-token-permission' },
+      permissions: {
+        type: 'relation',
+        relation: 'oneToMany',
+        mappedBy: 'token',
+        target: 'admin::api-token-permission',
+      },
       adminPermissions: { type: 'relation', relation: 'oneToMany', mappedBy: 'apiToken', target: 'admin::permission' },
       adminUserOwner: { type: 'relation', relation: 'manyToOne', inversedBy: 'apiTokens', target: 'admin::user' },
       expiresAt: { type: 'datetime' },
@@ -87,7 +98,11 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
   builtin('admin::api-token-permission', {
     kind: 'collectionType',
     collectionName: 'strapi_api_token_permissions',
-    info: { singularName: 'api-token-permission', pluralName: 'api-token-permissions', displayName: 'API Token Permission' },
+    info: {
+      singularName: 'api-token-permission',
+      pluralName: 'api-token-permissions',
+      displayName: 'API Token Permission',
+    },
     pluginOptions: hidden,
     attributes: {
       action: { type: 'string', minLength: 1, required: true },
@@ -97,7 +112,12 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
   builtin('admin::session', {
     kind: 'collectionType',
     collectionName: 'strapi_sessions',
-    info: { singularName: 'session', pluralName: 'sessions', displayName: 'Session', description: 'Session Manager storage' },
+    info: {
+      singularName: 'session',
+      pluralName: 'sessions',
+      displayName: 'Session',
+      description: 'Session Manager storage',
+    },
     options: { draftAndPublish: false },
     pluginOptions: { ...hidden, i18n: { localized: false } },
     attributes: {
@@ -120,7 +140,12 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
     pluginOptions: hidden,
     attributes: {
       action: { type: 'string', required: true },
-      role: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.role', inversedBy: 'permissions' },
+      role: {
+        type: 'relation',
+        relation: 'manyToOne',
+        target: 'plugin::users-permissions.role',
+        inversedBy: 'permissions',
+      },
     },
   }),
   builtin('plugin::users-permissions.role', {
@@ -132,7 +157,12 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       name: { type: 'string', minLength: 3, required: true },
       description: { type: 'string' },
       type: { type: 'string', unique: true },
-      permissions: { type: 'relation', relation: 'oneToMany', target: 'plugin::users-permissions.permission', mappedBy: 'role' },
+      permissions: {
+        type: 'relation',
+        relation: 'oneToMany',
+        target: 'plugin::users-permissions.permission',
+        mappedBy: 'role',
+      },
       users: { type: 'relation', relation: 'oneToMany', target: 'plugin::users-permissions.user', mappedBy: 'role' },
     },
   }),
@@ -158,7 +188,11 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
     collectionName: 'files',
     info: { singularName: 'file', pluralName: 'files', displayName: 'File' },
     pluginOptions: hidden,
-    indexes: ['folder_path', 'created_at', 'updated_at', 'name', 'size', 'ext'].map((column) => ({ name: `upload_files_${column}_index`, columns: [column], type: null })),
+    indexes: ['folder_path', 'created_at', 'updated_at', 'name', 'size', 'ext'].map((column) => ({
+      name: `upload_files_${column}_index`,
+      columns: [column],
+      type: null,
+    })),
     attributes: {
       name: { type: 'string', required: true },
       alternativeText: { type: 'text' },
@@ -176,7 +210,13 @@ export const BUILTIN_CONTENT_TYPES: readonly RawContentType[] = [
       provider: { type: 'string', required: true },
       provider_metadata: { type: 'json' },
       related: { type: 'relation', relation: 'morphToMany' },
-      folder: { type: 'relation', relation: 'manyToOne', target: 'plugin::upload.folder', inversedBy: 'files', private: true },
+      folder: {
+        type: 'relation',
+        relation: 'manyToOne',
+        target: 'plugin::upload.folder',
+        inversedBy: 'files',
+        private: true,
+      },
       folderPath: { type: 'string', minLength: 1, required: true, private: true, searchable: false },
     },
   }),

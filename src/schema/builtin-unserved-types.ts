@@ -27,7 +27,12 @@ export const UNSERVED_CONTENT_TYPES: readonly RawContentType[] = [
       scheduledAt: { type: 'datetime' },
       timezone: { type: 'string' },
       status: { type: 'enumeration', enum: ['ready', 'blocked', 'failed', 'done', 'empty'], required: true },
-      actions: { type: 'relation', relation: 'oneToMany', target: 'plugin::content-releases.release-action', mappedBy: 'release' },
+      actions: {
+        type: 'relation',
+        relation: 'oneToMany',
+        target: 'plugin::content-releases.release-action',
+        mappedBy: 'release',
+      },
     },
   }),
   unserved('plugin::content-releases.release-action', {
@@ -42,7 +47,12 @@ export const UNSERVED_CONTENT_TYPES: readonly RawContentType[] = [
       entryDocumentId: { type: 'string' },
       // Declared by the type itself: the `locale` column sits here, not after the timestamps.
       locale: { type: 'string' },
-      release: { type: 'relation', relation: 'manyToOne', target: 'plugin::content-releases.release', inversedBy: 'actions' },
+      release: {
+        type: 'relation',
+        relation: 'manyToOne',
+        target: 'plugin::content-releases.release',
+        inversedBy: 'actions',
+      },
       isEntryValid: { type: 'boolean' },
     },
   }),
@@ -53,8 +63,17 @@ export const UNSERVED_CONTENT_TYPES: readonly RawContentType[] = [
     pluginOptions: hidden,
     attributes: {
       name: { type: 'string', required: true, unique: true },
-      stages: { type: 'relation', target: 'plugin::review-workflows.workflow-stage', relation: 'oneToMany', mappedBy: 'workflow' },
-      stageRequiredToPublish: { type: 'relation', target: 'plugin::review-workflows.workflow-stage', relation: 'oneToOne' },
+      stages: {
+        type: 'relation',
+        target: 'plugin::review-workflows.workflow-stage',
+        relation: 'oneToMany',
+        mappedBy: 'workflow',
+      },
+      stageRequiredToPublish: {
+        type: 'relation',
+        target: 'plugin::review-workflows.workflow-stage',
+        relation: 'oneToOne',
+      },
       contentTypes: { type: 'json', required: true, default: '[]' },
     },
   }),
@@ -66,7 +85,12 @@ export const UNSERVED_CONTENT_TYPES: readonly RawContentType[] = [
     attributes: {
       name: { type: 'string' },
       color: { type: 'string', default: '#4945FF' },
-      workflow: { type: 'relation', target: 'plugin::review-workflows.workflow', relation: 'manyToOne', inversedBy: 'stages' },
+      workflow: {
+        type: 'relation',
+        target: 'plugin::review-workflows.workflow',
+        relation: 'manyToOne',
+        inversedBy: 'stages',
+      },
       permissions: { type: 'relation', target: 'admin::permission', relation: 'manyToMany' },
     },
   }),
@@ -80,7 +104,12 @@ export const UNSERVED_CONTENT_TYPES: readonly RawContentType[] = [
       description: { type: 'string', minLength: 1, default: '' },
       accessKey: { type: 'string', minLength: 1, required: true },
       lastUsedAt: { type: 'datetime' },
-      permissions: { type: 'relation', target: 'admin::transfer-token-permission', relation: 'oneToMany', mappedBy: 'token' },
+      permissions: {
+        type: 'relation',
+        target: 'admin::transfer-token-permission',
+        relation: 'oneToMany',
+        mappedBy: 'token',
+      },
       expiresAt: { type: 'datetime' },
       lifespan: { type: 'biginteger' },
     },
@@ -88,7 +117,11 @@ export const UNSERVED_CONTENT_TYPES: readonly RawContentType[] = [
   unserved('admin::transfer-token-permission', {
     kind: 'collectionType',
     collectionName: 'strapi_transfer_token_permissions',
-    info: { singularName: 'transfer-token-permission', pluralName: 'transfer-token-permissions', displayName: 'Transfer Token Permission' },
+    info: {
+      singularName: 'transfer-token-permission',
+      pluralName: 'transfer-token-permissions',
+      displayName: 'Transfer Token Permission',
+    },
     pluginOptions: hidden,
     attributes: {
       action: { type: 'string', minLength: 1, required: true },

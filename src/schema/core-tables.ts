@@ -1,6 +1,10 @@
 import type { ColumnSpec, ColumnType, TableSpec } from './table-spec.js';
 
-const column = (name: string, type: ColumnType, options: { unsigned?: boolean; notNullable?: boolean } = {}): ColumnSpec => ({
+const column = (
+  name: string,
+  type: ColumnType,
+  options: { unsigned?: boolean; notNullable?: boolean } = {},
+): ColumnSpec => ({
   name,
   type,
   unsigned: options.unsigned ?? false,
@@ -13,7 +17,15 @@ function creatorKeys(table: string): Pick<TableSpec, 'indexes' | 'foreignKeys'> 
   const name = `${table}_created_by_id_fk`;
   return {
     indexes: [{ name, columns: ['created_by_id'], unique: false }],
-    foreignKeys: [{ name, columns: ['created_by_id'], referencedTable: 'admin_users', referencedColumns: ['id'], onDelete: 'SET NULL' }],
+    foreignKeys: [
+      {
+        name,
+        columns: ['created_by_id'],
+        referencedTable: 'admin_users',
+        referencedColumns: ['id'],
+        onDelete: 'SET NULL',
+      },
+    ],
   };
 }
 
@@ -25,13 +37,27 @@ function creatorKeys(table: string): Pick<TableSpec, 'indexes' | 'foreignKeys'> 
 export const INTERNAL_MODEL_TABLES: readonly TableSpec[] = [
   {
     name: 'strapi_core_store_settings',
-    columns: [column('id', 'increments'), column('key', 'string'), column('value', 'text'), column('type', 'string'), column('environment', 'string'), column('tag', 'string')],
+    columns: [
+      column('id', 'increments'),
+      column('key', 'string'),
+      column('value', 'text'),
+      column('type', 'string'),
+      column('environment', 'string'),
+      column('tag', 'string'),
+    ],
     indexes: [],
     foreignKeys: [],
   },
   {
     name: 'strapi_webhooks',
-    columns: [column('id', 'increments'), column('name', 'string'), column('url', 'text'), column('headers', 'jsonb'), column('events', 'jsonb'), column('enabled', 'boolean')],
+    columns: [
+      column('id', 'increments'),
+      column('name', 'string'),
+      column('url', 'text'),
+      column('headers', 'jsonb'),
+      column('events', 'jsonb'),
+      column('enabled', 'boolean'),
+    ],
     indexes: [],
     foreignKeys: [],
   },
@@ -52,7 +78,12 @@ export const INTERNAL_MODEL_TABLES: readonly TableSpec[] = [
   },
   {
     name: 'strapi_ai_metadata_jobs',
-    columns: [column('id', 'increments'), column('status', 'string', required), column('created_at', 'datetime'), column('completed_at', 'datetime')],
+    columns: [
+      column('id', 'increments'),
+      column('status', 'string', required),
+      column('created_at', 'datetime'),
+      column('completed_at', 'datetime'),
+    ],
     indexes: [],
     foreignKeys: [],
   },
@@ -91,7 +122,12 @@ export const BOOKKEEPING_TABLES: readonly TableSpec[] = [
   migrationsTable('strapi_migrations_internal'),
   {
     name: 'strapi_database_schema',
-    columns: [column('id', 'increments'), column('schema', 'json'), column('time', 'datetime'), column('hash', 'string')],
+    columns: [
+      column('id', 'increments'),
+      column('schema', 'json'),
+      column('time', 'datetime'),
+      column('hash', 'string'),
+    ],
     indexes: [],
     foreignKeys: [],
   },

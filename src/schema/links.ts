@@ -64,7 +64,11 @@ function deriveRelationLink(schema: Schema, model: Model, attribute: RelationAtt
     };
   }
   if (!attribute.useJoinTable) {
-    return { kind: 'joinColumn', column: identifier(snakeCase(attribute.name), { suffix: 'id' }), targetTable: target.table };
+    return {
+      kind: 'joinColumn',
+      column: identifier(snakeCase(attribute.name), { suffix: 'id' }),
+      targetTable: target.table,
+    };
   }
   const table = identifier([model.table, snakeCase(attribute.name)], { suffix: 'links' });
   const sourceColumn = identifier(snakeCase(model.singularName), { suffix: 'id' });

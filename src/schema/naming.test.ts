@@ -80,7 +80,9 @@ describe('identifier', () => {
   });
 
   it('leaves two tokens totalling 55 characters unchanged', () => {
-    expect(identifier(['a'.repeat(26), 'b'.repeat(24)], { suffix: 'links' })).toBe(`${'a'.repeat(26)}_${'b'.repeat(24)}_lnk`);
+    expect(identifier(['a'.repeat(26), 'b'.repeat(24)], { suffix: 'links' })).toBe(
+      `${'a'.repeat(26)}_${'b'.repeat(24)}_lnk`,
+    );
   });
 
   it('shortens one over-long name to exactly 55 characters, ending with the fixed suffix', () => {
@@ -134,6 +136,8 @@ describe('identifier', () => {
   });
 
   it('throws when the fixed tokens leave no room for the names', () => {
-    expect(() => identifier(['a'.repeat(30), 'b'.repeat(30)], { suffix: 's'.repeat(50) })).toThrow(/Cannot shorten the database identifier/);
+    expect(() => identifier(['a'.repeat(30), 'b'.repeat(30)], { suffix: 's'.repeat(50) })).toThrow(
+      /Cannot shorten the database identifier/,
+    );
   });
 });

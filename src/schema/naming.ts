@@ -49,7 +49,10 @@ interface NameToken {
 }
 
 /** Builds one identifier from name parts plus optional fixed suffix/prefix, shortened if needed. */
-export function identifier(names: string | readonly string[], options: { suffix?: string; prefix?: string } = {}): string {
+export function identifier(
+  names: string | readonly string[],
+  options: { suffix?: string; prefix?: string } = {},
+): string {
   const tokens: NameToken[] = (typeof names === 'string' ? [names] : names).map((name) => ({
     name,
     compressible: true,
@@ -110,6 +113,8 @@ function shorten(tokens: readonly NameToken[]): string {
 
 function withHash(name: string, length: number): string {
   if (name.length <= length) return name;
-  const hash = createHash('shake256', { outputLength: Math.ceil(HASH_LENGTH / 2) }).update(name).digest('hex');
+  const hash = createHash('shake256', { outputLength: Math.ceil(HASH_LENGTH / 2) })
+    .update(name)
+    .digest('hex');
   return `${name.slice(0, length - HASH_LENGTH)}${hash.slice(0, HASH_LENGTH)}`;
 }

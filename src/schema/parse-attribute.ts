@@ -1,16 +1,17 @@
 import { CUSTOM_FIELD_TYPES, type CustomFieldTypes } from './custom-fields.js';
 import { identifier, snakeCase } from './naming.js';
 import type { RawAttribute } from './raw-types.js';
-import {
-  SCALAR_TYPES,
-  type Attribute,
-  type RelationKind,
-  type ScalarAttribute,
-  type ScalarType,
-} from './types.js';
+import { SCALAR_TYPES, type Attribute, type RelationKind, type ScalarAttribute, type ScalarType } from './types.js';
 
 const RELATION_KINDS: readonly RelationKind[] = [
-  'oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'morphOne', 'morphMany', 'morphToOne', 'morphToMany',
+  'oneToOne',
+  'oneToMany',
+  'manyToOne',
+  'manyToMany',
+  'morphOne',
+  'morphMany',
+  'morphToOne',
+  'morphToMany',
 ];
 
 /** Collects the problems found while reading one model; each names the attribute and the fix. */
@@ -122,10 +123,18 @@ export function parseAttribute(
 }
 
 /** The stored type of a custom field, or null once the problem is reported. */
-function customFieldType(name: string, raw: RawAttribute, known: CustomFieldTypes, report: ProblemSink): ScalarType | null {
+function customFieldType(
+  name: string,
+  raw: RawAttribute,
+  known: CustomFieldTypes,
+  report: ProblemSink,
+): ScalarType | null {
   const uid = raw.customField;
   if (typeof uid !== 'string' || uid === '') {
-    report(name, 'has type "customField" without a "customField" uid; set it to the uid its plugin registers (e.g. "plugin::color-picker.color")');
+    report(
+      name,
+      'has type "customField" without a "customField" uid; set it to the uid its plugin registers (e.g. "plugin::color-picker.color")',
+    );
     return null;
   }
   const type = known.get(uid);
@@ -171,7 +180,12 @@ function parseScalar(
   return withEnum(attribute, raw, name, report);
 }
 
-function withEnum(attribute: ScalarAttribute, raw: RawAttribute, name: string, report: ProblemSink): ScalarAttribute | null {
+function withEnum(
+  attribute: ScalarAttribute,
+  raw: RawAttribute,
+  name: string,
+  report: ProblemSink,
+): ScalarAttribute | null {
   if (attribute.type !== 'enumeration') return attribute;
   const values = raw.enum;
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) {
@@ -199,7 +213,12 @@ function numberOption(raw: RawAttribute, key: string, name: string, report: Prob
 }
 
 /** min/max: numbers, or integer strings for bigintegers. */
-function boundOption(raw: RawAttribute, key: 'min' | 'max', name: string, report: ProblemSink): Record<string, number | string> {
+function boundOption(
+  raw: RawAttribute,
+  key: 'min' | 'max',
+  name: string,
+  report: ProblemSink,
+): Record<string, number | string> {
   const value = raw[key];
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return { [key]: value };
   return numberOption(raw, key, name, report);

@@ -26,13 +26,26 @@ export interface StrapiSchemaRecord {
 
 /** Where Strapi 5.54's registry lists the built-in content types: plugins before the project's, admin after. */
 const PLUGIN_TYPES_FIRST = [
-  'plugin::upload.file', 'plugin::upload.folder', 'plugin::i18n.locale', 'plugin::content-releases.release',
-  'plugin::content-releases.release-action', 'plugin::review-workflows.workflow', 'plugin::review-workflows.workflow-stage',
-  'plugin::users-permissions.permission', 'plugin::users-permissions.role', 'plugin::users-permissions.user',
+  'plugin::upload.file',
+  'plugin::upload.folder',
+  'plugin::i18n.locale',
+  'plugin::content-releases.release',
+  'plugin::content-releases.release-action',
+  'plugin::review-workflows.workflow',
+  'plugin::review-workflows.workflow-stage',
+  'plugin::users-permissions.permission',
+  'plugin::users-permissions.role',
+  'plugin::users-permissions.user',
 ];
 const ADMIN_TYPES_LAST = [
-  'admin::permission', 'admin::user', 'admin::role', 'admin::api-token', 'admin::api-token-permission',
-  'admin::transfer-token', 'admin::transfer-token-permission', 'admin::session',
+  'admin::permission',
+  'admin::user',
+  'admin::role',
+  'admin::api-token',
+  'admin::api-token-permission',
+  'admin::transfer-token',
+  'admin::transfer-token-permission',
+  'admin::session',
 ];
 
 /** Builds the schema Strapi 5.54 would record for this content model, and its hash. */
@@ -50,7 +63,9 @@ export function strapiSchemaRecord(schema: Schema): StrapiSchemaRecord {
   const sorted = [...tables].sort((a, b) => a.name.localeCompare(b.name));
   return {
     json: JSON.stringify({ tables }),
-    hash: createHash('sha256').update(JSON.stringify({ tables: sorted })).digest('hex'),
+    hash: createHash('sha256')
+      .update(JSON.stringify({ tables: sorted }))
+      .digest('hex'),
   };
 }
 
@@ -58,7 +73,12 @@ function strapiModelOrder(schema: Schema): Model[] {
   const types = [...schema.contentTypes.values()];
   const known = new Set([...PLUGIN_TYPES_FIRST, ...ADMIN_TYPES_LAST]);
   const pick = (uids: readonly string[]) => uids.flatMap((uid) => schema.contentTypes.get(uid) ?? []);
-  return [...pick(PLUGIN_TYPES_FIRST), ...types.filter((type) => !known.has(type.uid)), ...pick(ADMIN_TYPES_LAST), ...schema.components.values()];
+  return [
+    ...pick(PLUGIN_TYPES_FIRST),
+    ...types.filter((type) => !known.has(type.uid)),
+    ...pick(ADMIN_TYPES_LAST),
+    ...schema.components.values(),
+  ];
 }
 
 interface StrapiColumn {
@@ -110,7 +130,9 @@ function strapiColumn(column: ColumnSpec): StrapiColumn {
 
 function strapiIndex(index: IndexSpec): StrapiIndex {
   if (index.unique) return { name: index.name, columns: index.columns, type: 'unique' };
-  return index.typeNull ? { name: index.name, columns: index.columns, type: null } : { name: index.name, columns: index.columns };
+  return index.typeNull
+    ? { name: index.name, columns: index.columns, type: null }
+    : { name: index.name, columns: index.columns };
 }
 
 /**
@@ -119,7 +141,19 @@ function strapiIndex(index: IndexSpec): StrapiIndex {
  */
 function strapiForeignKey(fk: ForeignKeySpec): Record<string, unknown> {
   if (fk.onDelete === 'SET NULL') {
-    return { name: fk.name, columns: fk.columns, referencedTable: fk.referencedTable, referencedColumns: fk.referencedColumns, onDelete: fk.onDelete };
+    return {
+      name: fk.name,
+      columns: fk.columns,
+      referencedTable: fk.referencedTable,
+      referencedColumns: fk.referencedColumns,
+      onDelete: fk.onDelete,
+    };
   }
-  return { name: fk.name, columns: fk.columns, referencedColumns: fk.referencedColumns, referencedTable: fk.referencedTable, onDelete: fk.onDelete };
+  return {
+    name: fk.name,
+    columns: fk.columns,
+    referencedColumns: fk.referencedColumns,
+    referencedTable: fk.referencedTable,
+    onDelete: fk.onDelete,
+  };
 }

@@ -1,7 +1,14 @@
 import type { Attribute, RelationAttribute, ScalarAttribute } from './types.js';
 
 /** Names of the attributes the server adds to every content type. */
-export const SYSTEM_ATTRIBUTE_NAMES = ['createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy', 'locale'] as const;
+export const SYSTEM_ATTRIBUTE_NAMES = [
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'createdBy',
+  'updatedBy',
+  'locale',
+] as const;
 
 function systemScalar(name: string, type: 'datetime' | 'string', column: string, isPrivate = false): ScalarAttribute {
   return {

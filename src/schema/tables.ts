@@ -37,14 +37,32 @@ export function modelTables(schema: Schema, model: Model): ModelTables {
   const hasComponents = [...model.attributes.values()].some((a) => a.type === 'component' || a.type === 'dynamiczone');
   const links = joinTables(schema, model);
   if (model.uid === 'plugin::upload.file') links.unshift(mediaMorphTable());
-  return { table: modelTable(schema, model), componentLinks: hasComponents ? componentJoinTable(model.table) : null, links };
+  return {
+    table: modelTable(schema, model),
+    componentLinks: hasComponents ? componentJoinTable(model.table) : null,
+    links,
+  };
 }
 
 const SCALAR_COLUMN_TYPES: Readonly<Record<ScalarType, ColumnType>> = {
-  string: 'string', password: 'string', email: 'string', enumeration: 'string', uid: 'string',
-  text: 'text', richtext: 'text', blocks: 'jsonb', json: 'jsonb', integer: 'integer',
-  biginteger: 'bigInteger', float: 'double', decimal: 'decimal', date: 'date', time: 'time',
-  datetime: 'datetime', timestamp: 'timestamp', boolean: 'boolean',
+  string: 'string',
+  password: 'string',
+  email: 'string',
+  enumeration: 'string',
+  uid: 'string',
+  text: 'text',
+  richtext: 'text',
+  blocks: 'jsonb',
+  json: 'jsonb',
+  integer: 'integer',
+  biginteger: 'bigInteger',
+  float: 'double',
+  decimal: 'decimal',
+  date: 'date',
+  time: 'time',
+  datetime: 'datetime',
+  timestamp: 'timestamp',
+  boolean: 'boolean',
 };
 
 const column = (name: string, type: ColumnType, unsigned = false): ColumnSpec => ({ name, type, unsigned });
@@ -57,7 +75,10 @@ const cairnIndex = (name: string, columns: string[]): IndexSpec => ({ name, colu
  * indexes it does not know; if it drops them, Cairn recreates them at the next start.
  */
 const EXTRA_INDEXES: Readonly<Record<string, readonly IndexSpec[]>> = {
-  strapi_sessions: [cairnIndex('strapi_sessions_session_id_idx', ['session_id']), cairnIndex('strapi_sessions_user_id_idx', ['user_id'])],
+  strapi_sessions: [
+    cairnIndex('strapi_sessions_session_id_idx', ['session_id']),
+    cairnIndex('strapi_sessions_user_id_idx', ['user_id']),
+  ],
 };
 
 function modelTable(schema: Schema, model: Model): TableSpec {
@@ -74,16 +95,29 @@ function modelTable(schema: Schema, model: Model): TableSpec {
       columns.push(column(link.column, 'integer', true));
       const name = identifier([model.table, link.column], { suffix: 'fk' });
       foreignKeyIndexes.push(index(name, [link.column]));
-      foreignKeys.push({ name, columns: [link.column], referencedTable: link.targetTable, referencedColumns: ['id'], onDelete: 'SET NULL' });
+      foreignKeys.push({
+        name,
+        columns: [link.column],
+        referencedTable: link.targetTable,
+        referencedColumns: ['id'],
+        onDelete: 'SET NULL',
+      });
     }
   }
   // Strapi's order: the type's own indexes, the document lookup index, then the join columns' indexes.
   const indexes: IndexSpec[] = [];
   if (model.modelType === 'contentType') {
     for (const declared of model.indexes) {
-      indexes.push({ name: declared.name, columns: declared.columns, unique: declared.type === 'unique', ...(declared.type === null ? { typeNull: true } : {}) });
+      indexes.push({
+        name: declared.name,
+        columns: declared.columns,
+        unique: declared.type === 'unique',
+        ...(declared.type === null ? { typeNull: true } : {}),
+      });
     }
-    indexes.push(index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']));
+    indexes.push(
+      index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']),
+    );
   }
   indexes.push(...foreignKeyIndexes, ...(EXTRA_INDEXES[model.table] ?? []));
   return { name: model.table, columns, indexes, foreignKeys };
@@ -98,7 +132,11 @@ function joinTables(schema: Schema, model: Model): TableSpec[] {
     if (link?.kind !== 'joinTable' || !link.owner || !target) continue;
     const fk = identifier(link.table, { suffix: 'fk' });
     const ifk = identifier(link.table, { suffix: 'inv_fk' });
-    const columns = [column('id', 'increments'), column(link.sourceColumn, 'integer', true), column(link.targetColumn, 'integer', true)];
+    const columns = [
+      column('id', 'increments'),
+      column(link.sourceColumn, 'integer', true),
+      column(link.targetColumn, 'integer', true),
+    ];
     const indexes = [
       index(fk, [link.sourceColumn]),
       index(ifk, [link.targetColumn]),
@@ -113,15 +151,29 @@ function joinTables(schema: Schema, model: Model): TableSpec[] {
       indexes.push(index(identifier(link.table, { suffix: 'order_inv_fk' }), [link.inverseOrderColumn]));
       // Not in Strapi's layout: appending a link to a target's list reads the target's largest
       // inverse order, which this answers without scanning every link of a popular target.
-      indexes.push(cairnIndex(identifier(link.table, { suffix: 'inv_ord_idx' }), [link.targetColumn, link.inverseOrderColumn]));
+      indexes.push(
+        cairnIndex(identifier(link.table, { suffix: 'inv_ord_idx' }), [link.targetColumn, link.inverseOrderColumn]),
+      );
     }
     tables.push({
       name: link.table,
       columns,
       indexes,
       foreignKeys: [
-        { name: fk, columns: [link.sourceColumn], referencedTable: model.table, referencedColumns: ['id'], onDelete: 'CASCADE' },
-        { name: ifk, columns: [link.targetColumn], referencedTable: target.table, referencedColumns: ['id'], onDelete: 'CASCADE' },
+        {
+          name: fk,
+          columns: [link.sourceColumn],
+          referencedTable: model.table,
+          referencedColumns: ['id'],
+          onDelete: 'CASCADE',
+        },
+        {
+          name: ifk,
+          columns: [link.targetColumn],
+          referencedTable: target.table,
+          referencedColumns: ['id'],
+          onDelete: 'CASCADE',
+        },
       ],
     });
   }
@@ -148,7 +200,9 @@ function componentJoinTable(ownerTable: string): TableSpec {
       index(fk, ['entity_id']),
       index(identifier([ownerTable], { suffix: 'unique' }), ['entity_id', 'cmp_id', 'field', 'component_type'], true),
     ],
-    foreignKeys: [{ name: fk, columns: ['entity_id'], referencedTable: ownerTable, referencedColumns: ['id'], onDelete: 'CASCADE' }],
+    foreignKeys: [
+      { name: fk, columns: ['entity_id'], referencedTable: ownerTable, referencedColumns: ['id'], onDelete: 'CASCADE' },
+    ],
   };
 }
 
@@ -172,6 +226,8 @@ function mediaMorphTable(): TableSpec {
       index(identifier(name, { suffix: 'order_index' }), ['order']),
       index(identifier(name, { suffix: 'id_column_index' }), ['related_id']),
     ],
-    foreignKeys: [{ name: fk, columns: [fileColumn], referencedTable: 'files', referencedColumns: ['id'], onDelete: 'CASCADE' }],
+    foreignKeys: [
+      { name: fk, columns: [fileColumn], referencedTable: 'files', referencedColumns: ['id'], onDelete: 'CASCADE' },
+    ],
   };
 }

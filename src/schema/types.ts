@@ -27,19 +27,28 @@ export type ScalarType =
 
 /** Every scalar type, in the order the docs list them. */
 export const SCALAR_TYPES: readonly ScalarType[] = [
-  'string', 'text', 'richtext', 'blocks', 'email', 'password', 'uid', 'enumeration', 'integer',
-  'biginteger', 'float', 'decimal', 'date', 'time', 'datetime', 'timestamp', 'boolean', 'json',
+  'string',
+  'text',
+  'richtext',
+  'blocks',
+  'email',
+  'password',
+  'uid',
+  'enumeration',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+  'boolean',
+  'json',
 ];
 
 export type RelationKind =
-  | 'oneToOne'
-  | 'oneToMany'
-  | 'manyToOne'
-  | 'manyToMany'
-  | 'morphOne'
-  | 'morphMany'
-  | 'morphToOne'
-  | 'morphToMany';
+  'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany' | 'morphOne' | 'morphMany' | 'morphToOne' | 'morphToMany';
 
 /** Options every attribute may carry. */
 interface AttributeCommon {
@@ -104,11 +113,7 @@ export interface DynamicZoneAttribute extends AttributeCommon {
 }
 
 export type Attribute =
-  | ScalarAttribute
-  | RelationAttribute
-  | MediaAttribute
-  | ComponentAttribute
-  | DynamicZoneAttribute;
+  ScalarAttribute | RelationAttribute | MediaAttribute | ComponentAttribute | DynamicZoneAttribute;
 
 /** Narrows an attribute to the kinds stored in a column of the owner's table. */
 export function isScalar(attribute: Attribute): attribute is ScalarAttribute {

@@ -14,14 +14,18 @@ const MAX_DATE_MS = 8.64e15;
  */
 export const DECODERS: Readonly<Record<ValueKind, Decoder>> = {
   string: (value) => value ?? null,
-  boolean: (value) => (value === null || value === undefined ? null : value === true || value === 1 || value === '1' || value === 't' || value === 'true'),
+  boolean: (value) =>
+    value === null || value === undefined
+      ? null
+      : value === true || value === 1 || value === '1' || value === 't' || value === 'true',
   integer: toNumber,
   float: toNumber,
   biginteger: (value) => (value === null || value === undefined ? null : String(value)),
   datetime: (value) => {
     if (value === null || value === undefined) return null;
     // SQLite's epoch milliseconds, formatted without a Date (see core/iso-datetime.ts).
-    if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= MAX_DATE_MS) return isoFromEpochMs(value);
+    if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= MAX_DATE_MS)
+      return isoFromEpochMs(value);
     return toDate(value)?.toISOString() ?? null;
   },
   timestamp: (value) => {
@@ -29,7 +33,12 @@ export const DECODERS: Readonly<Record<ValueKind, Decoder>> = {
     const date = toDate(value);
     return date ? String(date.getTime()) : null;
   },
-  date: (value) => (value === null || value === undefined ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value)),
+  date: (value) =>
+    value === null || value === undefined
+      ? null
+      : value instanceof Date
+        ? value.toISOString().slice(0, 10)
+        : String(value),
   time: (value) => (value === null || value === undefined ? null : normalizeTime(String(value))),
   json: (value) => {
     if (value === null || value === undefined) return null;
@@ -53,7 +62,10 @@ function toNumber(value: unknown): unknown {
 }
 
 function toDate(value: unknown): Date | null {
-  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : (value as string | number));
+  const date =
+    value instanceof Date
+      ? value
+      : new Date(typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : (value as string | number));
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

@@ -39,11 +39,20 @@ describe('formatData: v4 entries', () => {
   });
 
   it('keeps id and documentId first, then attributes', () => {
-    expect(Object.keys(v4({ title: 'x', id: 1, documentId: 'a' }) as object)).toEqual(['id', 'documentId', 'attributes']);
+    expect(Object.keys(v4({ title: 'x', id: 1, documentId: 'a' }) as object)).toEqual([
+      'id',
+      'documentId',
+      'attributes',
+    ]);
   });
 
   it('formats each entry of a list', () => {
-    expect(v4([{ id: 1, documentId: 'a', title: 'x' }, { id: 2, documentId: 'b', title: 'y' }])).toEqual([
+    expect(
+      v4([
+        { id: 1, documentId: 'a', title: 'x' },
+        { id: 2, documentId: 'b', title: 'y' },
+      ]),
+    ).toEqual([
       { id: 1, documentId: 'a', attributes: { title: 'x' } },
       { id: 2, documentId: 'b', attributes: { title: 'y' } },
     ]);
@@ -61,17 +70,29 @@ describe('formatData: v4 entries', () => {
   it('leaves JSON and blocks values alone', () => {
     const meta = { data: [1], attributes: { x: 1 } };
     const content = [{ type: 'paragraph', children: [{ type: 'text', text: 'hi' }] }];
-    expect(v4({ id: 1, documentId: 'a', meta, content })).toEqual({ id: 1, documentId: 'a', attributes: { meta, content } });
+    expect(v4({ id: 1, documentId: 'a', meta, content })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { meta, content },
+    });
   });
 });
 
 describe('formatData: v4 relations and media', () => {
   it('wraps a to-one relation in { data }', () => {
-    expect(v4({ id: 1, documentId: 'a', author: ann })).toEqual({ id: 1, documentId: 'a', attributes: { author: { data: v4Ann } } });
+    expect(v4({ id: 1, documentId: 'a', author: ann })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { author: { data: v4Ann } },
+    });
   });
 
   it('wraps an empty to-one relation as { data: null }', () => {
-    expect(v4({ id: 1, documentId: 'a', author: null })).toEqual({ id: 1, documentId: 'a', attributes: { author: { data: null } } });
+    expect(v4({ id: 1, documentId: 'a', author: null })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { author: { data: null } },
+    });
   });
 
   it('wraps a to-many relation in { data: [...] }', () => {
@@ -91,11 +112,18 @@ describe('formatData: v4 relations and media', () => {
         },
       },
     });
-    expect(v4({ id: 1, documentId: 'a', tags: [] })).toEqual({ id: 1, documentId: 'a', attributes: { tags: { data: [] } } });
+    expect(v4({ id: 1, documentId: 'a', tags: [] })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { tags: { data: [] } },
+    });
   });
 
   it('formats nested relations recursively with the target model', () => {
-    const withArticles: Document = { ...ann, articles: [{ id: 9, documentId: 'a9', title: 'T', cover: null, tags: [{ id: 5, documentId: 't5', name: 'n' }] }] };
+    const withArticles: Document = {
+      ...ann,
+      articles: [{ id: 9, documentId: 'a9', title: 'T', cover: null, tags: [{ id: 5, documentId: 't5', name: 'n' }] }],
+    };
     expect(v4({ id: 1, documentId: 'a', author: withArticles })).toEqual({
       id: 1,
       documentId: 'a',
@@ -112,7 +140,11 @@ describe('formatData: v4 relations and media', () => {
                   {
                     id: 9,
                     documentId: 'a9',
-                    attributes: { title: 'T', cover: { data: null }, tags: { data: [{ id: 5, documentId: 't5', attributes: { name: 'n' } }] } },
+                    attributes: {
+                      title: 'T',
+                      cover: { data: null },
+                      tags: { data: [{ id: 5, documentId: 't5', attributes: { name: 'n' } }] },
+                    },
                   },
                 ],
               },
@@ -124,17 +156,35 @@ describe('formatData: v4 relations and media', () => {
   });
 
   it('wraps single media, set or unset', () => {
-    expect(v4({ id: 1, documentId: 'a', cover: image })).toEqual({ id: 1, documentId: 'a', attributes: { cover: { data: v4Image } } });
-    expect(v4({ id: 1, documentId: 'a', cover: null })).toEqual({ id: 1, documentId: 'a', attributes: { cover: { data: null } } });
+    expect(v4({ id: 1, documentId: 'a', cover: image })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { cover: { data: v4Image } },
+    });
+    expect(v4({ id: 1, documentId: 'a', cover: null })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { cover: { data: null } },
+    });
   });
 
   it('wraps multiple media, set or empty', () => {
-    expect(v4({ id: 1, documentId: 'a', gallery: [image] })).toEqual({ id: 1, documentId: 'a', attributes: { gallery: { data: [v4Image] } } });
-    expect(v4({ id: 1, documentId: 'a', gallery: [] })).toEqual({ id: 1, documentId: 'a', attributes: { gallery: { data: [] } } });
+    expect(v4({ id: 1, documentId: 'a', gallery: [image] })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { gallery: { data: [v4Image] } },
+    });
+    expect(v4({ id: 1, documentId: 'a', gallery: [] })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { gallery: { data: [] } },
+    });
   });
 
   it('formats from the model it is given', () => {
-    expect(formatData(schema, author, { id: 2, documentId: 'auth2', name: 'Ann', avatar: image, articles: [] }, true)).toEqual({
+    expect(
+      formatData(schema, author, { id: 2, documentId: 'auth2', name: 'Ann', avatar: image, articles: [] }, true),
+    ).toEqual({
       id: 2,
       documentId: 'auth2',
       attributes: { name: 'Ann', avatar: { data: v4Image }, articles: { data: [] } },
@@ -145,7 +195,10 @@ describe('formatData: v4 relations and media', () => {
     expect(v4({ id: 1, documentId: 'a', tags: { count: 3 }, localizations: { count: 0 } })).toEqual({
       id: 1,
       documentId: 'a',
-      attributes: { tags: { data: { attributes: { count: 3 } } }, localizations: { data: { attributes: { count: 0 } } } },
+      attributes: {
+        tags: { data: { attributes: { count: 3 } } },
+        localizations: { data: { attributes: { count: 0 } } },
+      },
     });
   });
 
@@ -156,10 +209,16 @@ describe('formatData: v4 relations and media', () => {
       documentId: 'a',
       attributes: {
         locale: 'en',
-        localizations: { data: [{ id: 7, documentId: 'a', attributes: { title: 'Bonjour', locale: 'fr', author: { data: v4Ann } } }] },
+        localizations: {
+          data: [{ id: 7, documentId: 'a', attributes: { title: 'Bonjour', locale: 'fr', author: { data: v4Ann } } }],
+        },
       },
     });
-    expect(v4({ id: 1, documentId: 'a', localizations: [] })).toEqual({ id: 1, documentId: 'a', attributes: { localizations: { data: [] } } });
+    expect(v4({ id: 1, documentId: 'a', localizations: [] })).toEqual({
+      id: 1,
+      documentId: 'a',
+      attributes: { localizations: { data: [] } },
+    });
   });
 });
 
@@ -169,7 +228,15 @@ describe('formatData: v4 components and dynamic zones', () => {
     expect(v4({ id: 1, documentId: 'a', seo })).toEqual({
       id: 1,
       documentId: 'a',
-      attributes: { seo: { id: 3, metaTitle: 'mt', metaDescription: null, shareImage: { data: v4Image }, keywords: [{ id: 4, word: 'w' }] } },
+      attributes: {
+        seo: {
+          id: 3,
+          metaTitle: 'mt',
+          metaDescription: null,
+          shareImage: { data: v4Image },
+          keywords: [{ id: 4, word: 'w' }],
+        },
+      },
     });
   });
 

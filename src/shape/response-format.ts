@@ -63,5 +63,11 @@ function mapEntries(value: unknown, map: (entry: Document) => Document): unknown
 }
 
 function isCount(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && 'count' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    'count' in value
+  );
 }

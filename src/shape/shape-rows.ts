@@ -47,7 +47,11 @@ function compileShaper(columns: readonly SelectColumn[]): RowShaper {
   const visible = columns.filter((column) => !column.hidden);
   const decoders = visible.map((column) => DECODERS[column.kind]);
   // Keys and row properties are written as JSON string literals: no name can escape them.
-  const fields = visible.map((column, index) => `${JSON.stringify(column.as)}: d[${index}](row[${JSON.stringify(column.as)}])`);
-  const build = new Function('d', `return function shapeRow(row) { return { ${fields.join(', ')} }; };`) as (d: typeof decoders) => RowShaper;
+  const fields = visible.map(
+    (column, index) => `${JSON.stringify(column.as)}: d[${index}](row[${JSON.stringify(column.as)}])`,
+  );
+  const build = new Function('d', `return function shapeRow(row) { return { ${fields.join(', ')} }; };`) as (
+    d: typeof decoders,
+  ) => RowShaper;
   return build(decoders);
 }

@@ -63,7 +63,8 @@ function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'com
   const column = json ? dialect.jsonText(ref) : ref;
   const bind = (value: unknown) => w.param(dialect.encode(json ? 'string' : condition.valueKind, value));
   const value = condition.value;
-  const like = (pattern: string, insensitive: boolean) => dialect.like(ref, w.param(pattern), insensitive, condition.valueKind);
+  const like = (pattern: string, insensitive: boolean) =>
+    dialect.like(ref, w.param(pattern), insensitive, condition.valueKind);
   switch (condition.op) {
     case 'eq':
       return value === null ? `${column} is null` : `${column} = ${bind(value)}`;
@@ -114,7 +115,8 @@ function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'com
 /** ` inner join "table" as "alias" on …` / ` left join …` for each join, in order. */
 export function compileJoins(w: SqlWriter, joins: readonly JoinClause[]): string {
   let text = '';
-  for (const join of joins) text += ` ${join.left ? 'left' : 'inner'} join ${w.table(join)} on ${compileCondition(w, join.on)}`;
+  for (const join of joins)
+    text += ` ${join.left ? 'left' : 'inner'} join ${w.table(join)} on ${compileCondition(w, join.on)}`;
   return text;
 }
 
@@ -126,7 +128,9 @@ export function compileJoins(w: SqlWriter, joins: readonly JoinClause[]): string
  */
 function likePattern(w: SqlWriter, before: '%' | '', text: string, after: '%' | ''): string {
   if (!w.dialect.likeMatchesNul && text.includes('\u0000')) {
-    throw new ValidationError('A search or text filter contains the NUL character (\\u0000), which SQLite cannot match: remove it');
+    throw new ValidationError(
+      'A search or text filter contains the NUL character (\\u0000), which SQLite cannot match: remove it',
+    );
   }
   return `${before}${escapeLike(text)}${after}`;
 }

@@ -61,7 +61,12 @@ function writeColumnList(w: SqlWriter, selected: readonly SelectColumn[]): strin
     .map((c) => {
       const column = w.ref(c.column);
       if (c.through) return `${aggregateOver(w, 'max', column, c.through)} as ${w.id(c.as)}`;
-      const value = c.aggregate === 'count' ? `count(${column})` : c.aggregate === 'max' ? `max(${column})` : w.dialect.selectExpression(column, c.kind);
+      const value =
+        c.aggregate === 'count'
+          ? `count(${column})`
+          : c.aggregate === 'max'
+            ? `max(${column})`
+            : w.dialect.selectExpression(column, c.kind);
       return `${value} as ${w.id(c.as)}`;
     })
     .join(', ');
@@ -89,7 +94,8 @@ function deferredSelect(w: SqlWriter, plan: SelectPlan): string {
 }
 
 function sortsWideRows(plan: SelectPlan): boolean {
-  if (plan.limit === null || !plan.from.alias || (plan.joins?.length ?? 0) > 0 || (plan.groupBy?.length ?? 0) > 0) return false;
+  if (plan.limit === null || !plan.from.alias || (plan.joins?.length ?? 0) > 0 || (plan.groupBy?.length ?? 0) > 0)
+    return false;
   if (plan.columns.some((c) => c.aggregate || c.through || c.hidden)) return false;
   return plan.orderBy.some((term) => term.through !== undefined || term.column.column !== 'id');
 }

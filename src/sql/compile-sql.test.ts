@@ -7,7 +7,12 @@ import { postgresDialect } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 
 const t0 = (column: string) => ({ alias: 't0', column });
-const compare = (column: string, op: Extract<Condition, { kind: 'compare' }>['op'], value: unknown, valueKind: ValueKind = 'string'): Condition => ({
+const compare = (
+  column: string,
+  op: Extract<Condition, { kind: 'compare' }>['op'],
+  value: unknown,
+  valueKind: ValueKind = 'string',
+): Condition => ({
   kind: 'compare',
   column: t0(column),
   op,
@@ -33,41 +38,86 @@ describe('golden SQL (SQLite)', () => {
     ['eq null', compare('title', 'eq', null), '"t0"."title" is null', []],
     ['ne null', compare('title', 'ne', null), '"t0"."title" is not null', []],
     ['boolean encodes 0/1', compare('is_featured', 'eq', true, 'boolean'), '"t0"."is_featured" = ?', [1]],
-    ['datetime encodes epoch ms', compare('created_at', 'gt', new Date('2024-05-17T13:45:00.000Z'), 'datetime'), '"t0"."created_at" > ?', [1715953500000]],
+    [
+      'datetime encodes epoch ms',
+      compare('created_at', 'gt', new Date('2024-05-17T13:45:00.000Z'), 'datetime'),
+      '"t0"."created_at" > ?',
+      [1715953500000],
+    ],
     ['eqi', compare('title', 'eqi', 'X'), 'lower("t0"."title") = lower(?)', ['X']],
     ['in', compare('views', 'in', [1, 2], 'integer'), '"t0"."views" in (?, ?)', [1, 2]],
     ['empty in matches nothing', compare('views', 'in', [], 'integer'), '1 = 0', []],
     ['empty notIn matches all', compare('views', 'notIn', [], 'integer'), '1 = 1', []],
     ['between', compare('views', 'between', [1, 9], 'integer'), '"t0"."views" between ? and ?', [1, 9]],
-    ['contains escapes wildcards', compare('title', 'contains', '100%_\\'), `"t0"."title" like ? escape '\\'`, ['%100\\%\\_\\\\%']],
-    ['notContainsi', compare('title', 'notContainsi', 'a'), `not (lower("t0"."title") like lower(?) escape '\\')`, ['%a%']],
+    [
+      'contains escapes wildcards',
+      compare('title', 'contains', '100%_\\'),
+      `"t0"."title" like ? escape '\\'`,
+      ['%100\\%\\_\\\\%'],
+    ],
+    [
+      'notContainsi',
+      compare('title', 'notContainsi', 'a'),
+      `not (lower("t0"."title") like lower(?) escape '\\')`,
+      ['%a%'],
+    ],
     ['startsWith', compare('title', 'startsWith', 'a'), `"t0"."title" like ? escape '\\'`, ['a%']],
     ['endsWithi', compare('title', 'endsWithi', 'a'), `lower("t0"."title") like lower(?) escape '\\'`, ['%a']],
     ['null=false', compare('title', 'null', false), '"t0"."title" is not null', []],
     ['notNull=true', compare('title', 'notNull', true), '"t0"."title" is not null', []],
-    ['and/or/not', { kind: 'and', children: [compare('a', 'eq', 1, 'integer'), { kind: 'not', child: { kind: 'or', children: [compare('b', 'eq', 'x'), compare('c', 'eq', 'y')] } }] }, '("t0"."a" = ? and not ("t0"."b" = ? or "t0"."c" = ?))', [1, 'x', 'y']],
-    ['search', { kind: 'search', columns: [t0('id'), t0('title')], term: 'a_b' }, `("t0"."id" like ? escape '\\' or "t0"."title" like ? escape '\\')`, ['%a\\_b%', '%a\\_b%']],
+    [
+      'and/or/not',
+      {
+        kind: 'and',
+        children: [
+          compare('a', 'eq', 1, 'integer'),
+          { kind: 'not', child: { kind: 'or', children: [compare('b', 'eq', 'x'), compare('c', 'eq', 'y')] } },
+        ],
+      },
+      '("t0"."a" = ? and not ("t0"."b" = ? or "t0"."c" = ?))',
+      [1, 'x', 'y'],
+    ],
+    [
+      'search',
+      { kind: 'search', columns: [t0('id'), t0('title')], term: 'a_b' },
+      `("t0"."id" like ? escape '\\' or "t0"."title" like ? escape '\\')`,
+      ['%a\\_b%', '%a\\_b%'],
+    ],
     [
       'exists over a peer row',
-      { kind: 'exists', from: { table: 'articles', alias: 'pf' }, where: { kind: 'sameValue', left: { alias: 'pf', column: 'locale' }, right: t0('locale') } },
+      {
+        kind: 'exists',
+        from: { table: 'articles', alias: 'pf' },
+        where: { kind: 'sameValue', left: { alias: 'pf', column: 'locale' }, right: t0('locale') },
+      },
       'exists (select 1 as "one" from "articles" as "pf" where ("pf"."locale" = "t0"."locale" or ("pf"."locale" is null and "t0"."locale" is null)))',
       [],
     ],
   ])('%s', (_name, where, sqlWhere, params) => {
     const compiled = compileSelect(sqliteDialect, select(where));
-    expect(compiled.sql).toBe(`select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" where ${sqlWhere} order by "t0"."id" asc limit ?`);
+    expect(compiled.sql).toBe(
+      `select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" where ${sqlWhere} order by "t0"."id" asc limit ?`,
+    );
     expect(compiled.params).toEqual([...params, 25]);
   });
 
   it('offset without a limit uses the largest safe limit', () => {
     const compiled = compileSelect(sqliteDialect, select(null, { limit: null, offset: 10, orderBy: [] }));
-    expect(compiled.sql).toBe('select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" limit ? offset ?');
+    expect(compiled.sql).toBe(
+      'select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" limit ? offset ?',
+    );
     expect(compiled.params).toEqual([Number.MAX_SAFE_INTEGER, 10]);
   });
 
   it('count', () => {
-    const compiled = compileCount(sqliteDialect, { from: { table: 'articles', alias: 't0' }, where: compare('views', 'gte', 3, 'integer') });
-    expect(compiled).toEqual({ sql: 'select count(*) as "count" from "articles" as "t0" where "t0"."views" >= ?', params: [3] });
+    const compiled = compileCount(sqliteDialect, {
+      from: { table: 'articles', alias: 't0' },
+      where: compare('views', 'gte', 3, 'integer'),
+    });
+    expect(compiled).toEqual({
+      sql: 'select count(*) as "count" from "articles" as "t0" where "t0"."views" >= ?',
+      params: [3],
+    });
   });
 
   it('insert returns ids and encodes JSON, booleans and big integers', () => {
@@ -84,16 +134,33 @@ describe('golden SQL (SQLite)', () => {
   });
 
   it('update and delete', () => {
-    const where: Condition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: 3, valueKind: 'integer' };
-    expect(compileUpdate(sqliteDialect, { table: 'tags', set: new Map([['name', { value: 'n', kind: 'string' }]]), where })).toEqual({
+    const where: Condition = {
+      kind: 'compare',
+      column: { alias: '', column: 'id' },
+      op: 'eq',
+      value: 3,
+      valueKind: 'integer',
+    };
+    expect(
+      compileUpdate(sqliteDialect, { table: 'tags', set: new Map([['name', { value: 'n', kind: 'string' }]]), where }),
+    ).toEqual({
       sql: 'update "tags" set "name" = ? where "id" = ?',
       params: ['n', 3],
     });
-    expect(compileDelete(sqliteDialect, { table: 'tags', where })).toEqual({ sql: 'delete from "tags" where "id" = ?', params: [3] });
+    expect(compileDelete(sqliteDialect, { table: 'tags', where })).toEqual({
+      sql: 'delete from "tags" where "id" = ?',
+      params: [3],
+    });
   });
 
   it('copy rows (publish) in one statement', () => {
-    const where: Condition = { kind: 'compare', column: { alias: '', column: 'id' }, op: 'eq', value: 7, valueKind: 'integer' };
+    const where: Condition = {
+      kind: 'compare',
+      column: { alias: '', column: 'id' },
+      op: 'eq',
+      value: 7,
+      valueKind: 'integer',
+    };
     const compiled = compileCopyRows(sqliteDialect, {
       table: 'articles',
       columns: ['document_id', 'title', 'published_at'],
@@ -155,7 +222,9 @@ describe('golden SQL: one sorted page, three dialects (ids sorted and cut first,
 
   it('inserts: RETURNING where the dialect has it', () => {
     const rows = [new Map([['name', { value: 'x', kind: 'string' as const }]])];
-    expect(compileInsert(postgresDialect, { table: 'tags', rows }).sql).toBe('insert into "tags" ("name") values ($1) returning "id"');
+    expect(compileInsert(postgresDialect, { table: 'tags', rows }).sql).toBe(
+      'insert into "tags" ("name") values ($1) returning "id"',
+    );
     expect(compileInsert(mysqlDialect, { table: 'tags', rows }).sql).toBe('insert into `tags` (`name`) values (?)');
   });
 });

@@ -37,7 +37,9 @@ function withReturning(w: SqlWriter, sql: string): string {
 /** UpdatePlan → `update "t" set "a" = ? where …`. */
 export function compileUpdate(dialect: Dialect, plan: UpdatePlan): CompiledQuery {
   const w = new SqlWriter(dialect);
-  const set = [...plan.set].map(([column, { value, kind }]) => `${w.id(column)} = ${w.param(dialect.encode(kind, value))}`);
+  const set = [...plan.set].map(
+    ([column, { value, kind }]) => `${w.id(column)} = ${w.param(dialect.encode(kind, value))}`,
+  );
   return w.done(`update ${w.id(plan.table)} set ${set.join(', ')} where ${compileCondition(w, plan.where)}`);
 }
 
@@ -57,7 +59,9 @@ export function compileCopyRows(dialect: Dialect, plan: CopyRowsPlan): CompiledQ
   const targets = [...copied, ...plan.overrides.keys()].map((column) => w.id(column)).join(', ');
   const values = [
     ...copied.map((column) => `${w.id(column)} as ${w.id(column)}`),
-    ...[...plan.overrides].map(([column, { value, kind }]) => `${w.param(dialect.encode(kind, value))} as ${w.id(column)}`),
+    ...[...plan.overrides].map(
+      ([column, { value, kind }]) => `${w.param(dialect.encode(kind, value))} as ${w.id(column)}`,
+    ),
   ];
   const sql = `insert into ${w.id(plan.table)} (${targets}) select ${values.join(', ')} from ${w.id(plan.table)} where ${compileCondition(w, plan.where)}`;
   return w.done(withReturning(w, sql));

@@ -22,7 +22,8 @@ export interface FileTypeFacts {
 }
 
 /** The type a file is stored with, or why it is refused (a 400 in Strapi's format). */
-export type TypeVerdict = { readonly ok: true; readonly mime: string } | { readonly ok: false; readonly error: ValidationError };
+export type TypeVerdict =
+  { readonly ok: true; readonly mime: string } | { readonly ok: false; readonly error: ValidationError };
 
 /**
  * Decides the type of an uploaded file from three witnesses: the declared type, the type of its
@@ -44,11 +45,20 @@ export function checkFileType(file: FileTypeFacts, lists: TypeLists): TypeVerdic
   const generic = declared === '' || declared === 'application/octet-stream';
   const extension = extname(file.fileName).toLowerCase();
   const fromExtension = (extension && mimeTypes.lookup(extension)) || null;
-  const detected = detectedType(file.content, [...(generic ? [] : [declared]), ...(fromExtension ? [fromExtension] : [])]);
+  const detected = detectedType(file.content, [
+    ...(generic ? [] : [declared]),
+    ...(fromExtension ? [fromExtension] : []),
+  ]);
   const refuse = (message: string, finalType: string | undefined, reason?: string): TypeVerdict => ({
     ok: false,
     error: new ValidationError(message, {
-      fileName: file.fileName, declaredType: file.declaredType, detectedType: detected, finalType, allowedTypes: lists.allowedTypes ?? undefined, deniedTypes: lists.deniedTypes, reason,
+      fileName: file.fileName,
+      declaredType: file.declaredType,
+      detectedType: detected,
+      finalType,
+      allowedTypes: lists.allowedTypes ?? undefined,
+      deniedTypes: lists.deniedTypes,
+      reason,
     }),
   });
   const notAllowed = (type: string) => refuse(`File type '${type}' is not allowed`, type);
@@ -65,21 +75,47 @@ export function checkFileType(file: FileTypeFacts, lists: TypeLists): TypeVerdic
   if (detected !== undefined && denied(detected)) return notAllowed(detected);
   if (detected !== undefined) {
     if (!generic && !typesAgree(declared, detected)) {
-      return refuse(`${file.fileName} is declared as ${declared} but its content is ${detected}: send it with its real type and extension`, detected, 'Declared type contradicted by the content');
+      return refuse(
+        `${file.fileName} is declared as ${declared} but its content is ${detected}: send it with its real type and extension`,
+        detected,
+        'Declared type contradicted by the content',
+      );
     }
     if (fromExtension && !typesAgree(fromExtension, detected)) {
-      return refuse(`${file.fileName} has the extension ${extension} (${fromExtension}) but its content is ${detected}: send it with its real type and extension`, detected, 'Extension contradicted by the content');
+      return refuse(
+        `${file.fileName} has the extension ${extension} (${fromExtension}) but its content is ${detected}: send it with its real type and extension`,
+        detected,
+        'Extension contradicted by the content',
+      );
     }
   }
 
   // A bare container (a ZIP, an OLE compound file) named as a format of that container (.docx, .xls) is that format, as Strapi takes a ZIP named .docx.
-  const shown = detected !== undefined && fromExtension !== null && CONTAINERS.has(detected) && typeKind(fromExtension) === typeKind(detected) ? fromExtension : detected;
-  const declaredMatchesExtension = !generic && fromExtension !== null && (matchesAny(declared, [fromExtension]) || matchesAny(fromExtension, [declared]));
+  const shown =
+    detected !== undefined &&
+    fromExtension !== null &&
+    CONTAINERS.has(detected) &&
+    typeKind(fromExtension) === typeKind(detected)
+      ? fromExtension
+      : detected;
+  const declaredMatchesExtension =
+    !generic &&
+    fromExtension !== null &&
+    (matchesAny(declared, [fromExtension]) || matchesAny(fromExtension, [declared]));
   if (declaredMatchesExtension && shown !== undefined && matchesAny(shown, [declared])) return pass(declared);
-  if (shown === undefined) return fromExtension ? pass(fromExtension) : declared ? pass(declared) : refuse('Cannot verify file type for security reasons', undefined, 'No MIME type to validate');
+  if (shown === undefined)
+    return fromExtension
+      ? pass(fromExtension)
+      : declared
+        ? pass(declared)
+        : refuse('Cannot verify file type for security reasons', undefined, 'No MIME type to validate');
   const allowed = lists.allowedTypes;
   if (allowed !== null && allowed.length > 0 && !matchesAny(shown, allowed)) {
-    return refuse('MIME type is not allowed', shown, 'File content was detected as a type not in the allow list; extension or declared type cannot override');
+    return refuse(
+      'MIME type is not allowed',
+      shown,
+      'File content was detected as a type not in the allow list; extension or declared type cannot override',
+    );
   }
   return fromExtension === null || matchesAny(shown, [fromExtension]) || generic ? pass(shown) : pass(fromExtension);
 }
@@ -104,7 +140,10 @@ export function matchesAny(type: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) => {
     const normalized = pattern.toLowerCase();
     if (!normalized.includes('*')) return normalized === lower;
-    const source = normalized.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+    const source = normalized
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+      .join('.*');
     return new RegExp(`^${source}$`).test(lower);
   });
 }

@@ -42,7 +42,13 @@ export async function createUploadContext(options: {
     imageSettings: () => imageSettings,
     events: options.events,
     now: options.now,
-    readFile: async (id) => (await findManyDocuments(read, fileType, { ...everyColumn, filters: { kind: 'compare', field: 'id', op: 'eq', value: id } })).documents[0] ?? null,
+    readFile: async (id) =>
+      (
+        await findManyDocuments(read, fileType, {
+          ...everyColumn,
+          filters: { kind: 'compare', field: 'id', op: 'eq', value: id },
+        })
+      ).documents[0] ?? null,
   };
   return { context, tempRoot: join(uploadsDir, '.tmp'), fileType };
 }

@@ -22,10 +22,15 @@ export type ContentDetection =
  * malformed container `file-type` fails to parse counts as no signature, as Strapi counts it.
  */
 export async function detectContent(path: string): Promise<ContentDetection> {
-  const signature = fileTypeFromFile(path).then((result) => result?.mime, () => undefined);
+  const signature = fileTypeFromFile(path).then(
+    (result) => result?.mime,
+    () => undefined,
+  );
   const [head, mime] = await Promise.all([readHead(path), signature]);
   const text = decodeTextHead(head);
-  return text === null ? { kind: 'binary', signature: mime } : { kind: 'text', markup: sniffMarkup(text), signature: mime };
+  return text === null
+    ? { kind: 'binary', signature: mime }
+    : { kind: 'text', markup: sniffMarkup(text), signature: mime };
 }
 
 async function readHead(path: string): Promise<Uint8Array> {

@@ -44,21 +44,22 @@ export interface StoredFileRow {
   readonly providerMetadata: unknown;
 }
 
-const fileColumns = (values: FileRowValues) => ({
-  name: [values.name, 'string'],
-  alternative_text: [values.alternativeText, 'string'],
-  caption: [values.caption, 'string'],
-  width: [values.width, 'integer'],
-  height: [values.height, 'integer'],
-  formats: [values.formats, 'json'],
-  hash: [values.hash, 'string'],
-  ext: [values.ext, 'string'],
-  mime: [values.mime, 'string'],
-  size: [values.size, 'float'],
-  url: [values.url, 'string'],
-  provider: [values.provider, 'string'],
-  provider_metadata: [values.providerMetadata, 'json'],
-}) as const;
+const fileColumns = (values: FileRowValues) =>
+  ({
+    name: [values.name, 'string'],
+    alternative_text: [values.alternativeText, 'string'],
+    caption: [values.caption, 'string'],
+    width: [values.width, 'integer'],
+    height: [values.height, 'integer'],
+    formats: [values.formats, 'json'],
+    hash: [values.hash, 'string'],
+    ext: [values.ext, 'string'],
+    mime: [values.mime, 'string'],
+    size: [values.size, 'float'],
+    url: [values.url, 'string'],
+    provider: [values.provider, 'string'],
+    provider_metadata: [values.providerMetadata, 'json'],
+  }) as const;
 
 /**
  * Inserts a `files` row in Strapi's "API Uploads" folder (created on first use and remembered in
@@ -85,13 +86,30 @@ export async function insertFileRow(tx: Executor, db: Database, values: FileRowV
     1,
   );
   if (id === undefined) throw new Error('the files row was not inserted');
-  await tx.run(compileInsert(db.dialect, { table: FOLDER_LINKS, rows: [rowOf({ file_id: [id, 'integer'], folder_id: [folder.id, 'integer'], file_ord: [1, 'float'] })] }));
+  await tx.run(
+    compileInsert(db.dialect, {
+      table: FOLDER_LINKS,
+      rows: [rowOf({ file_id: [id, 'integer'], folder_id: [folder.id, 'integer'], file_ord: [1, 'float'] })],
+    }),
+  );
   return id;
 }
 
 /** Replaces the stored-object columns of a file (after a replace upload). */
-export async function replaceFileRow(tx: Executor, db: Database, id: number, values: FileRowValues, now: Date): Promise<void> {
-  await tx.run(compileUpdate(db.dialect, { table: FILES, set: rowOf({ ...fileColumns(values), updated_at: [now, 'datetime'] }), where: eq('id', id, 'integer') }));
+export async function replaceFileRow(
+  tx: Executor,
+  db: Database,
+  id: number,
+  values: FileRowValues,
+  now: Date,
+): Promise<void> {
+  await tx.run(
+    compileUpdate(db.dialect, {
+      table: FILES,
+      set: rowOf({ ...fileColumns(values), updated_at: [now, 'datetime'] }),
+      where: eq('id', id, 'integer'),
+    }),
+  );
 }
 
 /** Changes a file's name, alternative text and caption: the keys given and not null (Strapi's `updateFileInfo` keeps the stored value for a nil one). */
@@ -105,7 +123,9 @@ export async function updateFileInfoRow(
   const set = rowOf({
     updated_at: [now, 'datetime'],
     ...(info.name !== undefined && info.name !== null ? { name: [info.name, 'string'] as const } : {}),
-    ...(info.alternativeText !== undefined && info.alternativeText !== null ? { alternative_text: [info.alternativeText, 'string'] as const } : {}),
+    ...(info.alternativeText !== undefined && info.alternativeText !== null
+      ? { alternative_text: [info.alternativeText, 'string'] as const }
+      : {}),
     ...(info.caption !== undefined && info.caption !== null ? { caption: [info.caption, 'string'] as const } : {}),
   });
   await tx.run(compileUpdate(db.dialect, { table: FILES, set, where: eq('id', id, 'integer') }));
@@ -113,8 +133,17 @@ export async function updateFileInfoRow(
 
 /** The stored objects of file `id`, or null. */
 export async function findStoredFile(exec: Executor, db: Database, id: number): Promise<StoredFileRow | null> {
-  const columns = { id: ['id', 'integer'], hash: ['hash', 'string'], ext: ['ext', 'string'], url: ['url', 'string'], formats: ['formats', 'json'], providerMetadata: ['provider_metadata', 'json'] } as const;
-  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(FILES, columns, eq('id', id, 'integer'), { limit: 1 })));
+  const columns = {
+    id: ['id', 'integer'],
+    hash: ['hash', 'string'],
+    ext: ['ext', 'string'],
+    url: ['url', 'string'],
+    formats: ['formats', 'json'],
+    providerMetadata: ['provider_metadata', 'json'],
+  } as const;
+  const [row] = await exec.all(
+    compileSelect(db.dialect, simpleSelect(FILES, columns, eq('id', id, 'integer'), { limit: 1 })),
+  );
   if (!row) return null;
   return {
     id: Number(row.id),
@@ -137,16 +166,33 @@ export async function deleteFileRow(tx: Executor, db: Database, id: number): Pro
  * Links a file to one row's media attribute (`ref`/`refId`/`field` of an upload): appended after
  * the attribute's files, or replacing the file of a single-media attribute.
  */
-export async function linkFileToRow(tx: Executor, db: Database, link: { readonly uid: string; readonly rowId: number; readonly field: string; readonly multiple: boolean }, fileId: number): Promise<void> {
-  const where = allOf([eq('related_id', link.rowId, 'integer'), eq('related_type', link.uid), eq('field', link.field)]) as Condition;
+export async function linkFileToRow(
+  tx: Executor,
+  db: Database,
+  link: { readonly uid: string; readonly rowId: number; readonly field: string; readonly multiple: boolean },
+  fileId: number,
+): Promise<void> {
+  const where = allOf([
+    eq('related_id', link.rowId, 'integer'),
+    eq('related_type', link.uid),
+    eq('field', link.field),
+  ]) as Condition;
   let order = 1;
   if (link.multiple) {
-    const rows = await tx.all(compileSelect(db.dialect, simpleSelect(MEDIA_MORPH_TABLE, { order: ['order', 'float'] }, where)));
+    const rows = await tx.all(
+      compileSelect(db.dialect, simpleSelect(MEDIA_MORPH_TABLE, { order: ['order', 'float'] }, where)),
+    );
     order = rows.reduce((max, row) => Math.max(max, Number(row.order ?? 0)), 0) + 1;
   } else {
     await tx.run(compileDelete(db.dialect, { table: MEDIA_MORPH_TABLE, where }));
   }
-  const row = rowOf({ [MEDIA_FILE_COLUMN]: [fileId, 'integer'], related_id: [link.rowId, 'integer'], related_type: [link.uid, 'string'], field: [link.field, 'string'], order: [order, 'float'] });
+  const row = rowOf({
+    [MEDIA_FILE_COLUMN]: [fileId, 'integer'],
+    related_id: [link.rowId, 'integer'],
+    related_type: [link.uid, 'string'],
+    field: [link.field, 'string'],
+    order: [order, 'float'],
+  });
   await tx.run(compileInsert(db.dialect, { table: MEDIA_MORPH_TABLE, rows: [row] }));
 }
 
@@ -159,25 +205,58 @@ export async function linkFileToRow(tx: Executor, db: Database, link: { readonly
 export async function lockTargetRow(tx: Transaction, db: Database, target: UploadTarget): Promise<boolean> {
   const byId = isIn('id', [target.rowId]);
   if (target.contentType) {
-    const [row] = await tx.all(compileSelect(db.dialect, simpleSelect(target.table, { documentId: ['document_id', 'string'] }, byId, { limit: 1 })));
+    const [row] = await tx.all(
+      compileSelect(
+        db.dialect,
+        simpleSelect(target.table, { documentId: ['document_id', 'string'] }, byId, { limit: 1 }),
+      ),
+    );
     if (!row) return false;
     await tx.lock([documentLock(target.contentType, String(row.documentId))]);
   }
-  return (await tx.all(compileSelect(db.dialect, { ...simpleSelect(target.table, { id: ['id', 'integer'] }, byId, { limit: 1 }), forUpdate: true }))).length > 0;
+  return (
+    (
+      await tx.all(
+        compileSelect(db.dialect, {
+          ...simpleSelect(target.table, { id: ['id', 'integer'] }, byId, { limit: 1 }),
+          forUpdate: true,
+        }),
+      )
+    ).length > 0
+  );
 }
 
 async function apiUploadsFolder(tx: Executor, db: Database, now: Date): Promise<{ id: number; path: string }> {
   const stored = await readOrCreateStoreValue(tx, db, API_FOLDER_KEY, { id: null });
   if (typeof stored.id === 'number') {
-    const [row] = await tx.all(compileSelect(db.dialect, simpleSelect(FOLDERS, { id: ['id', 'integer'], path: ['path', 'string'] }, eq('id', stored.id, 'integer'), { limit: 1 })));
+    const [row] = await tx.all(
+      compileSelect(
+        db.dialect,
+        simpleSelect(FOLDERS, { id: ['id', 'integer'], path: ['path', 'string'] }, eq('id', stored.id, 'integer'), {
+          limit: 1,
+        }),
+      ),
+    );
     if (row) return { id: Number(row.id), path: String(row.path) };
   }
-  const paths = await tx.all(compileSelect(db.dialect, simpleSelect(FOLDERS, { pathId: ['path_id', 'integer'] }, null)));
+  const paths = await tx.all(
+    compileSelect(db.dialect, simpleSelect(FOLDERS, { pathId: ['path_id', 'integer'] }, null)),
+  );
   const pathId = paths.reduce((max, row) => Math.max(max, Number(row.pathId ?? 0)), 0) + 1;
   const [id] = await tx.insert(
     compileInsert(db.dialect, {
       table: FOLDERS,
-      rows: [rowOf({ document_id: [createDocumentId(), 'string'], name: ['API Uploads', 'string'], path_id: [pathId, 'integer'], path: [`/${pathId}`, 'string'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'], published_at: [now, 'datetime'] })],
+      rows: [
+        rowOf({
+          document_id: [createDocumentId(), 'string'],
+          name: ['API Uploads', 'string'],
+          path_id: [pathId, 'integer'],
+          path: [`/${pathId}`, 'string'],
+          created_at: [now, 'datetime'],
+          updated_at: [now, 'datetime'],
+          published_at: [now, 'datetime'],
+        }),
+      ],
     }),
     1,
   );

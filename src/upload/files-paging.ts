@@ -20,14 +20,22 @@ const MIXED = 'Invalid pagination attributes. The page parameters are incorrect 
  */
 export function filesListPaging(raw: Readonly<Record<string, unknown>>): Pagination {
   const [page, pageSize, start, limit] = TOP_LEVEL_PAGING_KEYS.map((key) => raw[key] ?? undefined);
-  if ((page !== undefined || pageSize !== undefined) && (start !== undefined || limit !== undefined)) throw new PaginationError(MIXED);
-  if (page !== undefined && !isPositive(toNumber(page))) throw new PaginationError(`Invalid 'page' parameter. Expected an integer > 0, received: ${String(page)}`);
-  if (pageSize !== undefined && !isPositive(toNumber(pageSize))) throw new PaginationError(`Invalid 'pageSize' parameter. Expected an integer > 0, received: ${String(pageSize)}`);
+  if ((page !== undefined || pageSize !== undefined) && (start !== undefined || limit !== undefined))
+    throw new PaginationError(MIXED);
+  if (page !== undefined && !isPositive(toNumber(page)))
+    throw new PaginationError(`Invalid 'page' parameter. Expected an integer > 0, received: ${String(page)}`);
+  if (pageSize !== undefined && !isPositive(toNumber(pageSize)))
+    throw new PaginationError(`Invalid 'pageSize' parameter. Expected an integer > 0, received: ${String(pageSize)}`);
   const offset = start === undefined ? 0 : toNumber(start);
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new ValidationError(`convertStartQueryParams expected a positive integer got ${offset}`);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new ValidationError(`convertStartQueryParams expected a positive integer got ${offset}`);
   const count = limit === undefined ? 0 : toNumber(limit);
-  if (!Number.isSafeInteger(count) || count < -1) throw new ValidationError(`convertLimitQueryParams expected a positive integer got ${count}`);
-  if (count <= 0) return offset === 0 ? { mode: 'all', withCount: false } : { mode: 'offset', start: offset, limit: null, withCount: false };
+  if (!Number.isSafeInteger(count) || count < -1)
+    throw new ValidationError(`convertLimitQueryParams expected a positive integer got ${count}`);
+  if (count <= 0)
+    return offset === 0
+      ? { mode: 'all', withCount: false }
+      : { mode: 'offset', start: offset, limit: null, withCount: false };
   return { mode: 'offset', start: offset, limit: count, withCount: false };
 }
 

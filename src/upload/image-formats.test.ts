@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToKilobytes, DEFAULT_IMAGE_SETTINGS, processImage, type ImageSettings, type SourceFile } from './image-formats.js';
+import {
+  bytesToKilobytes,
+  DEFAULT_IMAGE_SETTINGS,
+  processImage,
+  type ImageSettings,
+  type SourceFile,
+} from './image-formats.js';
 
 let dir: string;
 let counter = 0;
@@ -36,14 +42,25 @@ function gradient(width: number, height: number): Sharp {
     seed ^= seed << 5;
     const pixel = Math.floor(i / 3);
     const channel = i % 3;
-    const base = channel === 0 ? ((pixel % width) * 255) / width : channel === 1 ? (Math.floor(pixel / width) * 255) / height : 128;
+    const base =
+      channel === 0
+        ? ((pixel % width) * 255) / width
+        : channel === 1
+          ? (Math.floor(pixel / width) * 255) / height
+          : 128;
     pixels[i] = Math.max(0, Math.min(255, Math.round(base + ((seed >>> 0) % 17) - 8)));
   }
   return sharp(pixels, { raw: { width, height, channels: 3 } });
 }
 
 /** A gradient image encoded by `encode`, written to the temp dir. */
-async function imageFile(width: number, height: number, ext: string, mime: string, encode: Encode): Promise<SourceFile> {
+async function imageFile(
+  width: number,
+  height: number,
+  ext: string,
+  mime: string,
+  encode: Encode,
+): Promise<SourceFile> {
   const base = `photo${++counter}`;
   const path = join(dir, `${base}${ext}`);
   await encode(gradient(width, height)).toFile(path);
@@ -55,9 +72,13 @@ async function source(path: string, name: string, hash: string, ext: string, mim
 }
 
 const png = (width: number, height: number) => imageFile(width, height, '.png', 'image/png', (image) => image.png());
-const jpeg = (width: number, height: number) => imageFile(width, height, '.jpg', 'image/jpeg', (image) => image.jpeg({ quality: 100 }));
+const jpeg = (width: number, height: number) =>
+  imageFile(width, height, '.jpg', 'image/jpeg', (image) => image.jpeg({ quality: 100 }));
 
-const settings = (overrides: Partial<ImageSettings> = {}): ImageSettings => ({ ...DEFAULT_IMAGE_SETTINGS, ...overrides });
+const settings = (overrides: Partial<ImageSettings> = {}): ImageSettings => ({
+  ...DEFAULT_IMAGE_SETTINGS,
+  ...overrides,
+});
 const dimensions = (formats: readonly { key: string; width: number; height: number }[]) =>
   formats.map(({ key, width, height }) => `${key} ${width}×${height}`);
 
@@ -118,23 +139,39 @@ describe('processImage: formats', () => {
   });
 
   it('a breakpoint applies to the longer side too: 400×1200 portrait', async () => {
-    const { formats } = await processImage(await png(400, 1200), settings({ sizeOptimization: false }), await workDir());
+    const { formats } = await processImage(
+      await png(400, 1200),
+      settings({ sizeOptimization: false }),
+      await workDir(),
+    );
     expect(dimensions(formats)).toEqual(['thumbnail 52×156', 'large 333×1000', 'medium 250×750', 'small 167×500']);
   });
 
   it('responsiveDimensions off → only the thumbnail', async () => {
-    const { formats } = await processImage(await png(1200, 800), settings({ responsiveDimensions: false, sizeOptimization: false }), await workDir());
+    const { formats } = await processImage(
+      await png(1200, 800),
+      settings({ responsiveDimensions: false, sizeOptimization: false }),
+      await workDir(),
+    );
     expect(dimensions(formats)).toEqual(['thumbnail 234×156']);
   });
 
   it('custom breakpoints come largest first, whatever their configured order', async () => {
     const breakpoints = { xsmall: 64, large: 1000, xlarge: 1100, small: 500 };
-    const { formats } = await processImage(await png(1200, 800), settings({ breakpoints, sizeOptimization: false }), await workDir());
+    const { formats } = await processImage(
+      await png(1200, 800),
+      settings({ breakpoints, sizeOptimization: false }),
+      await workDir(),
+    );
     expect(formats.map((format) => format.key)).toEqual(['thumbnail', 'xlarge', 'large', 'small', 'xsmall']);
   });
 
   it('a breakpoint named thumbnail does not replace the thumbnail', async () => {
-    const { formats } = await processImage(await png(1200, 800), settings({ breakpoints: { thumbnail: 300, small: 500 }, sizeOptimization: false }), await workDir());
+    const { formats } = await processImage(
+      await png(1200, 800),
+      settings({ breakpoints: { thumbnail: 300, small: 500 }, sizeOptimization: false }),
+      await workDir(),
+    );
     expect(dimensions(formats)).toEqual(['thumbnail 234×156', 'small 500×333']);
   });
 });
@@ -159,7 +196,15 @@ describe('processImage: what counts as an image', () => {
   });
 
   it('a truncated PNG (header readable, pixels not) → treated as a non-image, not an error', async () => {
-    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#369', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+    const whole = await sharp({
+      create: {
+        width: 800,
+        height: 600,
+        channels: 3,
+        background: '#369',
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
+    })
       .png()
       .toBuffer();
     const path = join(dir, 'truncated.png');
@@ -180,7 +225,10 @@ describe('processImage: what counts as an image', () => {
 
   it('SVG → dimensions, no formats, never re-encoded', async () => {
     const path = join(dir, 'logo.svg');
-    await writeFile(path, '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="600" height="400" fill="#c33"/></svg>');
+    await writeFile(
+      path,
+      '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="600" height="400" fill="#c33"/></svg>',
+    );
     const file = await source(path, 'logo.svg', 'logo_a1b2c3d4e5', '.svg', 'image/svg+xml');
     expect(await processImage(file, settings(), await workDir())).toEqual({
       main: { path, width: 600, height: 400, sizeInBytes: file.sizeInBytes },
@@ -204,10 +252,16 @@ describe('processImage: what counts as an image', () => {
 
   it('animated GIF → per-frame dimensions, frames kept in the formats', async () => {
     const frames = await Promise.all(
-      ['#f00', '#0f0', '#00f'].map((background) => sharp({ create: { width: 600, height: 400, channels: 3, background } }).png().toBuffer()),
+      ['#f00', '#0f0', '#00f'].map((background) =>
+        sharp({ create: { width: 600, height: 400, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      ),
     );
     const path = join(dir, 'anim.gif');
-    await sharp(frames, { join: { animated: true } }).gif().toFile(path);
+    await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toFile(path);
     const file = await source(path, 'anim.gif', 'anim_a1b2c3d4e5', '.gif', 'image/gif');
     const { main, formats } = await processImage(file, settings(), await workDir());
     expect([main.width, main.height]).toEqual([600, 400]);
@@ -253,8 +307,14 @@ describe('processImage: optimisation and orientation', () => {
   });
 
   it('EXIF orientation 6 with autoOrientation on → rotated: width and height swap, formats follow', async () => {
-    const file = await imageFile(400, 300, '.jpg', 'image/jpeg', (image) => image.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }));
-    const { main, formats } = await processImage(file, settings({ autoOrientation: true, sizeOptimization: false }), await workDir());
+    const file = await imageFile(400, 300, '.jpg', 'image/jpeg', (image) =>
+      image.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }),
+    );
+    const { main, formats } = await processImage(
+      file,
+      settings({ autoOrientation: true, sizeOptimization: false }),
+      await workDir(),
+    );
     expect([main.width, main.height]).toEqual([300, 400]);
     expect(main.path).not.toBe(file.path);
     expect((await sharp(main.path).metadata()).orientation).toBeUndefined();
@@ -262,14 +322,20 @@ describe('processImage: optimisation and orientation', () => {
   });
 
   it('EXIF orientation 6 with autoOrientation off → stored dimensions, as Strapi', async () => {
-    const file = await imageFile(400, 300, '.jpg', 'image/jpeg', (image) => image.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }));
+    const file = await imageFile(400, 300, '.jpg', 'image/jpeg', (image) =>
+      image.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }),
+    );
     const { main } = await processImage(file, settings({ sizeOptimization: false }), await workDir());
     expect(main).toEqual({ path: file.path, width: 400, height: 300, sizeInBytes: file.sizeInBytes });
   });
 
   it('autoOrientation on an image without an orientation leaves it as is', async () => {
     const file = await jpeg(400, 300);
-    const { main } = await processImage(file, settings({ autoOrientation: true, sizeOptimization: false }), await workDir());
+    const { main } = await processImage(
+      file,
+      settings({ autoOrientation: true, sizeOptimization: false }),
+      await workDir(),
+    );
     expect(main.path).toBe(file.path);
   });
 });

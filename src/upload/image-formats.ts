@@ -74,7 +74,12 @@ export interface DerivedImage {
 /** The outcome of `processImage`. */
 export interface ProcessedImage {
   /** The original after optional size optimisation / auto-orientation (may be a new temp path). */
-  readonly main: { readonly path: string; readonly width: number | null; readonly height: number | null; readonly sizeInBytes: number };
+  readonly main: {
+    readonly path: string;
+    readonly width: number | null;
+    readonly height: number | null;
+    readonly sizeInBytes: number;
+  };
   /** thumbnail, then the breakpoints that apply, largest first (with the defaults: thumbnail, large, medium, small). */
   readonly formats: readonly DerivedImage[];
 }
@@ -128,7 +133,11 @@ type MainImage = ProcessedImage['main'];
  * `{ main: { path, width: null, height: null, sizeInBytes }, formats: [] }`. Write failures
  * (a missing `workDir`) reject after removing what this call wrote.
  */
-export async function processImage(file: SourceFile, settings: ImageSettings, workDir: string): Promise<ProcessedImage> {
+export async function processImage(
+  file: SourceFile,
+  settings: ImageSettings,
+  workDir: string,
+): Promise<ProcessedImage> {
   const probe = await probeImage(file.path);
   if (probe === null) {
     return { main: { path: file.path, width: null, height: null, sizeInBytes: file.sizeInBytes }, formats: [] };
@@ -136,7 +145,9 @@ export async function processImage(file: SourceFile, settings: ImageSettings, wo
   const written: string[] = [];
   try {
     const main = await optimizeImage(file, probe, settings, workDir, written);
-    const formats = RESIZABLE_FORMATS.has(probe.format) ? await writeFormats(file, probe, main, settings, workDir, written) : [];
+    const formats = RESIZABLE_FORMATS.has(probe.format)
+      ? await writeFormats(file, probe, main, settings, workDir, written)
+      : [];
     return { main, formats };
   } catch (error) {
     await Promise.allSettled(written.map((path) => rm(path, { force: true })));
@@ -192,7 +203,12 @@ async function optimizeImage(
   workDir: string,
   written: string[],
 ): Promise<MainImage> {
-  const unchanged: MainImage = { path: file.path, width: probe.width, height: probe.height, sizeInBytes: file.sizeInBytes };
+  const unchanged: MainImage = {
+    path: file.path,
+    width: probe.width,
+    height: probe.height,
+    sizeInBytes: file.sizeInBytes,
+  };
   const rotate = settings.autoOrientation && probe.orientation > 1;
   if (!isOptimizable(probe.format) || !(settings.sizeOptimization || rotate)) return unchanged;
 
@@ -242,7 +258,9 @@ async function writeFormats(
   if (width === null || height === null) return [];
   const formats: DerivedImage[] = [];
   if (width > THUMBNAIL_WIDTH || height > THUMBNAIL_HEIGHT) {
-    formats.push(await writeFormat(file, probe, main.path, THUMBNAIL_KEY, THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT, workDir, written));
+    formats.push(
+      await writeFormat(file, probe, main.path, THUMBNAIL_KEY, THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT, workDir, written),
+    );
   }
   if (!settings.responsiveDimensions) return formats;
   for (const [key, size] of applicableBreakpoints(settings.breakpoints, width, height)) {
@@ -256,9 +274,15 @@ async function writeFormats(
  * order). A breakpoint named `thumbnail` or with a size that is not a positive integer is skipped;
  * Strapi would race two writes to the same `thumbnail_` file.
  */
-function applicableBreakpoints(breakpoints: Readonly<Record<string, number>>, width: number, height: number): [string, number][] {
+function applicableBreakpoints(
+  breakpoints: Readonly<Record<string, number>>,
+  width: number,
+  height: number,
+): [string, number][] {
   return Object.entries(breakpoints)
-    .filter(([key, size]) => key !== THUMBNAIL_KEY && Number.isInteger(size) && size > 0 && (size < width || size < height))
+    .filter(
+      ([key, size]) => key !== THUMBNAIL_KEY && Number.isInteger(size) && size > 0 && (size < width || size < height),
+    )
     .sort(([, a], [, b]) => b - a);
 }
 
@@ -276,9 +300,20 @@ async function writeFormat(
   const hash = `${key}_${file.hash}`;
   const path = join(workDir, `${hash}${file.ext}`);
   written.push(path);
-  const info = await (await openImage(sourcePath, probe))
+  const info = await (
+    await openImage(sourcePath, probe)
+  )
     .resize({ width: maxWidth, height: maxHeight, fit: 'inside', withoutEnlargement: true })
     .toFormat(probe.format)
     .toFile(path);
-  return { key, path, name: `${key}_${file.name}`, hash, ext: file.ext, mime: file.mime, ...outputDimensions(info), sizeInBytes: info.size };
+  return {
+    key,
+    path,
+    name: `${key}_${file.name}`,
+    hash,
+    ext: file.ext,
+    mime: file.mime,
+    ...outputDimensions(info),
+    sizeInBytes: info.size,
+  };
 }

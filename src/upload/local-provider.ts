@@ -12,7 +12,8 @@ export function createLocalProvider(publicDir: string): UploadProvider {
   const target = (hash: string, ext: string) => {
     const path = resolve(folder, `${hash}${ext}`);
     const inside = relative(folder, path);
-    if (inside === '' || inside.startsWith('..') || inside.includes('/') || inside.includes('\\')) throw new Error(`refusing to store "${hash}${ext}" outside ${folder}`);
+    if (inside === '' || inside.startsWith('..') || inside.includes('/') || inside.includes('\\'))
+      throw new Error(`refusing to store "${hash}${ext}" outside ${folder}`);
     return path;
   };
   return {

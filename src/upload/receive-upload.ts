@@ -40,7 +40,8 @@ export async function receiveUpload(parts: AsyncIterable<MultipartPart>, tempRoo
     for await (const part of parts) {
       if (part.kind === 'field') {
         const existing = fields[part.name];
-        fields[part.name] = existing === undefined ? part.value : [...(Array.isArray(existing) ? existing : [existing]), part.value];
+        fields[part.name] =
+          existing === undefined ? part.value : [...(Array.isArray(existing) ? existing : [existing]), part.value];
         continue;
       }
       if (part.name !== 'files') {

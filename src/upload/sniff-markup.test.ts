@@ -40,7 +40,10 @@ describe('sniffMarkup', () => {
     ['<!-- a comment --> then text', 'text/html'],
     ['<!-- a comment that never ends', 'text/html'],
     ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml'],
-    ['<?xml version="1.0" encoding="UTF-8"?>\n<!-- Generator: an editor -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n<svg>', 'image/svg+xml'],
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- Generator: an editor -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n<svg>',
+      'image/svg+xml',
+    ],
     ['<svg:svg xmlns:svg="http://www.w3.org/2000/svg">', 'image/svg+xml'],
     ['<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml">', 'application/xhtml+xml'],
     ['<?xml version="1.0"?><rss version="2.0">', 'application/xml'],

@@ -13,7 +13,23 @@ export type MarkupType = 'text/html' | 'application/xhtml+xml' | 'image/svg+xml'
 const BINARY_BYTE = /[\u0000-\u0008\u000B\u000E-\u001A\u001C-\u001F]/;
 
 /** The elements whose start tag makes a browser sniff a document as HTML (WHATWG's list). */
-const HTML_ELEMENTS: ReadonlySet<string> = new Set(['html', 'head', 'script', 'iframe', 'h1', 'div', 'font', 'table', 'a', 'style', 'title', 'b', 'body', 'br', 'p']);
+const HTML_ELEMENTS: ReadonlySet<string> = new Set([
+  'html',
+  'head',
+  'script',
+  'iframe',
+  'h1',
+  'div',
+  'font',
+  'table',
+  'a',
+  'style',
+  'title',
+  'b',
+  'body',
+  'br',
+  'p',
+]);
 
 /**
  * The head of a file as text, or null when it is binary: a UTF-16 head is recognised by its byte

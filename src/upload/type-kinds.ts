@@ -6,22 +6,66 @@
  */
 
 const TEXT_APPLICATION_SUBTYPES: ReadonlySet<string> = new Set([
-  'json', 'javascript', 'ecmascript', 'x-javascript', 'x-sh', 'x-csh', 'sql', 'x-sql', 'yaml', 'x-yaml', 'toml', 'x-httpd-php', 'csv',
-  'x-ndjson', 'graphql', 'rtf', 'x-tex', 'x-latex', 'x-subrip', 'x-www-form-urlencoded', 'x-python', 'x-perl', 'x-ruby',
+  'json',
+  'javascript',
+  'ecmascript',
+  'x-javascript',
+  'x-sh',
+  'x-csh',
+  'sql',
+  'x-sql',
+  'yaml',
+  'x-yaml',
+  'toml',
+  'x-httpd-php',
+  'csv',
+  'x-ndjson',
+  'graphql',
+  'rtf',
+  'x-tex',
+  'x-latex',
+  'x-subrip',
+  'x-www-form-urlencoded',
+  'x-python',
+  'x-perl',
+  'x-ruby',
 ]);
 /** Containers of other formats: a ZIP (Office Open XML, OpenDocument, EPUB, JAR, APK…) or an OLE compound file (legacy Office, MSI). */
-const ZIP_TYPES = /^application\/(zip|x-zip(-compressed)?|java-archive|vnd\.android\.package-archive|x-xpinstall|vnd\.openxmlformats-officedocument\..+|vnd\.oasis\.opendocument\..+|vnd\.ms-[\w-]+\.[\w.-]*macroenabled\.12|[\w.-]+\+zip)$/;
+const ZIP_TYPES =
+  /^application\/(zip|x-zip(-compressed)?|java-archive|vnd\.android\.package-archive|x-xpinstall|vnd\.openxmlformats-officedocument\..+|vnd\.oasis\.opendocument\..+|vnd\.ms-[\w-]+\.[\w.-]*macroenabled\.12|[\w.-]+\+zip)$/;
 const CFB_TYPES: ReadonlySet<string> = new Set([
-  'application/x-cfb', 'application/msword', 'application/vnd.ms-excel', 'application/vnd.ms-powerpoint', 'application/vnd.ms-outlook',
-  'application/x-msi', 'application/vnd.visio', 'application/vnd.ms-project',
+  'application/x-cfb',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.ms-outlook',
+  'application/x-msi',
+  'application/vnd.visio',
+  'application/vnd.ms-project',
 ]);
 const ARCHIVE_TYPES: ReadonlySet<string> = new Set([
-  'application/gzip', 'application/x-gzip', 'application/x-tar', 'application/x-bzip2', 'application/x-7z-compressed', 'application/x-rar-compressed',
-  'application/vnd.rar', 'application/x-xz', 'application/zstd', 'application/x-lzip', 'application/x-compress', 'application/x-lzh-compressed',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-tar',
+  'application/x-bzip2',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/vnd.rar',
+  'application/x-xz',
+  'application/zstd',
+  'application/x-lzip',
+  'application/x-compress',
+  'application/x-lzh-compressed',
 ]);
 const EXECUTABLE_TYPES: ReadonlySet<string> = new Set([
-  'application/x-msdownload', 'application/vnd.microsoft.portable-executable', 'application/x-msdos-program', 'application/x-dosexec',
-  'application/x-executable', 'application/x-elf', 'application/x-mach-binary', 'application/x-sharedlib',
+  'application/x-msdownload',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-msdos-program',
+  'application/x-dosexec',
+  'application/x-executable',
+  'application/x-elf',
+  'application/x-mach-binary',
+  'application/x-sharedlib',
 ]);
 
 /** The kind a type belongs to: one of the families above, or the type itself when it belongs to none. */
@@ -32,7 +76,8 @@ export function typeKind(mime: string): string {
   if (mime === 'application/xml' || mime === 'text/xml' || sub.endsWith('+xml')) return 'xml';
   if (isTextType(mime)) return 'text';
   if (top === 'image') return 'image';
-  if (top === 'audio' || top === 'video' || mime === 'application/ogg' || mime === 'application/mp4') return 'audio-video';
+  if (top === 'audio' || top === 'video' || mime === 'application/ogg' || mime === 'application/mp4')
+    return 'audio-video';
   if (top === 'font' || /^(x-)?font-|^vnd\.ms-fontobject$/.test(sub)) return 'font';
   if (ZIP_TYPES.test(mime)) return 'zip';
   if (CFB_TYPES.has(mime)) return 'cfb';
@@ -45,7 +90,12 @@ export function typeKind(mime: string): string {
 /** Whether a type's content is text (text/*, JSON, XML, scripts, CSV, YAML…). */
 export function isTextType(mime: string): boolean {
   const [top = '', sub = ''] = mime.split('/');
-  return top === 'text' || sub.endsWith('+json') || sub.endsWith('+xml') || (top === 'application' && (sub === 'xml' || TEXT_APPLICATION_SUBTYPES.has(sub)));
+  return (
+    top === 'text' ||
+    sub.endsWith('+json') ||
+    sub.endsWith('+xml') ||
+    (top === 'application' && (sub === 'xml' || TEXT_APPLICATION_SUBTYPES.has(sub)))
+  );
 }
 
 /**

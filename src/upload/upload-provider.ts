@@ -23,5 +23,10 @@ export interface UploadProvider {
   readonly name: string;
   upload(file: ProviderFile): Promise<StoredFile>;
   /** Removes a stored file; a file already gone is not an error. */
-  delete(file: { readonly hash: string; readonly ext: string; readonly url: string; readonly providerMetadata: unknown }): Promise<void>;
+  delete(file: {
+    readonly hash: string;
+    readonly ext: string;
+    readonly url: string;
+    readonly providerMetadata: unknown;
+  }): Promise<void>;
 }

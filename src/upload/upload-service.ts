@@ -7,7 +7,17 @@ import { mediaCategory } from '../schema/media-category.js';
 import { checkFileType, type TypeVerdict } from './check-file-type.js';
 import { detectContent } from './detect-content.js';
 import { fileExtension, fileHash, isAcceptableFileName } from './file-names.js';
-import { deleteFileRow, findStoredFile, insertFileRow, linkFileToRow, lockTargetRow, replaceFileRow, updateFileInfoRow, type FileRowValues, type StoredFileRow } from './file-rows.js';
+import {
+  deleteFileRow,
+  findStoredFile,
+  insertFileRow,
+  linkFileToRow,
+  lockTargetRow,
+  replaceFileRow,
+  updateFileInfoRow,
+  type FileRowValues,
+  type StoredFileRow,
+} from './file-rows.js';
 import { bytesToKilobytes, processImage, type ImageSettings } from './image-formats.js';
 import type { ReceivedFile, ReceivedUpload } from './receive-upload.js';
 import type { FileInfo, UploadTarget } from './upload-body.js';
@@ -30,7 +40,14 @@ export interface UploadContext {
 }
 
 /** Declared types sharp decodes: such a file must really be an image. */
-const DECODABLE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/tiff', 'image/avif']);
+const DECODABLE_IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'image/tiff',
+  'image/avif',
+]);
 
 /** A file stored by the provider during a request: deleted again if the request fails. */
 interface Stored {
@@ -46,16 +63,26 @@ interface Stored {
  * file is left without its row nor a row without its file. Emits `media.create` per file after
  * the commit. Returns the new file ids in upload order.
  */
-export async function uploadFiles(ctx: UploadContext, upload: ReceivedUpload, infos: readonly FileInfo[], target: UploadTarget | null): Promise<number[]> {
+export async function uploadFiles(
+  ctx: UploadContext,
+  upload: ReceivedUpload,
+  infos: readonly FileInfo[],
+  target: UploadTarget | null,
+): Promise<number[]> {
   if (upload.files.length === 0) throw new ValidationError('Files are empty');
-  const accepted = await screenTypes(ctx, upload.files.map((file, index) => ({ file, info: infos[index] ?? {} })));
-  if (target && target.multiple === false && accepted.length > 1) throw new ValidationError(`Cannot link ${accepted.length} files to ${target.field}: it holds a single file`);
+  const accepted = await screenTypes(
+    ctx,
+    upload.files.map((file, index) => ({ file, info: infos[index] ?? {} })),
+  );
+  if (target && target.multiple === false && accepted.length > 1)
+    throw new ValidationError(`Cannot link ${accepted.length} files to ${target.field}: it holds a single file`);
   for (const { file, mime } of accepted) checkFile(ctx, file, mime, target);
   const stored: Stored[] = [];
   try {
     for (const { file, info, mime } of accepted) stored.push(await store(ctx, upload, file, info, mime));
     const ids = await ctx.db.transaction(async (tx) => {
-      if (target && !(await lockTargetRow(tx, ctx.db, target))) throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
+      if (target && !(await lockTargetRow(tx, ctx.db, target)))
+        throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
       const created: number[] = [];
       for (const file of stored) {
         const id = await insertFileRow(tx, ctx.db, file.values, ctx.now());
@@ -67,7 +94,10 @@ export async function uploadFiles(ctx: UploadContext, upload: ReceivedUpload, in
     await emit(ctx, 'media.create', ids);
     return ids;
   } catch (error) {
-    await removeObjects(ctx, stored.flatMap((file) => file.objects));
+    await removeObjects(
+      ctx,
+      stored.flatMap((file) => file.objects),
+    );
     throw error;
   }
 }
@@ -76,7 +106,12 @@ export async function uploadFiles(ctx: UploadContext, upload: ReceivedUpload, in
  * `POST /api/upload?id=` with one file: the file keeps its id and links; its stored objects are
  * replaced (the old ones deleted after the commit). `fileInfo` may rename it.
  */
-export async function replaceFile(ctx: UploadContext, id: number, upload: ReceivedUpload, info: FileInfo): Promise<void> {
+export async function replaceFile(
+  ctx: UploadContext,
+  id: number,
+  upload: ReceivedUpload,
+  info: FileInfo,
+): Promise<void> {
   if (upload.files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
   const [file] = upload.files;
   if (!file) throw new ValidationError('Files are empty');
@@ -112,7 +147,11 @@ export async function updateFileInfo(ctx: UploadContext, id: number, info: FileI
  * `DELETE /api/upload/files/:id`: removes the row and every link to it in one transaction, then
  * the stored objects. Returns false when there is no such file.
  */
-export async function deleteFile(ctx: UploadContext, id: number, shown: Readonly<Record<string, unknown>>): Promise<boolean> {
+export async function deleteFile(
+  ctx: UploadContext,
+  id: number,
+  shown: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
   const old = await findStoredFile(ctx.db, ctx.db, id);
   if (!old) return false;
   await ctx.db.transaction((tx) => deleteFileRow(tx, ctx.db, id));
@@ -125,7 +164,10 @@ export async function deleteFile(ctx: UploadContext, id: number, shown: Readonly
  * The files whose type passes check-file-type.ts, each with the type to store; the refused ones
  * are left out, as Strapi 5.54 leaves them out, and when none passes the first refusal is thrown.
  */
-async function screenTypes(ctx: UploadContext, files: readonly { readonly file: ReceivedFile; readonly info: FileInfo }[]): Promise<{ file: ReceivedFile; info: FileInfo; mime: string }[]> {
+async function screenTypes(
+  ctx: UploadContext,
+  files: readonly { readonly file: ReceivedFile; readonly info: FileInfo }[],
+): Promise<{ file: ReceivedFile; info: FileInfo; mime: string }[]> {
   const verdicts = await Promise.all(files.map(({ file }) => typeOf(ctx, file)));
   const accepted = files.flatMap((entry, index) => {
     const verdict = verdicts[index];
@@ -138,7 +180,10 @@ async function screenTypes(ctx: UploadContext, files: readonly { readonly file: 
 
 /** The type a received file is stored with, from its name, its declared type and its bytes. */
 async function typeOf(ctx: UploadContext, file: ReceivedFile): Promise<TypeVerdict> {
-  return checkFileType({ fileName: file.filename, declaredType: file.mimetype, content: await detectContent(file.path) }, ctx.config);
+  return checkFileType(
+    { fileName: file.filename, declaredType: file.mimetype, content: await detectContent(file.path) },
+    ctx.config,
+  );
 }
 
 /** The checks Strapi makes of a whole upload once the types are screened: the file name, the target attribute's media kinds, the size. */
@@ -151,13 +196,24 @@ function checkFile(ctx: UploadContext, file: ReceivedFile, mime: string, target:
 }
 
 /** Derives the image formats of a received file and hands everything to the provider. */
-async function store(ctx: UploadContext, upload: ReceivedUpload, file: ReceivedFile, info: FileInfo, mime: string): Promise<Stored> {
+async function store(
+  ctx: UploadContext,
+  upload: ReceivedUpload,
+  file: ReceivedFile,
+  info: FileInfo,
+  mime: string,
+): Promise<Stored> {
   const name = (info.name || file.filename).normalize();
   const ext = fileExtension(file.filename, mime);
   const hash = fileHash(name, ext);
-  const image = await processImage({ path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes }, ctx.imageSettings(), upload.workDir);
+  const image = await processImage(
+    { path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes },
+    ctx.imageSettings(),
+    upload.workDir,
+  );
   // A file stored as a raster image its bytes do not hold (no signature recognised, sharp cannot decode it) is refused, as Strapi does.
-  if (DECODABLE_IMAGE_TYPES.has(mime) && image.main.width === null) throw new ApplicationError('File is not a valid image');
+  if (DECODABLE_IMAGE_TYPES.has(mime) && image.main.width === null)
+    throw new ApplicationError('File is not a valid image');
   const objects: { hash: string; ext: string; url: string }[] = [];
   try {
     const put = async (object: ProviderFile) => {
@@ -167,19 +223,43 @@ async function store(ctx: UploadContext, upload: ReceivedUpload, file: ReceivedF
     };
     const formats: Record<string, unknown> = {};
     for (const format of image.formats) {
-      const { url } = await put({ hash: format.hash, ext: format.ext, mime: format.mime, sizeInBytes: format.sizeInBytes, path: format.path });
+      const { url } = await put({
+        hash: format.hash,
+        ext: format.ext,
+        mime: format.mime,
+        sizeInBytes: format.sizeInBytes,
+        path: format.path,
+      });
       formats[format.key] = {
-        name: format.name, hash: format.hash, ext: format.ext, mime: format.mime, path: null,
-        width: format.width, height: format.height, size: bytesToKilobytes(format.sizeInBytes), sizeInBytes: format.sizeInBytes, url,
+        name: format.name,
+        hash: format.hash,
+        ext: format.ext,
+        mime: format.mime,
+        path: null,
+        width: format.width,
+        height: format.height,
+        size: bytesToKilobytes(format.sizeInBytes),
+        sizeInBytes: format.sizeInBytes,
+        url,
       };
     }
     const main = await put({ hash, ext, mime, sizeInBytes: image.main.sizeInBytes, path: image.main.path });
     return {
       objects,
       values: {
-        name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null, width: image.main.width, height: image.main.height,
-        formats: image.formats.length > 0 ? formats : null, hash, ext, mime, size: bytesToKilobytes(image.main.sizeInBytes),
-        url: main.url, provider: ctx.provider.name, providerMetadata: main.providerMetadata,
+        name,
+        alternativeText: info.alternativeText ?? null,
+        caption: info.caption ?? null,
+        width: image.main.width,
+        height: image.main.height,
+        formats: image.formats.length > 0 ? formats : null,
+        hash,
+        ext,
+        mime,
+        size: bytesToKilobytes(image.main.sizeInBytes),
+        url: main.url,
+        provider: ctx.provider.name,
+        providerMetadata: main.providerMetadata,
       },
     };
   } catch (error) {
@@ -191,11 +271,20 @@ async function store(ctx: UploadContext, upload: ReceivedUpload, file: ReceivedF
 }
 
 function objectsOf(file: StoredFileRow): { hash: string; ext: string; url: string }[] {
-  return [file, ...Object.values(file.formats ?? {})].map((object) => ({ hash: object.hash, ext: object.ext, url: object.url }));
+  return [file, ...Object.values(file.formats ?? {})].map((object) => ({
+    hash: object.hash,
+    ext: object.ext,
+    url: object.url,
+  }));
 }
 
-async function removeObjects(ctx: UploadContext, objects: readonly { hash: string; ext: string; url: string }[]): Promise<void> {
-  await Promise.all(objects.map((object) => ctx.provider.delete({ ...object, providerMetadata: null }).catch(() => undefined)));
+async function removeObjects(
+  ctx: UploadContext,
+  objects: readonly { hash: string; ext: string; url: string }[],
+): Promise<void> {
+  await Promise.all(
+    objects.map((object) => ctx.provider.delete({ ...object, providerMetadata: null }).catch(() => undefined)),
+  );
 }
 
 async function emit(ctx: UploadContext, event: 'media.create' | 'media.update', ids: readonly number[]): Promise<void> {

@@ -8,7 +8,10 @@ const DEFAULTS = { sizeOptimization: true, responsiveDimensions: true, autoOrien
  * The upload plugin's settings from the core store (`plugin_upload_settings`, created with
  * Strapi's defaults when missing), with the configured breakpoints.
  */
-export async function loadImageSettings(db: Database, breakpoints: Readonly<Record<string, number>>): Promise<ImageSettings> {
+export async function loadImageSettings(
+  db: Database,
+  breakpoints: Readonly<Record<string, number>>,
+): Promise<ImageSettings> {
   const stored = await readOrCreateStoreValue(db, db, 'plugin_upload_settings', DEFAULTS);
   return {
     sizeOptimization: stored.sizeOptimization !== false,

@@ -43,7 +43,10 @@ export function apiUrlOf(config: Config): string {
 
 /** A query on the user type from a raw query string (Strapi's parameters), for the users endpoints. */
 export function userQuery(ctx: AuthContext, config: Config, raw: Readonly<Record<string, unknown>>): Query {
-  return normalizeQuery(ctx.documents.schema, ctx.userType, raw, { api: config.api, defaultLocale: config.i18n.defaultLocale });
+  return normalizeQuery(ctx.documents.schema, ctx.userType, raw, {
+    api: config.api,
+    defaultLocale: config.i18n.defaultLocale,
+  });
 }
 
 /** The user as the API shows it (private fields left out), with `populate`; null when there is none. */
@@ -53,6 +56,10 @@ export async function readUserDocument(ctx: AuthContext, id: number, query: Quer
     filters: { kind: 'compare', field: 'id', op: 'eq', value: id },
     pagination: { mode: 'offset', start: 0, limit: 1, withCount: false },
   };
-  const { documents } = await findManyDocuments({ schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect }, ctx.userType, byId);
+  const { documents } = await findManyDocuments(
+    { schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect },
+    ctx.userType,
+    byId,
+  );
   return documents[0] ?? null;
 }

@@ -9,6 +9,9 @@ export interface AuthResult {
 }
 
 /** `{ jwt, [refreshToken], user }` with the cookie, if any. */
-export function signedIn(tokens: { body: Readonly<Record<string, unknown>>; setCookie?: string }, user: Document | null): AuthResult {
+export function signedIn(
+  tokens: { body: Readonly<Record<string, unknown>>; setCookie?: string },
+  user: Document | null,
+): AuthResult {
   return { body: { ...tokens.body, user }, ...(tokens.setCookie ? { setCookie: tokens.setCookie } : {}) };
 }

@@ -38,7 +38,10 @@ export async function sessionTokens(
   delivery: TokenDelivery,
 ): Promise<IssuedTokens> {
   const { sessionId, userId } = session;
-  const jwt = await ctx.jwt.issue({ userId, sessionId, type: 'access' }, ctx.config.sessions.accessTokenLifespanSeconds);
+  const jwt = await ctx.jwt.issue(
+    { userId, sessionId, type: 'access' },
+    ctx.config.sessions.accessTokenLifespanSeconds,
+  );
   const refreshSeconds = Math.max(1, Math.floor((session.expiresAt - ctx.now().getTime()) / 1000));
   const refreshToken = await ctx.jwt.issue({ userId, sessionId, type: 'refresh' }, refreshSeconds);
   const useCookie = !delivery.alwaysInBody && (ctx.config.sessions.httpOnly || delivery.cookieRequested);

@@ -6,7 +6,10 @@ import { fieldLabel } from '../validation/field-label.js';
 export type CheckResult = readonly FieldError[] | undefined;
 
 /** One check of one field; it may read the rest of the body (`oneOf` a sibling). */
-export type FieldCheck = (value: unknown, body: Readonly<Record<string, unknown>>) => CheckResult | Promise<CheckResult>;
+export type FieldCheck = (
+  value: unknown,
+  body: Readonly<Record<string, unknown>>,
+) => CheckResult | Promise<CheckResult>;
 
 /** One field of a body, checked the way Strapi's yup schemas check it. */
 export interface FieldRules {
@@ -46,7 +49,13 @@ export async function validateBody(body: unknown, schema: BodySchema): Promise<R
   for (const field of schema.fields) errors.push(...(await fieldErrors(field, values)));
   if (schema.noUnknown) {
     const unknown = Object.keys(values).filter((key) => !schema.fields.some((field) => field.name === key));
-    if (unknown.length > 0) errors.push({ path: [], message: `this field has unspecified keys: ${unknown.join(', ')}`, name: 'ValidationError', value: values });
+    if (unknown.length > 0)
+      errors.push({
+        path: [],
+        message: `this field has unspecified keys: ${unknown.join(', ')}`,
+        name: 'ValidationError',
+        value: values,
+      });
   }
   if (errors.length > 0) throw fieldValidationError(errors);
   return values;
@@ -70,7 +79,11 @@ export function problem(path: readonly string[], message: string, value: unknown
 
 /** yup's type error: `role must be a \`strapiID\` type, but the final value was: \`true\`.` */
 export function typeProblem(path: readonly string[], type: string, value: unknown): FieldError[] {
-  return problem(path, `${fieldLabel(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.`, value);
+  return problem(
+    path,
+    `${fieldLabel(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.`,
+    value,
+  );
 }
 
 /** `yup.string()`: any string, or no value. */
@@ -89,14 +102,18 @@ export const required =
 export const minChars =
   (name: string, min: number): FieldCheck =>
   (value) =>
-    typeof value === 'string' && value.length < min ? problem([name], `${name} must be at least ${min} characters`, value) : undefined;
+    typeof value === 'string' && value.length < min
+      ? problem([name], `${name} must be at least ${min} characters`, value)
+      : undefined;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The email check of Strapi's schemas (`email must be a valid email`); '' and no value pass. */
 export const validEmail =
   (name: string): FieldCheck =>
   (value) =>
-    typeof value === 'string' && value !== '' && !EMAIL.test(value) ? problem([name], `${name} must be a valid email`, value) : undefined;
+    typeof value === 'string' && value !== '' && !EMAIL.test(value)
+      ? problem([name], `${name} must be a valid email`, value)
+      : undefined;
 
 /** `.oneOf([yup.ref(other)], message)`: equal to the sibling `other` (no value passes). */
 export const sameAs =

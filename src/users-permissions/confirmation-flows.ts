@@ -14,7 +14,12 @@ export async function sendConfirmationEmail(ctx: AuthContext, userId: number, em
   const token = createExpiringToken(ctx.config.emailConfirmationTokenTtlSeconds, ctx.now().getTime());
   await ctx.users.update(userId, { confirmation_token: token }, ctx.now());
   const user = await ctx.users.byId(userId);
-  const values = { URL: `${ctx.apiUrl}/auth/email-confirmation`, SERVER_URL: ctx.serverUrl, CODE: token, USER: { username: user?.username, email } };
+  const values = {
+    URL: `${ctx.apiUrl}/auth/email-confirmation`,
+    SERVER_URL: ctx.serverUrl,
+    CODE: token,
+    USER: { username: user?.username, email },
+  };
   await sendTemplateEmail(ctx, ctx.settings.templates.email_confirmation, email, values);
 }
 
@@ -26,8 +31,12 @@ export async function sendConfirmationEmail(ctx: AuthContext, userId: number, em
 export async function confirmEmail(ctx: AuthContext, query: Readonly<Record<string, unknown>>): Promise<AuthResult> {
   const { confirmation } = await validateBody({ confirmation: query.confirmation }, EMAIL_CONFIRMATION_QUERY);
   const user = await ctx.users.byToken('confirmation_token', confirmation as string);
-  if (!user || isTokenExpired(user.confirmationToken ?? '', ctx.now().getTime())) throw new ValidationError('Invalid token');
-  const spent = await ctx.users.update(user.id, { confirmed: true, confirmation_token: null }, ctx.now(), { column: 'confirmation_token', value: confirmation as string });
+  if (!user || isTokenExpired(user.confirmationToken ?? '', ctx.now().getTime()))
+    throw new ValidationError('Invalid token');
+  const spent = await ctx.users.update(user.id, { confirmed: true, confirmation_token: null }, ctx.now(), {
+    column: 'confirmation_token',
+    value: confirmation as string,
+  });
   if (!spent) throw new ValidationError('Invalid token');
   return { body: {}, redirect: ctx.settings.advanced.email_confirmation_redirection || '/' };
 }

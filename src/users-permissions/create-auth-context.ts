@@ -28,7 +28,14 @@ export async function createAuthContext(options: {
     userType: documents.schema.contentTypes.get(USER_UID) as ContentType,
     users: createUserStore(db),
     roles: { idOfType: (type) => findRoleIdByType(db, type) },
-    sessions: createSessionStore(db, { idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds, maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds }, clock),
+    sessions: createSessionStore(
+      db,
+      {
+        idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds,
+        maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds,
+      },
+      clock,
+    ),
     jwt: createJwtService(up.jwtSecret, up.jwtAlgorithm, clock),
     mail: options.mail,
     apiUrl: apiUrlOf(config),

@@ -25,7 +25,11 @@ export function createJwtService(secret: string, algorithm: string, now: () => n
   return {
     async issue(payload, lifetimeSeconds) {
       const iat = Math.floor(now() / 1000);
-      return new SignJWT({ ...payload }).setProtectedHeader({ alg: algorithm, typ: 'JWT' }).setIssuedAt(iat).setExpirationTime(iat + lifetimeSeconds).sign(key);
+      return new SignJWT({ ...payload })
+        .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + lifetimeSeconds)
+        .sign(key);
     },
     async verify(token) {
       const known = verified.get(token);

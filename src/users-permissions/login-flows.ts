@@ -19,12 +19,18 @@ const ALWAYS_ALLOWED = ['username', 'email', 'password'];
  * password answer the same 400, so accounts cannot be probed; then unconfirmed (when confirmation
  * is on) and blocked accounts are refused.
  */
-export async function login(ctx: AuthContext, body: unknown, cookieRequested: boolean, query: Query): Promise<AuthResult> {
+export async function login(
+  ctx: AuthContext,
+  body: unknown,
+  cookieRequested: boolean,
+  query: Query,
+): Promise<AuthResult> {
   if (!ctx.settings.localLoginEnabled) throw new ApplicationError('This provider is disabled');
   const { identifier, password } = (await validateBody(body, LOGIN_BODY)) as { identifier: string; password: string };
   const user = await ctx.users.byIdentifier(identifier);
   if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) throw new ValidationError(INVALID_LOGIN);
-  if (ctx.settings.advanced.email_confirmation && !user.confirmed) throw new ApplicationError('Your account email is not confirmed');
+  if (ctx.settings.advanced.email_confirmation && !user.confirmed)
+    throw new ApplicationError('Your account email is not confirmed');
   if (user.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
   const tokens = await issueTokens(ctx, user.id, { cookieRequested, deviceId: deviceIdOf(body) });
   return signedIn(tokens, await readUserDocument(ctx, user.id, query));
@@ -45,23 +51,40 @@ export async function register(ctx: AuthContext, body: unknown, query: Query): P
   const allowed = [...ALWAYS_ALLOWED, ...ctx.config.registerAllowedFields];
   const invalid = Object.keys(input).filter((key) => !allowed.includes(key));
   if (invalid.length > 0) throw new ValidationError(`Invalid parameters: ${invalid.join(', ')}`);
-  const { email, username, password } = (await validateBody(input, registerBody(ctx.config.validatePassword))) as Record<string, string>;
+  const { email, username, password } = (await validateBody(
+    input,
+    registerBody(ctx.config.validatePassword),
+  )) as Record<string, string>;
   const roleId = await ctx.roles.idOfType(advanced.default_role);
   if (roleId === null) throw new ApplicationError('Impossible to find the default role');
   const lowerEmail = (email as string).toLowerCase();
   const clashes = { emails: [lowerEmail, username as string], usernames: [lowerEmail, username as string] };
   // Checked first (before the password is hashed), and again in the write, under the identifiers' locks.
   const refuseTaken = async (exec?: Executor) => {
-    if ((await ctx.users.countClashes(clashes, 'local', exec)) > 0 || (advanced.unique_email && (await ctx.users.countClashes(clashes, undefined, exec)) > 0)) {
+    if (
+      (await ctx.users.countClashes(clashes, 'local', exec)) > 0 ||
+      (advanced.unique_email && (await ctx.users.countClashes(clashes, undefined, exec)) > 0)
+    ) {
       throw new ApplicationError('Email or Username are already taken');
     }
   };
   await refuseTaken();
-  const extra = Object.fromEntries(ctx.config.registerAllowedFields.filter((key) => key in input).map((key) => [key, input[key]]));
+  const extra = Object.fromEntries(
+    ctx.config.registerAllowedFields.filter((key) => key in input).map((key) => [key, input[key]]),
+  );
   const created = await createDocument(
     ctx.documents,
     ctx.userType,
-    { ...extra, username, email: lowerEmail, password, provider: 'local', confirmed: !advanced.email_confirmation, blocked: false, role: roleId },
+    {
+      ...extra,
+      username,
+      email: lowerEmail,
+      password,
+      provider: 'local',
+      confirmed: !advanced.email_confirmation,
+      blocked: false,
+      role: roleId,
+    },
     query,
     { locks: accountLocks([lowerEmail, username]), check: refuseTaken },
   );
@@ -73,6 +96,10 @@ export async function register(ctx: AuthContext, body: unknown, query: Query): P
     });
     return { body: { user: await readUserDocument(ctx, userId, query) } };
   }
-  const tokens = await issueTokens(ctx, userId, { cookieRequested: false, alwaysInBody: true, deviceId: deviceIdOf(body) });
+  const tokens = await issueTokens(ctx, userId, {
+    cookieRequested: false,
+    alwaysInBody: true,
+    deviceId: deviceIdOf(body),
+  });
   return signedIn(tokens, await readUserDocument(ctx, userId, query));
 }

@@ -21,7 +21,12 @@ export async function forgotPassword(ctx: AuthContext, body: unknown): Promise<A
   if (!user || user.blocked) return { body: { ok: true } };
   const code = createExpiringToken(ctx.config.resetPasswordTokenTtlSeconds, ctx.now().getTime());
   await ctx.users.update(user.id, { reset_password_token: code }, ctx.now());
-  const values = { URL: ctx.settings.advanced.email_reset_password ?? '', SERVER_URL: ctx.serverUrl, TOKEN: code, USER: { username: user.username, email: user.email } };
+  const values = {
+    URL: ctx.settings.advanced.email_reset_password ?? '',
+    SERVER_URL: ctx.serverUrl,
+    TOKEN: code,
+    USER: { username: user.username, email: user.email },
+  };
   await sendTemplateEmail(ctx, ctx.settings.templates.reset_password, user.email, values).catch(ctx.onMailError);
   return { body: { ok: true } };
 }
@@ -33,13 +38,19 @@ export async function forgotPassword(ctx: AuthContext, body: unknown): Promise<A
  * provided`; a new password of fewer than 6 characters is refused only then, as in Strapi.
  */
 export async function resetPassword(ctx: AuthContext, body: unknown, query: Query): Promise<AuthResult> {
-  const { password, code } = (await validateBody(body, resetPasswordBody(ctx.config.validatePassword))) as Record<string, string>;
+  const { password, code } = (await validateBody(body, resetPasswordBody(ctx.config.validatePassword))) as Record<
+    string,
+    string
+  >;
   const user = await ctx.users.byToken('reset_password_token', code as string);
-  if (!user || isTokenExpired(user.resetPasswordToken ?? '', ctx.now().getTime())) throw new ValidationError('Incorrect code provided');
+  if (!user || isTokenExpired(user.resetPasswordToken ?? '', ctx.now().getTime()))
+    throw new ValidationError('Incorrect code provided');
   checkUserTypeRules(ctx, password as string);
   const changes = { password_hash: await hashPassword(password as string), reset_password_token: null };
   // Spent with a compare-and-set: of concurrent requests with one code, only the first resets.
-  if (!(await ctx.users.update(user.id, changes, ctx.now(), { column: 'reset_password_token', value: code as string }))) {
+  if (
+    !(await ctx.users.update(user.id, changes, ctx.now(), { column: 'reset_password_token', value: code as string }))
+  ) {
     throw new ValidationError('Incorrect code provided');
   }
   // Whoever knew the old password must not stay signed in (as Strapi's reissueTokensAfterPasswordChange).
@@ -56,12 +67,22 @@ export async function resetPassword(ctx: AuthContext, body: unknown, query: Quer
  * `reissueTokensAfterPasswordChange` does. The body takes no other key (Strapi refuses even
  * `deviceId` there).
  */
-export async function changePassword(ctx: AuthContext, userId: number, body: unknown, query: Query): Promise<AuthResult> {
-  const { currentPassword, password } = (await validateBody(body, changePasswordBody(ctx.config.validatePassword))) as Record<string, string>;
+export async function changePassword(
+  ctx: AuthContext,
+  userId: number,
+  body: unknown,
+  query: Query,
+): Promise<AuthResult> {
+  const { currentPassword, password } = (await validateBody(
+    body,
+    changePasswordBody(ctx.config.validatePassword),
+  )) as Record<string, string>;
   const user = await ctx.users.byId(userId);
   if (!user) throw new ApplicationError('You must be authenticated to reset your password');
-  if (!(await verifyPassword(currentPassword as string, user.passwordHash))) throw new ValidationError('The provided current password is invalid');
-  if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
+  if (!(await verifyPassword(currentPassword as string, user.passwordHash)))
+    throw new ValidationError('The provided current password is invalid');
+  if (currentPassword === password)
+    throw new ValidationError('Your new password must be different than your current password');
   checkUserTypeRules(ctx, password as string);
   await ctx.users.update(user.id, { password_hash: await hashPassword(password as string) }, ctx.now());
   if (ctx.config.jwtManagement === 'refresh') await ctx.sessions.revoke(String(user.id));

@@ -14,7 +14,9 @@ export interface PermissionEntry {
  *   { "api::article": { "controllers": { "article": { "find": { "enabled": true, "policy": "" }, … } } },
  *     "plugin::users-permissions": { "controllers": { "auth": {…}, "user": {…}, "role": {…}, "permissions": {…} } }, … }
  */
-export type PermissionTree = Readonly<Record<string, { readonly controllers: Readonly<Record<string, Readonly<Record<string, PermissionEntry>>>> }>>;
+export type PermissionTree = Readonly<
+  Record<string, { readonly controllers: Readonly<Record<string, Readonly<Record<string, PermissionEntry>>>> }>
+>;
 
 /**
  * The tree of every `known` action, `enabled` where `granted` holds it. Content-type actions
@@ -57,7 +59,12 @@ export function enabledActions(tree: unknown, known: ReadonlySet<string>): strin
   const unknown: string[] = [];
   const expectObject = (value: unknown, path: readonly string[]): value is Record<string, unknown> => {
     if (isRecord(value)) return true;
-    errors.push({ path, message: `${path.join('.')} must be an object`, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
+    errors.push({
+      path,
+      message: `${path.join('.')} must be an object`,
+      name: 'ValidationError',
+      ...(value === undefined ? {} : { value }),
+    });
     return false;
   };
   if (!expectObject(tree, ['permissions'])) throw fieldValidationError(errors);
@@ -70,7 +77,12 @@ export function enabledActions(tree: unknown, known: ReadonlySet<string>): strin
         const path = ['permissions', type, 'controllers', controller, name];
         if (!expectObject(entry, path)) continue;
         if (typeof entry.enabled !== 'boolean') {
-          errors.push({ path: [...path, 'enabled'], message: `${path.join('.')}.enabled must be a boolean`, name: 'ValidationError', ...(entry.enabled === undefined ? {} : { value: entry.enabled }) });
+          errors.push({
+            path: [...path, 'enabled'],
+            message: `${path.join('.')}.enabled must be a boolean`,
+            name: 'ValidationError',
+            ...(entry.enabled === undefined ? {} : { value: entry.enabled }),
+          });
           continue;
         }
         if (!entry.enabled) continue;
@@ -82,7 +94,9 @@ export function enabledActions(tree: unknown, known: ReadonlySet<string>): strin
   }
   if (errors.length > 0) throw fieldValidationError(errors);
   if (unknown.length > 0) {
-    throw new ValidationError(`Unknown action${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { actions: unknown });
+    throw new ValidationError(`Unknown action${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
+      actions: unknown,
+    });
   }
   return [...new Set(enabled)];
 }
@@ -92,4 +106,3 @@ function actionParts(action: string): [string, string, string] | null {
   const parts = action.split('.');
   return parts.length === 3 && parts.every((p) => p !== '') ? (parts as [string, string, string]) : null;
 }
-

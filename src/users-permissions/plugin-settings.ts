@@ -28,7 +28,8 @@ const DEFAULT_TEMPLATES = {
       from: FROM,
       response_email: '',
       object: 'Reset password',
-      message: '<p>Somebody asked to reset the password of your account.</p>\n\n<p>If it was you, open this link to choose a new one:</p>\n<p><%= URL %>?code=<%= TOKEN %></p>\n\n<p>If it was not you, ignore this email.</p>',
+      message:
+        '<p>Somebody asked to reset the password of your account.</p>\n\n<p>If it was you, open this link to choose a new one:</p>\n<p><%= URL %>?code=<%= TOKEN %></p>\n\n<p>If it was not you, ignore this email.</p>',
     },
   },
   email_confirmation: {
@@ -38,7 +39,8 @@ const DEFAULT_TEMPLATES = {
       from: FROM,
       response_email: '',
       object: 'Account confirmation',
-      message: '<p>Thank you for registering!</p>\n\n<p>Please confirm your email address with this link:</p>\n\n<p><%= URL %>?confirmation=<%= CODE %></p>',
+      message:
+        '<p>Thank you for registering!</p>\n\n<p>Please confirm your email address with this link:</p>\n\n<p><%= URL %>?confirmation=<%= CODE %></p>',
     },
   },
 };
@@ -50,12 +52,22 @@ const DEFAULT_GRANT = { email: { enabled: true, icon: 'envelope' } };
  * (`users-permissions.config.advanced`) are written over the stored ones, so the database tells
  * the truth for Strapi serving the same database.
  */
-export async function loadUsersPermissionsSettings(db: Database, advancedAsCode: Partial<AdvancedSettings>): Promise<UsersPermissionsSettings> {
-  const stored = { ...DEFAULT_ADVANCED_SETTINGS, ...(await readOrCreateStoreValue(db, db, KEY('advanced'), DEFAULT_ADVANCED_SETTINGS)) } as AdvancedSettings;
+export async function loadUsersPermissionsSettings(
+  db: Database,
+  advancedAsCode: Partial<AdvancedSettings>,
+): Promise<UsersPermissionsSettings> {
+  const stored = {
+    ...DEFAULT_ADVANCED_SETTINGS,
+    ...(await readOrCreateStoreValue(db, db, KEY('advanced'), DEFAULT_ADVANCED_SETTINGS)),
+  } as AdvancedSettings;
   const advanced = { ...stored, ...advancedAsCode };
   if (Object.keys(advancedAsCode).length > 0) await writeStoreValue(db, db, KEY('advanced'), advanced);
-  const email = (await readOrCreateStoreValue(db, db, KEY('email'), DEFAULT_TEMPLATES)) as Partial<typeof DEFAULT_TEMPLATES>;
-  const grant = (await readOrCreateStoreValue(db, db, KEY('grant'), DEFAULT_GRANT)) as { email?: { enabled?: unknown } };
+  const email = (await readOrCreateStoreValue(db, db, KEY('email'), DEFAULT_TEMPLATES)) as Partial<
+    typeof DEFAULT_TEMPLATES
+  >;
+  const grant = (await readOrCreateStoreValue(db, db, KEY('grant'), DEFAULT_GRANT)) as {
+    email?: { enabled?: unknown };
+  };
   return {
     advanced,
     templates: {
@@ -69,7 +81,13 @@ export async function loadUsersPermissionsSettings(db: Database, advancedAsCode:
 /** Renders a template: `<%= NAME %>` / `<%= USER.email %>` are replaced, unknown names become ''. */
 export function renderTemplate(template: string, values: Readonly<Record<string, unknown>>): string {
   return template.replace(/<%[=-]\s*([\w.]+)\s*%>/g, (_, path: string) => {
-    const value = path.split('.').reduce<unknown>((current, key) => (current && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), values);
+    const value = path
+      .split('.')
+      .reduce<unknown>(
+        (current, key) =>
+          current && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined,
+        values,
+      );
     return value === undefined || value === null ? '' : String(value);
   });
 }

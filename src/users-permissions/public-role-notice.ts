@@ -8,14 +8,19 @@ import { DEFAULT_ROLE_ACTIONS, type RolePermissions } from './role-permissions.j
  * line points at `config/permissions.js`. No line when Public holds something, or when
  * `config/permissions` lists Public on purpose (`configured`).
  */
-export function publicRoleNotice(roles: RolePermissions, configured: ReadonlyMap<string, readonly string[]>, schema: Schema): string[] {
+export function publicRoleNotice(
+  roles: RolePermissions,
+  configured: ReadonlyMap<string, readonly string[]>,
+  schema: Schema,
+): string[] {
   if (configured.has('public')) return [];
   const defaults = new Set(DEFAULT_ROLE_ACTIONS.public);
   const granted = [...(roles.byType.get('public') ?? [])].filter((action) => !defaults.has(action));
   if (granted.length > 0) return [];
-  const example = [...schema.contentTypes.values()].find((type) => type.origin === 'api')?.uid ?? 'api::article.article';
+  const example =
+    [...schema.contentTypes.values()].find((type) => type.origin === 'api')?.uid ?? 'api::article.article';
   return [
     'the Public role holds no permission, so requests without a token or login answer 403; Strapi projects often grant them in ' +
-    `bootstrap code (src/index.js), which Cairn does not run: list them in config/permissions.js, e.g. module.exports = { public: ['${example}.find', '${example}.findOne'] }`,
+      `bootstrap code (src/index.js), which Cairn does not run: list them in config/permissions.js, e.g. module.exports = { public: ['${example}.find', '${example}.findOne'] }`,
   ];
 }

@@ -105,11 +105,20 @@ describe('parseRateLimitConfig', () => {
     [null, { enabled: true, intervalMs: 60_000, max: 10 }],
     [{}, { enabled: true, intervalMs: 60_000, max: 10 }],
     [{ enabled: false }, { enabled: false, intervalMs: 60_000, max: 10 }],
-    [{ enabled: true, interval: 30_000, max: 3 }, { enabled: true, intervalMs: 30_000, max: 3 }],
+    [
+      { enabled: true, interval: 30_000, max: 3 },
+      { enabled: true, intervalMs: 30_000, max: 3 },
+    ],
     [{ interval: { min: 5 } }, { enabled: true, intervalMs: 300_000, max: 10 }],
-    [{ interval: { ms: 500, sec: 1, min: 1, hour: 1, day: 1 } }, { enabled: true, intervalMs: 500 + 1000 + 60_000 + 3_600_000 + 86_400_000, max: 10 }],
+    [
+      { interval: { ms: 500, sec: 1, min: 1, hour: 1, day: 1 } },
+      { enabled: true, intervalMs: 500 + 1000 + 60_000 + 3_600_000 + 86_400_000, max: 10 },
+    ],
     [{ interval: { week: 1, sec: 0 } }, { enabled: true, intervalMs: 604_800_000, max: 10 }],
-    [{ max: 1, prefixKey: 'ignored' }, { enabled: true, intervalMs: 60_000, max: 1 }],
+    [
+      { max: 1, prefixKey: 'ignored' },
+      { enabled: true, intervalMs: 60_000, max: 1 },
+    ],
   ])('%j → %j', (raw, expected) => {
     expect(parse(raw)).toEqual(expected);
   });
@@ -121,14 +130,38 @@ describe('parseRateLimitConfig', () => {
     [{ max: -1 }, 'config/plugins: users-permissions "ratelimit.max" must be a positive integer, got -1'],
     [{ max: 2.5 }, 'config/plugins: users-permissions "ratelimit.max" must be a positive integer, got 2.5'],
     [{ enabled: 'no' }, 'config/plugins: users-permissions "ratelimit.enabled" must be true or false, got "no"'],
-    [{ interval: -5 }, 'config/plugins: users-permissions "ratelimit.interval" must be a positive number of milliseconds, got -5'],
-    [{ interval: Number.NaN }, 'config/plugins: users-permissions "ratelimit.interval" must be a positive number of milliseconds, got NaN'],
-    [{ interval: '1m' }, 'config/plugins: users-permissions "ratelimit.interval" must be a number of milliseconds or an object such as { "min": 5 }, got "1m"'],
-    [{ interval: [1] }, 'config/plugins: users-permissions "ratelimit.interval" must be a number of milliseconds or an object such as { "min": 5 }, got [1]'],
-    [{ interval: { minutes: 5 } }, 'config/plugins: users-permissions "ratelimit.interval" has an unknown time key "minutes"; use ms, sec, min, hour, day, week, month, year'],
-    [{ interval: { min: -1 } }, 'config/plugins: users-permissions "ratelimit.interval.min" must be a number of at least 0, got -1'],
-    [{ interval: { min: '5' } }, 'config/plugins: users-permissions "ratelimit.interval.min" must be a number of at least 0, got "5"'],
-    [{ interval: { min: 0 } }, 'config/plugins: users-permissions "ratelimit.interval" must add up to more than 0 milliseconds, got {"min":0}'],
+    [
+      { interval: -5 },
+      'config/plugins: users-permissions "ratelimit.interval" must be a positive number of milliseconds, got -5',
+    ],
+    [
+      { interval: Number.NaN },
+      'config/plugins: users-permissions "ratelimit.interval" must be a positive number of milliseconds, got NaN',
+    ],
+    [
+      { interval: '1m' },
+      'config/plugins: users-permissions "ratelimit.interval" must be a number of milliseconds or an object such as { "min": 5 }, got "1m"',
+    ],
+    [
+      { interval: [1] },
+      'config/plugins: users-permissions "ratelimit.interval" must be a number of milliseconds or an object such as { "min": 5 }, got [1]',
+    ],
+    [
+      { interval: { minutes: 5 } },
+      'config/plugins: users-permissions "ratelimit.interval" has an unknown time key "minutes"; use ms, sec, min, hour, day, week, month, year',
+    ],
+    [
+      { interval: { min: -1 } },
+      'config/plugins: users-permissions "ratelimit.interval.min" must be a number of at least 0, got -1',
+    ],
+    [
+      { interval: { min: '5' } },
+      'config/plugins: users-permissions "ratelimit.interval.min" must be a number of at least 0, got "5"',
+    ],
+    [
+      { interval: { min: 0 } },
+      'config/plugins: users-permissions "ratelimit.interval" must add up to more than 0 milliseconds, got {"min":0}',
+    ],
   ])('rejects %j', (raw, message) => {
     expect(() => parse(raw)).toThrow(ProjectError);
     expect(() => parse(raw)).toThrow(message);

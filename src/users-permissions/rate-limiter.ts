@@ -46,7 +46,8 @@ const TIME_KEYS: Readonly<Record<string, number>> = {
 
 const NOT_LIMITED: RateLimitResult = Object.freeze({ limited: false, headers: Object.freeze({}) });
 
-const show = (value: unknown): string => (typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value)));
+const show = (value: unknown): string =>
+  typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 
 /**
  * Reads the users-permissions `ratelimit` object of `config/plugins`; `where` prefixes messages
@@ -63,32 +64,42 @@ export function parseRateLimitConfig(raw: unknown, where: string): RateLimitConf
   const fail = (key: string, problem: string): never => {
     throw new ProjectError(`${where} "${key}" ${problem}`);
   };
-  if (raw === undefined || raw === null) return Object.freeze({ enabled: true, intervalMs: DEFAULT_INTERVAL_MS, max: DEFAULT_MAX });
+  if (raw === undefined || raw === null)
+    return Object.freeze({ enabled: true, intervalMs: DEFAULT_INTERVAL_MS, max: DEFAULT_MAX });
   if (!isRecord(raw)) return fail('ratelimit', `must be an object, got ${show(raw)}`);
   const { enabled = true, interval = DEFAULT_INTERVAL_MS, max = DEFAULT_MAX } = raw;
   if (typeof enabled !== 'boolean') fail('ratelimit.enabled', `must be true or false, got ${show(enabled)}`);
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) fail('ratelimit.max', `must be a positive integer, got ${show(max)}`);
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1)
+    fail('ratelimit.max', `must be a positive integer, got ${show(max)}`);
   return Object.freeze({ enabled: enabled as boolean, intervalMs: parseInterval(interval, fail), max: max as number });
 }
 
 function parseInterval(interval: unknown, fail: (key: string, problem: string) => never): number {
   const positive = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
   if (typeof interval === 'number') {
-    return positive(interval) ? interval : fail('ratelimit.interval', `must be a positive number of milliseconds, got ${show(interval)}`);
+    return positive(interval)
+      ? interval
+      : fail('ratelimit.interval', `must be a positive number of milliseconds, got ${show(interval)}`);
   }
   if (!isRecord(interval)) {
-    return fail('ratelimit.interval', `must be a number of milliseconds or an object such as { "min": 5 }, got ${show(interval)}`);
+    return fail(
+      'ratelimit.interval',
+      `must be a number of milliseconds or an object such as { "min": 5 }, got ${show(interval)}`,
+    );
   }
   let total = 0;
   for (const [key, amount] of Object.entries(interval)) {
     const unit = TIME_KEYS[key];
-    if (unit === undefined) fail('ratelimit.interval', `has an unknown time key "${key}"; use ${Object.keys(TIME_KEYS).join(', ')}`);
+    if (unit === undefined)
+      fail('ratelimit.interval', `has an unknown time key "${key}"; use ${Object.keys(TIME_KEYS).join(', ')}`);
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
       fail(`ratelimit.interval.${key}`, `must be a number of at least 0, got ${show(amount)}`);
     }
     total += (amount as number) * (unit as number);
   }
-  return positive(total) ? total : fail('ratelimit.interval', `must add up to more than 0 milliseconds, got ${show(interval)}`);
+  return positive(total)
+    ? total
+    : fail('ratelimit.interval', `must add up to more than 0 milliseconds, got ${show(interval)}`);
 }
 
 interface Window {
@@ -109,7 +120,11 @@ interface Window {
  * re-inserted at the end), so each hit drops the expired windows at the front, and a new key past
  * `maxKeys` evicts the oldest window.
  */
-export function createRateLimiter(config: RateLimitConfig, now: () => number, maxKeys = RATE_LIMITER_MAX_KEYS): RateLimiter {
+export function createRateLimiter(
+  config: RateLimitConfig,
+  now: () => number,
+  maxKeys = RATE_LIMITER_MAX_KEYS,
+): RateLimiter {
   if (!config.enabled) return { hit: () => NOT_LIMITED, size: () => 0 };
   const windows = new Map<string, Window>();
   const limit = String(config.max);

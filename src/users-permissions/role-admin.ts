@@ -62,7 +62,10 @@ export interface RoleWithPermissions extends RoleView {
  */
 export async function listRoles(ctx: RoleAdminContext): Promise<RoleListItem[]> {
   const { db } = ctx;
-  const byName = { ...simpleSelect(ROLES, ROLE_COLUMNS), orderBy: [orderTerm('name', 'string'), orderTerm('id', 'integer')] };
+  const byName = {
+    ...simpleSelect(ROLES, ROLE_COLUMNS),
+    orderBy: [orderTerm('name', 'string'), orderTerm('id', 'integer')],
+  };
   const rows = await db.all(compileSelect(db.dialect, byName));
   const roleId: ColumnRef = { alias: '', column: 'role_id' };
   const counts = await db.all(
@@ -104,7 +107,9 @@ export async function createRole(ctx: RoleAdminContext, body: unknown): Promise<
   const { db } = ctx;
   await db.transaction(async (tx) => {
     if ((await roleIdOfType(tx, db, input.type)) !== null) {
-      throw fieldValidationError([{ path: ['type'], message: 'This attribute must be unique', name: 'ValidationError', value: input.type }]);
+      throw fieldValidationError([
+        { path: ['type'], message: 'This attribute must be unique', name: 'ValidationError', value: input.type },
+      ]);
     }
     const now = ctx.now();
     const row = rowOf({
@@ -175,7 +180,12 @@ export async function deleteRole(ctx: RoleAdminContext, id: number | null): Prom
  *   delete from "up_users_role_lnk" where "role_id" = ?;  insert into "up_users_role_lnk" …
  */
 async function moveUsers(tx: Executor, db: Database, from: number, to: number): Promise<void> {
-  const links = await tx.all(compileSelect(db.dialect, simpleSelect(USER_LINKS, { userId: ['user_id', 'integer'] }, eq('role_id', from, 'integer'), { orderById: true })));
+  const links = await tx.all(
+    compileSelect(
+      db.dialect,
+      simpleSelect(USER_LINKS, { userId: ['user_id', 'integer'] }, eq('role_id', from, 'integer'), { orderById: true }),
+    ),
+  );
   if (links.length === 0) return;
   const [last] = await tx.all(
     compileSelect(db.dialect, {
@@ -185,17 +195,30 @@ async function moveUsers(tx: Executor, db: Database, from: number, to: number): 
   );
   const start = Number(last?.last ?? 0);
   await tx.run(compileDelete(db.dialect, { table: USER_LINKS, where: eq('role_id', from, 'integer') }));
-  const rows = links.map((link, index) => rowOf({ user_id: [Number(link.userId), 'integer'], role_id: [to, 'integer'], user_ord: [start + index + 1, 'float'] }));
+  const rows = links.map((link, index) =>
+    rowOf({
+      user_id: [Number(link.userId), 'integer'],
+      role_id: [to, 'integer'],
+      user_ord: [start + index + 1, 'float'],
+    }),
+  );
   await tx.insert(compileInsert(db.dialect, { table: USER_LINKS, rows }), rows.length);
 }
 
 async function readRole(exec: Executor, db: Database, id: number): Promise<RoleView | null> {
-  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(ROLES, ROLE_COLUMNS, eq('id', id, 'integer'), { limit: 1 })));
+  const [row] = await exec.all(
+    compileSelect(db.dialect, simpleSelect(ROLES, ROLE_COLUMNS, eq('id', id, 'integer'), { limit: 1 })),
+  );
   return row ? toRoleView(row) : null;
 }
 
 async function roleIdOfType(exec: Executor, db: Database, type: string): Promise<number | null> {
-  const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(ROLES, { id: ['id', 'integer'] }, eq('type', type), { limit: 1, orderById: true })));
+  const [row] = await exec.all(
+    compileSelect(
+      db.dialect,
+      simpleSelect(ROLES, { id: ['id', 'integer'] }, eq('type', type), { limit: 1, orderById: true }),
+    ),
+  );
   return row ? Number(row.id) : null;
 }
 

@@ -3,7 +3,11 @@ import { validationError } from '../../test/support/unit.js';
 import { parseNewRole, parseRoleChanges, roleTypeOf } from './role-input.js';
 
 const known = new Set(['api::tag.tag.find', 'api::tag.tag.findOne']);
-const grantFind = { 'api::tag': { controllers: { tag: { find: { enabled: true, policy: '' }, findOne: { enabled: false, policy: '' } } } } };
+const grantFind = {
+  'api::tag': {
+    controllers: { tag: { find: { enabled: true, policy: '' }, findOne: { enabled: false, policy: '' } } },
+  },
+};
 
 describe('roleTypeOf (lodash snakeCase(deburr(toLower(name))))', () => {
   it.each([
@@ -22,15 +26,29 @@ describe('roleTypeOf (lodash snakeCase(deburr(toLower(name))))', () => {
 
 describe('parseNewRole', () => {
   it('derives the type, keeps the description and reads the enabled actions', () => {
-    expect(parseNewRole({ name: 'Éditeurs en chef', description: 'd', permissions: grantFind, users: [1] }, known)).toEqual({
-      name: 'Éditeurs en chef', description: 'd', type: 'editeurs_en_chef', actions: ['api::tag.tag.find'],
+    expect(
+      parseNewRole({ name: 'Éditeurs en chef', description: 'd', permissions: grantFind, users: [1] }, known),
+    ).toEqual({
+      name: 'Éditeurs en chef',
+      description: 'd',
+      type: 'editeurs_en_chef',
+      actions: ['api::tag.tag.find'],
     });
   });
 
   it('keeps a given type; an empty one is derived, as Strapi does', () => {
     expect(parseNewRole({ name: 'Editors', type: 'ed' }, known)).toEqual({ name: 'Editors', type: 'ed', actions: [] });
-    expect(parseNewRole({ name: 'Editors', type: '' }, known)).toEqual({ name: 'Editors', type: 'editors', actions: [] });
-    expect(parseNewRole({ name: 'Editors', description: null }, known)).toEqual({ name: 'Editors', description: null, type: 'editors', actions: [] });
+    expect(parseNewRole({ name: 'Editors', type: '' }, known)).toEqual({
+      name: 'Editors',
+      type: 'editors',
+      actions: [],
+    });
+    expect(parseNewRole({ name: 'Editors', description: null }, known)).toEqual({
+      name: 'Editors',
+      description: null,
+      type: 'editors',
+      actions: [],
+    });
   });
 
   it.each([
@@ -58,7 +76,10 @@ describe('parseNewRole', () => {
 describe('parseRoleChanges', () => {
   it('returns only what the body gives; type is ignored', () => {
     expect(parseRoleChanges({ type: 'x' }, known)).toEqual({});
-    expect(parseRoleChanges({ name: 'Editors', description: null }, known)).toEqual({ name: 'Editors', description: null });
+    expect(parseRoleChanges({ name: 'Editors', description: null }, known)).toEqual({
+      name: 'Editors',
+      description: null,
+    });
     expect(parseRoleChanges({ permissions: grantFind }, known)).toEqual({ actions: ['api::tag.tag.find'] });
     expect(parseRoleChanges({ permissions: {} }, known)).toEqual({ actions: [] });
   });
@@ -67,7 +88,10 @@ describe('parseRoleChanges', () => {
     [{}, 'Request body cannot be empty'],
     [{ name: null }, 'name cannot be null'],
     [{ name: 'ab' }, 'name must be at least 3 characters'],
-    [{ permissions: { 'api::tag': { controllers: { tag: { create: { enabled: true } } } } } }, 'Unknown action: api::tag.tag.create'],
+    [
+      { permissions: { 'api::tag': { controllers: { tag: { create: { enabled: true } } } } } },
+      'Unknown action: api::tag.tag.create',
+    ],
   ])('refuses %j', (body, message) => {
     expect(validationError(() => parseRoleChanges(body, known)).message).toBe(message);
   });

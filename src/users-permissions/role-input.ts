@@ -39,7 +39,9 @@ export function parseNewRole(body: unknown, known: ReadonlySet<string>): NewRole
   if (errors.length > 0) throw fieldValidationError(errors);
   const type = given || roleTypeOf(name as string);
   if (type === '') {
-    throw fieldValidationError([{ path: ['type'], message: 'type cannot be derived from this name: give a type', name: 'ValidationError' }]);
+    throw fieldValidationError([
+      { path: ['type'], message: 'type cannot be derived from this name: give a type', name: 'ValidationError' },
+    ]);
   }
   const actions = values.permissions === undefined ? [] : enabledActions(values.permissions, known);
   return { name: name as string, type, actions, ...(description !== undefined ? { description } : {}) };
@@ -92,7 +94,8 @@ export function roleTypeOf(name: string): string {
 export function requireBody(body: unknown): Record<string, unknown> {
   const empty = body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
   if (empty) throw new ValidationError('Request body cannot be empty');
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationError('The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -115,11 +118,17 @@ function checkString(
     return undefined;
   };
   if (value === undefined || (value === null && !rules.nullable) || (value === '' && rules.required)) {
-    return rules.required ? fail(`${field} is a required field`) : value === null ? fail(`${field} cannot be null`) : undefined;
+    return rules.required
+      ? fail(`${field} is a required field`)
+      : value === null
+        ? fail(`${field} cannot be null`)
+        : undefined;
   }
   if (value === null) return null;
-  if (typeof value !== 'string') return fail(`${field} must be a \`string\` type, but the final value was: \`${JSON.stringify(value)}\`.`);
-  if (rules.minLength !== undefined && value.length < rules.minLength) return fail(`${field} must be at least ${rules.minLength} characters`);
+  if (typeof value !== 'string')
+    return fail(`${field} must be a \`string\` type, but the final value was: \`${JSON.stringify(value)}\`.`);
+  if (rules.minLength !== undefined && value.length < rules.minLength)
+    return fail(`${field} must be at least ${rules.minLength} characters`);
   if (value.length > MAX_LENGTH) return fail(`${field} must be at most ${MAX_LENGTH} characters`);
   return value;
 }

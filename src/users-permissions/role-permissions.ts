@@ -11,8 +11,19 @@ const UP = 'plugin::users-permissions';
 
 /** The actions the users-permissions plugin always grants to its two built-in roles. */
 export const DEFAULT_ROLE_ACTIONS: Readonly<Record<string, readonly string[]>> = {
-  public: ['auth.callback', 'auth.connect', 'auth.forgotPassword', 'auth.resetPassword', 'auth.register', 'auth.emailConfirmation', 'auth.sendEmailConfirmation', 'auth.refresh'].map((a) => `${UP}.${a}`),
-  authenticated: ['user.me', 'auth.changePassword', 'auth.logout', 'auth.getSessions', 'auth.revokeSession'].map((a) => `${UP}.${a}`),
+  public: [
+    'auth.callback',
+    'auth.connect',
+    'auth.forgotPassword',
+    'auth.resetPassword',
+    'auth.register',
+    'auth.emailConfirmation',
+    'auth.sendEmailConfirmation',
+    'auth.refresh',
+  ].map((a) => `${UP}.${a}`),
+  authenticated: ['user.me', 'auth.changePassword', 'auth.logout', 'auth.getSessions', 'auth.revokeSession'].map(
+    (a) => `${UP}.${a}`,
+  ),
 };
 
 const BUILT_IN_ROLES = [
@@ -40,7 +51,9 @@ export async function syncRolePermissions(
 ): Promise<string[]> {
   // Computed outside the transaction, which may run more than once (conflicts are retried).
   const warnings = [...configured].flatMap(([type, actions]) =>
-    actions.filter((action) => !known.has(action)).map((action) => `config/permissions: role "${type}": unknown action "${action}" ignored`),
+    actions
+      .filter((action) => !known.has(action))
+      .map((action) => `config/permissions: role "${type}": unknown action "${action}" ignored`),
   );
   await db.transaction(async (tx) => {
     const roles = await readRoles(tx, db);
@@ -55,7 +68,13 @@ export async function syncRolePermissions(
       let roleId = roles.get(type);
       if (roleId === undefined) {
         const name = type.charAt(0).toUpperCase() + type.slice(1);
-        [roleId] = await tx.insert(compileInsert(db.dialect, { table: ROLES, rows: [roleRow({ type, name, description: `${name} role` }, now)] }), 1);
+        [roleId] = await tx.insert(
+          compileInsert(db.dialect, {
+            table: ROLES,
+            rows: [roleRow({ type, name, description: `${name} role` }, now)],
+          }),
+          1,
+        );
         if (roleId === undefined) continue;
         roles.set(type, roleId);
       }
@@ -71,12 +90,25 @@ export async function syncRolePermissions(
  * rows of the other actions (their links cascade) and grants the missing ones after the existing
  * ones (`permission_ord`).
  */
-export async function setRoleActions(tx: Executor, db: Database, roleId: number, wanted: ReadonlySet<string>, now: Date): Promise<void> {
+export async function setRoleActions(
+  tx: Executor,
+  db: Database,
+  roleId: number,
+  wanted: ReadonlySet<string>,
+  now: Date,
+): Promise<void> {
   const current = await readGrants(tx, db, [roleId]);
   const stale = current.filter((g) => !wanted.has(g.action)).map((g) => g.permissionId);
   if (stale.length > 0) await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', stale) }));
   const have = new Set(current.map((g) => g.action));
-  await grant(tx, db, roleId, [...wanted].filter((action) => !have.has(action)), now, current.length);
+  await grant(
+    tx,
+    db,
+    roleId,
+    [...wanted].filter((action) => !have.has(action)),
+    now,
+    current.length,
+  );
 }
 
 /** The actions one role holds, read through `exec` (a transaction's, or the database). */
@@ -94,30 +126,75 @@ export async function loadRolePermissions(db: Database): Promise<RolePermissions
 }
 
 async function readRoles(exec: Executor, db: Database): Promise<Map<string, number>> {
-  const rows = await exec.all(compileSelect(db.dialect, simpleSelect(ROLES, { id: ['id', 'integer'], type: ['type', 'string'] }, null, { orderById: true })));
+  const rows = await exec.all(
+    compileSelect(
+      db.dialect,
+      simpleSelect(ROLES, { id: ['id', 'integer'], type: ['type', 'string'] }, null, { orderById: true }),
+    ),
+  );
   return new Map(rows.map((row) => [String(row.type), Number(row.id)]));
 }
 
 async function readGrants(exec: Executor, db: Database, roleIds: readonly number[]) {
   if (roleIds.length === 0) return [];
-  const links = await exec.all(compileSelect(db.dialect, simpleSelect(LINKS, { permissionId: ['permission_id', 'integer'], roleId: ['role_id', 'integer'] }, isIn('role_id', roleIds))));
+  const links = await exec.all(
+    compileSelect(
+      db.dialect,
+      simpleSelect(
+        LINKS,
+        { permissionId: ['permission_id', 'integer'], roleId: ['role_id', 'integer'] },
+        isIn('role_id', roleIds),
+      ),
+    ),
+  );
   if (links.length === 0) return [];
-  const rows = await exec.all(compileSelect(db.dialect, simpleSelect(PERMISSIONS, { id: ['id', 'integer'], action: ['action', 'string'] }, isIn('id', links.map((l) => Number(l.permissionId))))));
+  const rows = await exec.all(
+    compileSelect(
+      db.dialect,
+      simpleSelect(
+        PERMISSIONS,
+        { id: ['id', 'integer'], action: ['action', 'string'] },
+        isIn(
+          'id',
+          links.map((l) => Number(l.permissionId)),
+        ),
+      ),
+    ),
+  );
   const actionById = new Map(rows.map((row) => [Number(row.id), String(row.action)]));
   return links.flatMap((link) => {
     const action = actionById.get(Number(link.permissionId));
-    return action === undefined ? [] : [{ permissionId: Number(link.permissionId), roleId: Number(link.roleId), action }];
+    return action === undefined
+      ? []
+      : [{ permissionId: Number(link.permissionId), roleId: Number(link.roleId), action }];
   });
 }
 
-async function grant(exec: Executor, db: Database, roleId: number, actions: readonly string[], now: Date, existing: number): Promise<void> {
+async function grant(
+  exec: Executor,
+  db: Database,
+  roleId: number,
+  actions: readonly string[],
+  now: Date,
+  existing: number,
+): Promise<void> {
   if (actions.length === 0) return;
   const rows = actions.map((action) =>
-    rowOf({ document_id: [createDocumentId(), 'string'], action: [action, 'string'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'], published_at: [now, 'datetime'] }),
+    rowOf({
+      document_id: [createDocumentId(), 'string'],
+      action: [action, 'string'],
+      created_at: [now, 'datetime'],
+      updated_at: [now, 'datetime'],
+      published_at: [now, 'datetime'],
+    }),
   );
   const ids = await exec.insert(compileInsert(db.dialect, { table: PERMISSIONS, rows }), rows.length);
   const links = ids.map((permissionId, index) =>
-    rowOf({ permission_id: [permissionId, 'integer'], role_id: [roleId, 'integer'], permission_ord: [existing + index + 1, 'float'] }),
+    rowOf({
+      permission_id: [permissionId, 'integer'],
+      role_id: [roleId, 'integer'],
+      permission_ord: [existing + index + 1, 'float'],
+    }),
   );
   await exec.insert(compileInsert(db.dialect, { table: LINKS, rows: links }), links.length);
 }

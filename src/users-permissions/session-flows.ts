@@ -15,14 +15,24 @@ function requireRefreshMode(ctx: AuthContext): void {
  * read to put in a body): rotates the session — the token works once — and answers a new access
  * token with the new refresh token in the body or the cookie.
  */
-export async function refreshSession(ctx: AuthContext, body: unknown, cookieToken: string | undefined, cookieRequested: boolean): Promise<AuthResult> {
+export async function refreshSession(
+  ctx: AuthContext,
+  body: unknown,
+  cookieToken: string | undefined,
+  cookieRequested: boolean,
+): Promise<AuthResult> {
   requireRefreshMode(ctx);
   const fromBody = body && typeof body === 'object' ? (body as { refreshToken?: unknown }).refreshToken : undefined;
   const inBody = typeof fromBody === 'string' && fromBody !== '';
   const token = inBody ? fromBody : cookieToken;
   if (!token) throw new BadRequestError('Missing refresh token');
   const payload = await ctx.jwt.verify(token);
-  if (!payload || payload.type !== 'refresh' || typeof payload.sessionId !== 'string' || typeof payload.userId !== 'string') {
+  if (
+    !payload ||
+    payload.type !== 'refresh' ||
+    typeof payload.sessionId !== 'string' ||
+    typeof payload.userId !== 'string'
+  ) {
     throw new UnauthorizedError(INVALID_REFRESH);
   }
   const next = await ctx.sessions.rotate(payload.sessionId);
@@ -37,7 +47,12 @@ export async function refreshSession(ctx: AuthContext, body: unknown, cookieToke
 }
 
 /** `POST /auth/logout [{ deviceId }]`: ends the user's sessions (on one device, or all) and clears the cookie. */
-export async function logout(ctx: AuthContext, userId: number, body: unknown, cookieRequested: boolean): Promise<AuthResult> {
+export async function logout(
+  ctx: AuthContext,
+  userId: number,
+  body: unknown,
+  cookieRequested: boolean,
+): Promise<AuthResult> {
   requireRefreshMode(ctx);
   await ctx.sessions.revoke(String(userId), deviceIdOf(body));
   const clear = ctx.config.sessions.httpOnly || cookieRequested;
@@ -45,7 +60,11 @@ export async function logout(ctx: AuthContext, userId: number, body: unknown, co
 }
 
 /** `GET /auth/sessions`: the user's active sessions, the current one marked. */
-export async function listSessions(ctx: AuthContext, userId: number, currentSessionId: string | null): Promise<AuthResult> {
+export async function listSessions(
+  ctx: AuthContext,
+  userId: number,
+  currentSessionId: string | null,
+): Promise<AuthResult> {
   requireRefreshMode(ctx);
   const sessions = await ctx.sessions.listUsable(String(userId));
   const data = sessions.map((session) => ({

@@ -44,8 +44,14 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
       simpleSelect(
         SESSIONS,
         {
-          sessionId: ['session_id', 'string'], userId: ['user_id', 'string'], deviceId: ['device_id', 'string'], status: ['status', 'string'],
-          origin: ['origin', 'string'], createdAt: ['created_at', 'datetime'], expiresAt: ['expires_at', 'datetime'], absoluteExpiresAt: ['absolute_expires_at', 'datetime'],
+          sessionId: ['session_id', 'string'],
+          userId: ['user_id', 'string'],
+          deviceId: ['device_id', 'string'],
+          status: ['status', 'string'],
+          origin: ['origin', 'string'],
+          createdAt: ['created_at', 'datetime'],
+          expiresAt: ['expires_at', 'datetime'],
+          absoluteExpiresAt: ['absolute_expires_at', 'datetime'],
         },
         where,
         { orderById: true },
@@ -58,11 +64,25 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
     if (openedSinceCleanup < CLEANUP_EVERY) return;
     openedSinceCleanup = 0;
     const at = new Date(now());
-    const before = (column: string): Condition => ({ kind: 'compare', column: { alias: '', column }, op: 'lt', value: at, valueKind: 'datetime' });
+    const before = (column: string): Condition => ({
+      kind: 'compare',
+      column: { alias: '', column },
+      op: 'lt',
+      value: at,
+      valueKind: 'datetime',
+    });
     const expired: Condition = { kind: 'or', children: [before('expires_at'), before('absolute_expires_at')] };
-    await db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: [eq('origin', ORIGIN), expired] } }));
+    await db.run(
+      compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: [eq('origin', ORIGIN), expired] } }),
+    );
   };
-  const open = async (exec: Executor, sessionId: string, userId: string, deviceId: string, absoluteExpiresAt?: number): Promise<Session> => {
+  const open = async (
+    exec: Executor,
+    sessionId: string,
+    userId: string,
+    deviceId: string,
+    absoluteExpiresAt?: number,
+  ): Promise<Session> => {
     const at = now();
     const session: Session = {
       sessionId,
@@ -79,9 +99,18 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
         table: SESSIONS,
         rows: [
           rowOf({
-            document_id: [createDocumentId(), 'string'], user_id: [userId, 'string'], session_id: [session.sessionId, 'string'], device_id: [deviceId, 'string'],
-            origin: [ORIGIN, 'string'], expires_at: [new Date(session.expiresAt), 'datetime'], absolute_expires_at: [new Date(session.absoluteExpiresAt), 'datetime'],
-            status: ['active', 'string'], type: ['refresh', 'string'], created_at: [date, 'datetime'], updated_at: [date, 'datetime'], published_at: [date, 'datetime'],
+            document_id: [createDocumentId(), 'string'],
+            user_id: [userId, 'string'],
+            session_id: [session.sessionId, 'string'],
+            device_id: [deviceId, 'string'],
+            origin: [ORIGIN, 'string'],
+            expires_at: [new Date(session.expiresAt), 'datetime'],
+            absolute_expires_at: [new Date(session.absoluteExpiresAt), 'datetime'],
+            status: ['active', 'string'],
+            type: ['refresh', 'string'],
+            created_at: [date, 'datetime'],
+            updated_at: [date, 'datetime'],
+            published_at: [date, 'datetime'],
           }),
         ],
       }),
@@ -115,39 +144,53 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
      */
     async rotate(sessionId: string): Promise<Session | null> {
       await deleteExpired();
-      return db.transaction(async (tx) => {
-        const session = await find(tx, sessionId);
-        if (!usable(session)) return null;
-        const successorId = newSessionId();
-        const claimed = await tx.run(
-          compileUpdate(db.dialect, {
-            table: SESSIONS,
-            set: rowOf({ status: ['rotated', 'string'], child_id: [successorId, 'string'], updated_at: [new Date(now()), 'datetime'] }),
-            where: { kind: 'and', children: [eq('session_id', sessionId), eq('status', 'active')] },
-          }),
-        );
-        // A concurrent refresh with the same token won the race: this one must not mint a second chain.
-        if (claimed !== 1) throw new SessionRaceError();
-        return open(tx, successorId, session.userId, session.deviceId, session.absoluteExpiresAt);
-      }).catch((error: unknown) => {
-        if (error instanceof SessionRaceError) return null;
-        throw error;
-      });
+      return db
+        .transaction(async (tx) => {
+          const session = await find(tx, sessionId);
+          if (!usable(session)) return null;
+          const successorId = newSessionId();
+          const claimed = await tx.run(
+            compileUpdate(db.dialect, {
+              table: SESSIONS,
+              set: rowOf({
+                status: ['rotated', 'string'],
+                child_id: [successorId, 'string'],
+                updated_at: [new Date(now()), 'datetime'],
+              }),
+              where: { kind: 'and', children: [eq('session_id', sessionId), eq('status', 'active')] },
+            }),
+          );
+          // A concurrent refresh with the same token won the race: this one must not mint a second chain.
+          if (claimed !== 1) throw new SessionRaceError();
+          return open(tx, successorId, session.userId, session.deviceId, session.absoluteExpiresAt);
+        })
+        .catch((error: unknown) => {
+          if (error instanceof SessionRaceError) return null;
+          throw error;
+        });
     },
     /** The user's active, unexpired sessions, oldest first. */
     async listUsable(userId: string): Promise<Session[]> {
-      const rows = await db.all(select({ kind: 'and', children: [eq('user_id', userId), eq('origin', ORIGIN), eq('status', 'active')] }));
+      const rows = await db.all(
+        select({ kind: 'and', children: [eq('user_id', userId), eq('origin', ORIGIN), eq('status', 'active')] }),
+      );
       return rows.map(toSession).filter(usable);
     },
     /** Deletes the user's sessions (on one device, or all); returns how many. */
     revoke(userId: string, deviceId?: string): Promise<number> {
-      const conditions = [eq('user_id', userId), eq('origin', ORIGIN), ...(deviceId === undefined ? [] : [eq('device_id', deviceId)])];
+      const conditions = [
+        eq('user_id', userId),
+        eq('origin', ORIGIN),
+        ...(deviceId === undefined ? [] : [eq('device_id', deviceId)]),
+      ];
       return db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }));
     },
     /** Deletes one session of the user; false when the user has no such session. */
     async revokeOne(userId: string, sessionId: string): Promise<boolean> {
       const conditions = [eq('user_id', userId), eq('origin', ORIGIN), eq('session_id', sessionId)];
-      return (await db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }))) > 0;
+      return (
+        (await db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }))) > 0
+      );
     },
   };
 }

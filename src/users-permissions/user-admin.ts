@@ -20,7 +20,10 @@ export async function createUser(ctx: AuthContext, body: unknown, query: Query):
   const email = (checked.email as string).toLowerCase();
   // Checked first, and again in the write, under the email's lock.
   const refuseTaken = async (exec?: Executor) => {
-    if (ctx.settings.advanced.unique_email && (await ctx.users.countClashes({ emails: [email], usernames: [] }, undefined, exec)) > 0) {
+    if (
+      ctx.settings.advanced.unique_email &&
+      (await ctx.users.countClashes({ emails: [email], usernames: [] }, undefined, exec)) > 0
+    ) {
       throw new ApplicationError('Email already taken');
     }
   };
@@ -28,7 +31,10 @@ export async function createUser(ctx: AuthContext, body: unknown, query: Query):
   const input = sanitizeDataPayload(ctx.documents.schema, ctx.userType, { data: body });
   const data = { confirmed: false, blocked: false, ...input, email, provider: 'local' };
   try {
-    return await createDocument(ctx.documents, ctx.userType, data, query, { locks: accountLocks([email]), check: refuseTaken });
+    return await createDocument(ctx.documents, ctx.userType, data, query, {
+      locks: accountLocks([email]),
+      check: refuseTaken,
+    });
   } catch (error) {
     if (error instanceof ValidationError) throw new ApplicationError(error.message);
     throw error;
@@ -44,14 +50,16 @@ export async function updateUser(ctx: AuthContext, id: number | null, body: unkn
   const user = id === null ? null : await ctx.users.byId(id);
   if (!user) throw new NotFoundError('User not found');
   const checked = await validateBody(body, UPDATE_USER_BODY);
-  if (user.provider === 'local' && 'password' in checked && !checked.password) throw new ValidationError('password.notNull');
+  if (user.provider === 'local' && 'password' in checked && !checked.password)
+    throw new ValidationError('password.notNull');
   const username = typeof checked.username === 'string' ? checked.username : undefined;
   const email = typeof checked.email === 'string' ? checked.email.toLowerCase() : undefined;
   // Checked first, and again in the write, under the identifiers' locks.
   const refuseTaken = async (exec?: Executor) => {
     const byUsername = username === undefined ? null : await ctx.users.byUsername(username, exec);
     if (byUsername && byUsername.id !== user.id) throw new ApplicationError('Username already taken');
-    const byEmail = email === undefined || !ctx.settings.advanced.unique_email ? null : await ctx.users.byEmail(email, exec);
+    const byEmail =
+      email === undefined || !ctx.settings.advanced.unique_email ? null : await ctx.users.byEmail(email, exec);
     if (byEmail && byEmail.id !== user.id) throw new ApplicationError('Email already taken');
   };
   await refuseTaken();

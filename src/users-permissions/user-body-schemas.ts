@@ -2,10 +2,12 @@ import type { FieldError } from '../core/errors.js';
 import { CREATE_USER_FIELDS, UPDATE_USER_FIELDS } from './auth-body-schemas.js';
 import { problem, typeProblem, type BodySchema, type CheckResult, type FieldRules } from './body-schema.js';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => Object.prototype.toString.call(value) === '[object Object]';
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  Object.prototype.toString.call(value) === '[object Object]';
 
 /** Strapi's `strapiID`: a string or a non-negative integer. */
-const isStrapiId = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
+const isStrapiId = (value: unknown) =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
 
 /**
  * `role` as Strapi's users schemas take it: a role id, or (any object, null included) a relation
@@ -20,8 +22,17 @@ function roleRules(creating: boolean): FieldRules {
     if (value === undefined) return creating ? problem(['role'], 'role is a required field', value) : undefined;
     if (typeof value !== 'object') return isStrapiId(value) ? undefined : typeProblem(['role'], 'strapiID', value);
     if (!isPlainObject(value)) return typeProblem(['role'], 'object', value);
-    const errors = [...listErrors(value, 'connect', creating), ...(creating ? [] : listErrors(value, 'disconnect', false))];
-    if (!creating && errors.length === 0 && Array.isArray(value.disconnect) && value.disconnect.length > 0 && (!Array.isArray(value.connect) || value.connect.length === 0)) {
+    const errors = [
+      ...listErrors(value, 'connect', creating),
+      ...(creating ? [] : listErrors(value, 'disconnect', false)),
+    ];
+    if (
+      !creating &&
+      errors.length === 0 &&
+      Array.isArray(value.disconnect) &&
+      value.disconnect.length > 0 &&
+      (!Array.isArray(value.connect) || value.connect.length === 0)
+    ) {
       errors.push(...problem(['role', 'disconnect'], 'Cannot remove role', value.disconnect));
     }
     return errors.length > 0 ? errors : undefined;
@@ -40,7 +51,8 @@ function listErrors(role: Record<string, unknown>, key: 'connect' | 'disconnect'
   list.forEach((entry, index) => {
     const at = [...path, String(index)];
     if (!isPlainObject(entry)) errors.push(...typeProblem(at, 'object', entry));
-    else if (entry.id == null && entry.documentId == null) errors.push(...problem(at, 'Relation entry must include an id or documentId', entry));
+    else if (entry.id == null && entry.documentId == null)
+      errors.push(...problem(at, 'Relation entry must include an id or documentId', entry));
   });
   return errors;
 }

@@ -38,9 +38,16 @@ export interface UserChanges {
 }
 
 const COLUMNS: Readonly<Record<string, readonly [string, ValueKind]>> = {
-  id: ['id', 'integer'], documentId: ['document_id', 'string'], username: ['username', 'string'], email: ['email', 'string'],
-  provider: ['provider', 'string'], password: ['password', 'string'], resetPasswordToken: ['reset_password_token', 'string'],
-  confirmationToken: ['confirmation_token', 'string'], confirmed: ['confirmed', 'boolean'], blocked: ['blocked', 'boolean'],
+  id: ['id', 'integer'],
+  documentId: ['document_id', 'string'],
+  username: ['username', 'string'],
+  email: ['email', 'string'],
+  provider: ['provider', 'string'],
+  password: ['password', 'string'],
+  resetPasswordToken: ['reset_password_token', 'string'],
+  confirmationToken: ['confirmation_token', 'string'],
+  confirmed: ['confirmed', 'boolean'],
+  blocked: ['blocked', 'boolean'],
 };
 
 /**
@@ -55,7 +62,9 @@ export function accountLocks(identifiers: readonly (string | undefined)[]): stri
 /** Bookkeeping reads and writes on `up_users` for the auth flows (documents/ does the rest). */
 export function createUserStore(db: Database) {
   const first = async (exec: Executor, where: Condition): Promise<StoredUser | null> => {
-    const [row] = await exec.all(compileSelect(db.dialect, simpleSelect(USERS, COLUMNS, where, { limit: 1, orderById: true })));
+    const [row] = await exec.all(
+      compileSelect(db.dialect, simpleSelect(USERS, COLUMNS, where, { limit: 1, orderById: true })),
+    );
     return row ? toStoredUser(row) : null;
   };
   return {
@@ -63,7 +72,13 @@ export function createUserStore(db: Database) {
     byId: (id: number) => first(db, eq('id', id, 'integer')),
     /** The local-provider user whose email is `identifier` (lower-cased) or whose username is `identifier`. */
     byIdentifier: (identifier: string) =>
-      first(db, { kind: 'and', children: [eq('provider', 'local'), { kind: 'or', children: [eq('email', identifier.toLowerCase()), eq('username', identifier)] }] }),
+      first(db, {
+        kind: 'and',
+        children: [
+          eq('provider', 'local'),
+          { kind: 'or', children: [eq('email', identifier.toLowerCase()), eq('username', identifier)] },
+        ],
+      }),
     /** The user (any provider) whose username is exactly `username`. */
     byUsername: (username: string, exec: Executor = db) => first(exec, eq('username', username)),
     /** The user whose email is `email` (compared lower-cased). */
@@ -71,34 +86,63 @@ export function createUserStore(db: Database) {
     /** The user holding this reset-password or confirmation token. */
     byToken: (column: 'reset_password_token' | 'confirmation_token', token: string) => first(db, eq(column, token)),
     /** Users whose email or username equals any of `values` (optionally for one provider), read through `exec` (a write's transaction). */
-    async countClashes(values: { emails: readonly string[]; usernames: readonly string[] }, provider?: string, exec: Executor = db): Promise<number> {
+    async countClashes(
+      values: { emails: readonly string[]; usernames: readonly string[] },
+      provider?: string,
+      exec: Executor = db,
+    ): Promise<number> {
       const clash: Condition = {
         kind: 'or',
         children: [...values.emails.map((v) => eq('email', v)), ...values.usernames.map((v) => eq('username', v))],
       };
-      const where: Condition = provider === undefined ? clash : { kind: 'and', children: [clash, eq('provider', provider)] };
+      const where: Condition =
+        provider === undefined ? clash : { kind: 'and', children: [clash, eq('provider', provider)] };
       const [row] = await exec.all(compileCount(db.dialect, { from: { table: USERS, alias: '' }, where }));
       return Number(Object.values(row ?? {})[0] ?? 0);
     },
     /** What authentication needs, in one statement: the user's flags and role id; null when there is no such user. */
-    async identityOf(userId: number): Promise<{ readonly blocked: boolean; readonly confirmed: boolean; readonly roleId: number | null } | null> {
+    async identityOf(
+      userId: number,
+    ): Promise<{ readonly blocked: boolean; readonly confirmed: boolean; readonly roleId: number | null } | null> {
       const [row] = await db.all(
         compileSelect(db.dialect, {
           from: { table: USERS, alias: 'u' },
-          joins: [{ table: ROLE_LINKS, alias: 'l', left: true, on: { kind: 'compareColumns', left: { alias: 'l', column: 'user_id' }, op: 'eq', right: { alias: 'u', column: 'id' } } }],
+          joins: [
+            {
+              table: ROLE_LINKS,
+              alias: 'l',
+              left: true,
+              on: {
+                kind: 'compareColumns',
+                left: { alias: 'l', column: 'user_id' },
+                op: 'eq',
+                right: { alias: 'u', column: 'id' },
+              },
+            },
+          ],
           columns: [
             { column: { alias: 'u', column: 'blocked' }, as: 'blocked', kind: 'boolean' },
             { column: { alias: 'u', column: 'confirmed' }, as: 'confirmed', kind: 'boolean' },
             { column: { alias: 'l', column: 'role_id' }, as: 'roleId', kind: 'integer' },
           ],
-          where: { kind: 'compare', column: { alias: 'u', column: 'id' }, op: 'eq', value: userId, valueKind: 'integer' },
+          where: {
+            kind: 'compare',
+            column: { alias: 'u', column: 'id' },
+            op: 'eq',
+            value: userId,
+            valueKind: 'integer',
+          },
           orderBy: [],
           limit: 1,
           offset: 0,
         }),
       );
       if (!row) return null;
-      return { blocked: flag(row.blocked), confirmed: flag(row.confirmed), roleId: row.roleId === null || row.roleId === undefined ? null : Number(row.roleId) };
+      return {
+        blocked: flag(row.blocked),
+        confirmed: flag(row.confirmed),
+        roleId: row.roleId === null || row.roleId === undefined ? null : Number(row.roleId),
+      };
     },
     /**
      * Applies `changes` to the user's row and bumps `updated_at`; with `guard`, only while the row
@@ -112,8 +156,12 @@ export function createUserStore(db: Database) {
       const set = rowOf({
         updated_at: [now, 'datetime'],
         ...(changes.password_hash !== undefined ? { password: [changes.password_hash, 'string'] as const } : {}),
-        ...(changes.reset_password_token !== undefined ? { reset_password_token: [changes.reset_password_token, 'string'] as const } : {}),
-        ...(changes.confirmation_token !== undefined ? { confirmation_token: [changes.confirmation_token, 'string'] as const } : {}),
+        ...(changes.reset_password_token !== undefined
+          ? { reset_password_token: [changes.reset_password_token, 'string'] as const }
+          : {}),
+        ...(changes.confirmation_token !== undefined
+          ? { confirmation_token: [changes.confirmation_token, 'string'] as const }
+          : {}),
         ...(changes.confirmed !== undefined ? { confirmed: [changes.confirmed, 'boolean'] as const } : {}),
       });
       const byId = eq('id', id, 'integer');

@@ -15,7 +15,8 @@ export async function verifyUserToken(ctx: AuthContext, token: string): Promise<
   let userId: number;
   let sessionId: string | null = null;
   if (ctx.config.jwtManagement === 'refresh') {
-    if (payload.type !== 'access' || typeof payload.sessionId !== 'string' || typeof payload.userId !== 'string') return null;
+    if (payload.type !== 'access' || typeof payload.sessionId !== 'string' || typeof payload.userId !== 'string')
+      return null;
     const session = await ctx.sessions.findUsable(payload.sessionId);
     if (!session || session.userId !== payload.userId) return null;
     userId = Number(payload.userId);
@@ -26,6 +27,7 @@ export async function verifyUserToken(ctx: AuthContext, token: string): Promise<
   }
   if (!Number.isSafeInteger(userId)) return null;
   const user = await ctx.users.identityOf(userId);
-  if (!user || user.blocked || (ctx.settings.advanced.email_confirmation && !user.confirmed)) throw new UnauthorizedError('Invalid credentials');
+  if (!user || user.blocked || (ctx.settings.advanced.email_confirmation && !user.confirmed))
+    throw new UnauthorizedError('Invalid credentials');
   return { id: userId, roleId: user.roleId, sessionId };
 }

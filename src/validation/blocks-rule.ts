@@ -49,10 +49,18 @@ function checkBlock(node: unknown, path: string[], root: string, report: Report)
     return;
   }
   if (type === 'heading' && ![1, 2, 3, 4, 5, 6].includes(node.level as number)) {
-    report([...path, 'level'], `${label(root, [...path, 'level'])} must be one of the following values: 1, 2, 3, 4, 5, 6`, node.level);
+    report(
+      [...path, 'level'],
+      `${label(root, [...path, 'level'])} must be one of the following values: 1, 2, 3, 4, 5, 6`,
+      node.level,
+    );
   }
   if (type === 'list' && node.format !== 'ordered' && node.format !== 'unordered') {
-    report([...path, 'format'], `${label(root, [...path, 'format'])} must be one of the following values: ordered, unordered`, node.format);
+    report(
+      [...path, 'format'],
+      `${label(root, [...path, 'format'])} must be one of the following values: ordered, unordered`,
+      node.format,
+    );
   }
   if (type === 'image' && !isNode(node.image)) {
     report([...path, 'image'], `${label(root, [...path, 'image'])} is a required field`, node.image);
@@ -66,14 +74,24 @@ function checkBlock(node: unknown, path: string[], root: string, report: Report)
   });
 }
 
-function checkChildren(node: Node, path: string[], root: string, report: Report, minMessage: string | undefined): unknown[] {
+function checkChildren(
+  node: Node,
+  path: string[],
+  root: string,
+  report: Report,
+  minMessage: string | undefined,
+): unknown[] {
   const childrenPath = [...path, 'children'];
   if (node.children === undefined || node.children === null) {
     report(childrenPath, `${label(root, childrenPath)} is a required field`, node.children);
     return [];
   }
   if (!Array.isArray(node.children)) {
-    report(childrenPath, typeErrorMessage(label(root, childrenPath), 'array', node.children, node.children), node.children);
+    report(
+      childrenPath,
+      typeErrorMessage(label(root, childrenPath), 'array', node.children, node.children),
+      node.children,
+    );
     return [];
   }
   if (minMessage && node.children.length === 0) report(childrenPath, minMessage, node.children);
@@ -83,7 +101,9 @@ function checkChildren(node: Node, path: string[], root: string, report: Report,
 function checkListChild(child: unknown, path: string[], root: string, report: Report): void {
   if (isNode(child) && child.type === 'list') checkBlock(child, path, root, report);
   else if (isNode(child) && child.type === 'list-item') {
-    checkChildren(child, path, root, report, undefined).forEach((inline, index) => checkInline(inline, [...path, 'children', String(index)], root, report));
+    checkChildren(child, path, root, report, undefined).forEach((inline, index) =>
+      checkInline(inline, [...path, 'children', String(index)], root, report),
+    );
   } else report(path, 'Inline node must be list-item or list', child);
 }
 
@@ -91,16 +111,23 @@ function checkInline(child: unknown, path: string[], root: string, report: Repor
   if (isNode(child) && child.type === 'text') checkText(child, path, root, report);
   else if (isNode(child) && child.type === 'link') {
     if (!validLink(child.url)) report([...path, 'url'], 'Please specify a valid link.', child.url);
-    checkChildren(child, path, root, report, undefined).forEach((text, index) => checkText(text, [...path, 'children', String(index)], root, report));
+    checkChildren(child, path, root, report, undefined).forEach((text, index) =>
+      checkText(text, [...path, 'children', String(index)], root, report),
+    );
   } else report(path, 'Inline node must be Text or Link', child);
 }
 
 function checkText(child: unknown, path: string[], root: string, report: Report): void {
   if (!isNode(child) || child.type !== 'text') {
-    report([...path, 'type'], `${label(root, [...path, 'type'])} must be one of the following values: text`, isNode(child) ? child.type : child);
+    report(
+      [...path, 'type'],
+      `${label(root, [...path, 'type'])} must be one of the following values: text`,
+      isNode(child) ? child.type : child,
+    );
     return;
   }
-  if (typeof child.text !== 'string') report([...path, 'text'], 'Text must be defined with at least an empty string', child.text);
+  if (typeof child.text !== 'string')
+    report([...path, 'text'], 'Text must be defined with at least an empty string', child.text);
   for (const mark of ['bold', 'italic', 'underline', 'strikethrough', 'code']) {
     const value = child[mark];
     if (value !== undefined && typeof value !== 'boolean') {

@@ -57,7 +57,10 @@ const DRAFT_CREATE: ValidationMode = { creating: true, draft: true };
 /** Valid values for every required attribute. */
 const base = { title: 'Hello', name: 'N', status: 'draft', meta: {} };
 
-function errorsOf(data: Record<string, unknown>, mode: ValidationMode = UPDATE): { message: string; errors: FieldError[] } {
+function errorsOf(
+  data: Record<string, unknown>,
+  mode: ValidationMode = UPDATE,
+): { message: string; errors: FieldError[] } {
   try {
     validate(data, mode);
   } catch (error) {
@@ -101,7 +104,9 @@ describe('compileValidator: required attributes', () => {
   });
 
   it('rejects null on a required enumeration as a string type error', () => {
-    expect(onlyError({ ...base, status: null }).message).toBe('status must be a `string` type, but the final value was: `null`.');
+    expect(onlyError({ ...base, status: null }).message).toBe(
+      'status must be a `string` type, but the final value was: `null`.',
+    );
   });
 
   it('rejects null on a required untyped attribute (json) as not defined, with value null', () => {
@@ -123,7 +128,11 @@ describe('compileValidator: required attributes', () => {
   });
 
   it('keeps null for optional attributes', () => {
-    expect(validate({ views: null, category: null, isFeatured: null }, UPDATE)).toEqual({ views: null, category: null, isFeatured: null });
+    expect(validate({ views: null, category: null, isFeatured: null }, UPDATE)).toEqual({
+      views: null,
+      category: null,
+      isFeatured: null,
+    });
   });
 
   it('lists every missing required attribute in attribute order', () => {
@@ -178,7 +187,11 @@ describe('compileValidator: rejected values', () => {
     [{ title: 'x'.repeat(121) }, 'title must be at most 120 characters', 'x'.repeat(121)],
     [{ summary: 'ab' }, 'summary must be at least 3 characters', 'ab'],
     [{ title: 5 }, 'title must be a `string` type, but the final value was: `5`.', 5],
-    [{ views: 'abc' }, 'views must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).', NaN],
+    [
+      { views: 'abc' },
+      'views must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).',
+      NaN,
+    ],
     [{ views: '' }, 'views must be a `number` type, but the final value was: `NaN` (cast from the value `""`).', NaN],
     [{ views: 3.7 }, 'views must be an integer', 3.7],
     [{ views: '3.7' }, 'views must be an integer', 3.7],
@@ -192,7 +205,11 @@ describe('compileValidator: rejected values', () => {
     [{ bigcount: '12ab' }, 'bigcount must be a valid integer', '12ab'],
     [{ bigcount: 1.5 }, 'bigcount must be a valid integer', 1.5],
     [{ bigcount: '-6' }, 'bigcount must be greater than or equal to -5', '-6'],
-    [{ bigcount: '9000000000000000001' }, 'bigcount must be less than or equal to 9000000000000000000', '9000000000000000001'],
+    [
+      { bigcount: '9000000000000000001' },
+      'bigcount must be less than or equal to 9000000000000000000',
+      '9000000000000000001',
+    ],
     [
       { bigcount: '9223372036854775808' },
       'bigcount must be between -9223372036854775808 and 9223372036854775807',

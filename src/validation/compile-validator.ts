@@ -26,7 +26,11 @@ export interface ValidationSite {
  * listing every problem (`details.errors[]` with `path`, `message`, `name`, `value`); with one,
  * adds the problems to `site.errors` (paths and messages prefixed with `site.path`).
  */
-export type DataValidator = (data: Readonly<Record<string, unknown>>, mode: ValidationMode, site?: ValidationSite) => Record<string, unknown>;
+export type DataValidator = (
+  data: Readonly<Record<string, unknown>>,
+  mode: ValidationMode,
+  site?: ValidationSite,
+) => Record<string, unknown>;
 
 interface CompiledAttribute {
   readonly attribute: ScalarAttribute;
@@ -54,12 +58,14 @@ export function compileValidator(model: Model): DataValidator {
       const value = data[name];
       const enforceRequired = attribute.required && !mode.draft;
       if (value === undefined) {
-        if (enforceRequired && mode.creating) errors.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
+        if (enforceRequired && mode.creating)
+          errors.push({ path, message: `${label} must be defined.`, name: 'ValidationError' });
         continue;
       }
       if (value === null) {
         if (!enforceRequired) values[name] = null;
-        else if (typeName === null) errors.push({ path, message: `${label} must be defined.`, name: 'ValidationError', value: null });
+        else if (typeName === null)
+          errors.push({ path, message: `${label} must be defined.`, name: 'ValidationError', value: null });
         else errors.push(...fieldErrors(path, typeError(label, typeName, null, null)));
         continue;
       }
@@ -79,5 +85,7 @@ export function compileValidator(model: Model): DataValidator {
 }
 
 function fieldErrors(path: readonly string[], result: RuleResult): FieldError[] {
-  return result.ok ? [] : result.problems.map(({ message, value }) => ({ path: [...path], message, name: 'ValidationError', value }));
+  return result.ok
+    ? []
+    : result.problems.map(({ message, value }) => ({ path: [...path], message, name: 'ValidationError', value }));
 }

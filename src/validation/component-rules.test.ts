@@ -36,7 +36,12 @@ describe('componentValueErrors: single components', () => {
 
   it('rejects an array with yup’s object type error', () => {
     expect(componentValueErrors(attribute('seo'), [], ['seo'], false)).toEqual([
-      { path: ['seo'], message: 'seo must be a `object` type, but the final value was: `[]`.', name: 'ValidationError', value: [] },
+      {
+        path: ['seo'],
+        message: 'seo must be a `object` type, but the final value was: `[]`.',
+        name: 'ValidationError',
+        value: [],
+      },
     ]);
   });
 
@@ -48,7 +53,12 @@ describe('componentValueErrors: single components', () => {
   ])('rejects %j, printing the value as yup does', (value, printed) => {
     const [error, ...rest] = componentValueErrors(attribute('seo'), value, ['seo'], false);
     expect(rest).toEqual([]);
-    expect(error).toEqual({ path: ['seo'], message: `seo must be a \`object\` type, but the final value was: ${printed}.`, name: 'ValidationError', value });
+    expect(error).toEqual({
+      path: ['seo'],
+      message: `seo must be a \`object\` type, but the final value was: ${printed}.`,
+      name: 'ValidationError',
+      value,
+    });
   });
 
   it('rejects non-objects on drafts too', () => {
@@ -59,10 +69,20 @@ describe('componentValueErrors: single components', () => {
 describe('componentValueErrors: repeatable components and dynamic zones', () => {
   it.each([['links'], ['blocks']])('%s must be an array', (name) => {
     expect(componentValueErrors(attribute(name), {}, [name], false)).toEqual([
-      { path: [name], message: `${name} must be a \`array\` type, but the final value was: \`{}\`.`, name: 'ValidationError', value: {} },
+      {
+        path: [name],
+        message: `${name} must be a \`array\` type, but the final value was: \`{}\`.`,
+        name: 'ValidationError',
+        value: {},
+      },
     ]);
     expect(componentValueErrors(attribute(name), 'x', [name], true)).toEqual([
-      { path: [name], message: `${name} must be a \`array\` type, but the final value was: \`"x"\`.`, name: 'ValidationError', value: 'x' },
+      {
+        path: [name],
+        message: `${name} must be a \`array\` type, but the final value was: \`"x"\`.`,
+        name: 'ValidationError',
+        value: 'x',
+      },
     ]);
   });
 
@@ -93,25 +113,52 @@ describe('componentValueErrors: repeatable components and dynamic zones', () => 
   it('enforces max', () => {
     const value = [{}, {}, {}, {}];
     expect(componentValueErrors(attribute('links'), value, ['links'], false)).toEqual([
-      { path: ['links'], message: 'links field must have less than or equal to 3 items', name: 'ValidationError', value },
+      {
+        path: ['links'],
+        message: 'links field must have less than or equal to 3 items',
+        name: 'ValidationError',
+        value,
+      },
     ]);
     expect(componentValueErrors(attribute('blocks'), [{}, {}, {}], ['blocks'], false)).toEqual([
-      { path: ['blocks'], message: 'blocks field must have less than or equal to 2 items', name: 'ValidationError', value: [{}, {}, {}] },
+      {
+        path: ['blocks'],
+        message: 'blocks field must have less than or equal to 2 items',
+        name: 'ValidationError',
+        value: [{}, {}, {}],
+      },
     ]);
   });
 
   it('has no bounds when the attribute declares none', () => {
     expect(componentValueErrors(attribute('free'), [], ['free'], false)).toEqual([]);
-    expect(componentValueErrors(attribute('free'), Array.from({ length: 50 }, () => ({})), ['free'], false)).toEqual([]);
+    expect(
+      componentValueErrors(
+        attribute('free'),
+        Array.from({ length: 50 }, () => ({})),
+        ['free'],
+        false,
+      ),
+    ).toEqual([]);
   });
 
   it('labels nested paths the yup way', () => {
     const value = [{}, {}, {}];
     expect(componentValueErrors(keywords, value, ['seo', 'keywords'], false)).toEqual([
-      { path: ['seo', 'keywords'], message: 'seo.keywords field must have less than or equal to 2 items', name: 'ValidationError', value },
+      {
+        path: ['seo', 'keywords'],
+        message: 'seo.keywords field must have less than or equal to 2 items',
+        name: 'ValidationError',
+        value,
+      },
     ]);
     expect(componentValueErrors(keywords, {}, ['blocks', '0', 'keywords'], false)).toEqual([
-      { path: ['blocks', '0', 'keywords'], message: 'blocks[0].keywords must be a `array` type, but the final value was: `{}`.', name: 'ValidationError', value: {} },
+      {
+        path: ['blocks', '0', 'keywords'],
+        message: 'blocks[0].keywords must be a `array` type, but the final value was: `{}`.',
+        name: 'ValidationError',
+        value: {},
+      },
     ]);
   });
 });
@@ -144,20 +191,40 @@ describe('itemComponent', () => {
   it('requires __component, without a value key when it is missing', () => {
     const { component, errors } = run('blocks', { text: 'x' }, ['blocks', '0']);
     expect(component).toBeNull();
-    expect(errors).toEqual([{ path: ['blocks', '0', '__component'], message: 'blocks[0].__component is a required field', name: 'ValidationError' }]);
+    expect(errors).toEqual([
+      {
+        path: ['blocks', '0', '__component'],
+        message: 'blocks[0].__component is a required field',
+        name: 'ValidationError',
+      },
+    ]);
     expect('value' in (errors[0] as object)).toBe(false);
   });
 
   it('requires a non-empty __component, reporting the empty string as the value', () => {
     const { component, errors } = run('blocks', { __component: '' }, ['blocks', '3']);
     expect(component).toBeNull();
-    expect(errors).toEqual([{ path: ['blocks', '3', '__component'], message: 'blocks[3].__component is a required field', name: 'ValidationError', value: '' }]);
+    expect(errors).toEqual([
+      {
+        path: ['blocks', '3', '__component'],
+        message: 'blocks[3].__component is a required field',
+        name: 'ValidationError',
+        value: '',
+      },
+    ]);
   });
 
   it('reports a null __component as a string type error, as yup does', () => {
     const { component, errors } = run('blocks', { __component: null }, ['blocks', '1']);
     expect(component).toBeNull();
-    expect(errors).toEqual([{ path: ['blocks', '1', '__component'], message: 'blocks[1].__component must be a `string` type, but the final value was: `null`.', name: 'ValidationError', value: null }]);
+    expect(errors).toEqual([
+      {
+        path: ['blocks', '1', '__component'],
+        message: 'blocks[1].__component must be a `string` type, but the final value was: `null`.',
+        name: 'ValidationError',
+        value: null,
+      },
+    ]);
   });
 
   it('rejects a __component the zone does not list', () => {
@@ -183,7 +250,12 @@ describe('itemComponent', () => {
       const { component, errors } = run(name, item, [name, '2']);
       expect(component).toBeNull();
       expect(errors).toEqual([
-        { path: [name, '2'], message: `${name}[2] must be a \`object\` type, but the final value was: ${printed}.`, name: 'ValidationError', value: item },
+        {
+          path: [name, '2'],
+          message: `${name}[2] must be a \`object\` type, but the final value was: ${printed}.`,
+          name: 'ValidationError',
+          value: item,
+        },
       ]);
     }
   });

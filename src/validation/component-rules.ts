@@ -4,7 +4,12 @@ import { fieldLabel } from './field-label.js';
 import { typeErrorMessage } from './scalar-rules.js';
 import { isRecord } from '../core/is-record.js';
 
-const error = (path: readonly string[], message: string, value: unknown): FieldError => ({ path: [...path], message, name: 'ValidationError', value });
+const error = (path: readonly string[], message: string, value: unknown): FieldError => ({
+  path: [...path],
+  message,
+  name: 'ValidationError',
+  value,
+});
 
 /**
  * The shape problems of a component or dynamic-zone value, with yup's messages: a single
@@ -17,10 +22,17 @@ const error = (path: readonly string[], message: string, value: unknown): FieldE
  *   blocks: null       → blocks must be a `array` type, but the final value was: `null`.
  *   keywords: [a, b, c] with max 2 → seo.keywords field must have less than or equal to 2 items
  */
-export function componentValueErrors(attribute: ComponentAttribute | DynamicZoneAttribute, value: unknown, path: readonly string[], draft: boolean): FieldError[] {
+export function componentValueErrors(
+  attribute: ComponentAttribute | DynamicZoneAttribute,
+  value: unknown,
+  path: readonly string[],
+  draft: boolean,
+): FieldError[] {
   const label = fieldLabel(path);
   if (attribute.type === 'component' && !attribute.repeatable) {
-    return value === null || isRecord(value) ? [] : [error(path, typeErrorMessage(label, 'object', value, null), value)];
+    return value === null || isRecord(value)
+      ? []
+      : [error(path, typeErrorMessage(label, 'object', value, null), value)];
   }
   if (!Array.isArray(value)) return [error(path, typeErrorMessage(label, 'array', value, null), value)];
   if (draft) return [];
@@ -61,11 +73,18 @@ export function itemComponent(
     return null;
   }
   if (uid === undefined || uid === '') {
-    errors.push({ path: at, message: `${fieldLabel(at)} is a required field`, name: 'ValidationError', ...(uid === undefined ? {} : { value: uid }) });
+    errors.push({
+      path: at,
+      message: `${fieldLabel(at)} is a required field`,
+      name: 'ValidationError',
+      ...(uid === undefined ? {} : { value: uid }),
+    });
     return null;
   }
   if (typeof uid !== 'string' || !attribute.components.includes(uid)) {
-    errors.push(error(at, `${fieldLabel(at)} must be one of the following values: ${attribute.components.join(', ')}`, uid));
+    errors.push(
+      error(at, `${fieldLabel(at)} must be one of the following values: ${attribute.components.join(', ')}`, uid),
+    );
     return null;
   }
   return schema.components.get(uid) ?? null;

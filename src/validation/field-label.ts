@@ -3,5 +3,7 @@
  * `['seo', 'keywords', '0', 'word']` → `seo.keywords[0].word`.
  */
 export function fieldLabel(path: readonly string[]): string {
-  return path.map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+  return path
+    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
 }

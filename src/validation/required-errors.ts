@@ -10,7 +10,11 @@ import { typeErrorMessage, yupTypeName } from './scalar-rules.js';
  * `meta must be defined.` (dates, JSON…), with `value: null`. `at` prefixes the paths of a
  * component's attributes (`seo.metaTitle`).
  */
-export function requiredErrors(model: Model, values: Readonly<Record<string, unknown>>, at: readonly string[] = []): FieldError[] {
+export function requiredErrors(
+  model: Model,
+  values: Readonly<Record<string, unknown>>,
+  at: readonly string[] = [],
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const attribute of model.attributes.values()) {
     if (!isScalar(attribute) || !attribute.required || !attribute.writable) continue;

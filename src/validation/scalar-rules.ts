@@ -10,7 +10,8 @@ export interface RuleProblem {
 }
 
 /** The outcome of checking one value: the cast value, or its problems (yup can report two). */
-export type RuleResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly RuleProblem[] };
+export type RuleResult =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly RuleProblem[] };
 
 /** A compiled check for one attribute; `label` is the dotted path used in messages. */
 export type ScalarRule = (value: unknown, label: string) => RuleResult;
@@ -78,7 +79,8 @@ function stringRule(attribute: ScalarAttribute): ScalarRule {
     if (attribute.maxLength !== undefined && value.length > attribute.maxLength) {
       return fail(`${label} must be at most ${attribute.maxLength} characters`, value);
     }
-    if (attribute.type === 'email' && value !== '' && !EMAIL.test(value)) return fail(`${label} must be a valid email`, value);
+    if (attribute.type === 'email' && value !== '' && !EMAIL.test(value))
+      return fail(`${label} must be a valid email`, value);
     if (regex && !(value === '' && !attribute.required) && !regex.test(value)) {
       return fail(`${label} must match the following: "${regex.toString()}"`, value);
     }
@@ -92,11 +94,18 @@ function stringRule(attribute: ScalarAttribute): ScalarRule {
  */
 function enumerationRule(attribute: ScalarAttribute): ScalarRule {
   const allowed = attribute.enum ?? [];
-  const oneOf = (label: string) => `${label} must be one of the following values: ${allowed.join(', ')}${attribute.required ? '' : ', '}`;
+  const oneOf = (label: string) =>
+    `${label} must be one of the following values: ${allowed.join(', ')}${attribute.required ? '' : ', '}`;
   return (raw, label) => {
     const value = typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : raw;
     if (typeof value !== 'string') {
-      return { ok: false, problems: [{ message: typeErrorMessage(label, 'string', value, value), value }, { message: oneOf(label), value }] };
+      return {
+        ok: false,
+        problems: [
+          { message: typeErrorMessage(label, 'string', value, value), value },
+          { message: oneOf(label), value },
+        ],
+      };
     }
     return allowed.includes(value) ? ok(value) : fail(oneOf(label), value);
   };
@@ -122,8 +131,10 @@ function numberRule(attribute: ScalarAttribute): ScalarRule {
     if (min !== undefined && value < min) return fail(`${label} must be greater than or equal to ${min}`, value);
     if (max !== undefined && value > max) return fail(`${label} must be less than or equal to ${max}`, value);
     // Beyond 2^53 an integer is no longer exact, and PostgreSQL reads its text (`1e+30`) as no integer.
-    if (attribute.type === 'integer' && value > Number.MAX_SAFE_INTEGER) return fail(`${label} must be less than or equal to ${Number.MAX_SAFE_INTEGER}`, value);
-    if (attribute.type === 'integer' && value < -Number.MAX_SAFE_INTEGER) return fail(`${label} must be greater than or equal to ${-Number.MAX_SAFE_INTEGER}`, value);
+    if (attribute.type === 'integer' && value > Number.MAX_SAFE_INTEGER)
+      return fail(`${label} must be less than or equal to ${Number.MAX_SAFE_INTEGER}`, value);
+    if (attribute.type === 'integer' && value < -Number.MAX_SAFE_INTEGER)
+      return fail(`${label} must be greater than or equal to ${-Number.MAX_SAFE_INTEGER}`, value);
     return ok(value);
   };
 }
@@ -132,10 +143,12 @@ function bigIntegerRule(attribute: ScalarAttribute): ScalarRule {
   const min = attribute.min === undefined ? undefined : BigInt(attribute.min);
   const max = attribute.max === undefined ? undefined : BigInt(attribute.max);
   return (raw, label) => {
-    const text = typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
+    const text =
+      typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
     if (text === null || !/^-?\d+$/.test(text)) return fail(`${label} must be a valid integer`, raw);
     const value = BigInt(text);
-    if (value < INT64_MIN || value > INT64_MAX) return fail(`${label} must be between ${INT64_MIN} and ${INT64_MAX}`, raw);
+    if (value < INT64_MIN || value > INT64_MAX)
+      return fail(`${label} must be between ${INT64_MIN} and ${INT64_MAX}`, raw);
     if (min !== undefined && value < min) return fail(`${label} must be greater than or equal to ${min}`, raw);
     if (max !== undefined && value > max) return fail(`${label} must be less than or equal to ${max}`, raw);
     return ok(value.toString());
@@ -151,7 +164,8 @@ const booleanRule: ScalarRule = (raw, label) => {
 };
 
 /** Any JSON value, nested at most MAX_JSON_DEPTH levels (what MariaDB's JSON columns accept), its strings well-formed. */
-const jsonRule: ScalarRule = (value, label) => (pathBeyondDepth(value, MAX_JSON_DEPTH) ? fail(tooDeepMessage(label), value) : ok(wellFormedJson(value)));
+const jsonRule: ScalarRule = (value, label) =>
+  pathBeyondDepth(value, MAX_JSON_DEPTH) ? fail(tooDeepMessage(label), value) : ok(wellFormedJson(value));
 
 /** The message for a `json` or `blocks` value nested deeper than MAX_JSON_DEPTH. */
 export function tooDeepMessage(label: string): string {

@@ -3,7 +3,10 @@ import { wellFormedJson } from './well-formed-json.js';
 
 describe('wellFormedJson', () => {
   it('replaces lone surrogates in strings and keys with U+FFFD', () => {
-    expect(wellFormedJson({ a: 'x\ud800', '\udc00': ['\udbff', 1, null] })).toEqual({ a: 'x\ufffd', '\ufffd': ['\ufffd', 1, null] });
+    expect(wellFormedJson({ a: 'x\ud800', '\udc00': ['\udbff', 1, null] })).toEqual({
+      a: 'x\ufffd',
+      '\ufffd': ['\ufffd', 1, null],
+    });
   });
 
   it('keeps valid surrogate pairs and returns an untouched value as is', () => {

@@ -17,13 +17,17 @@ const LONE_ALL = new RegExp(LONE.source, 'g');
 function hasLoneSurrogate(value: unknown): boolean {
   if (typeof value === 'string') return LONE.test(value);
   if (Array.isArray(value)) return value.some(hasLoneSurrogate);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, inner]) => LONE.test(key) || hasLoneSurrogate(inner));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).some(([key, inner]) => LONE.test(key) || hasLoneSurrogate(inner));
   return false;
 }
 
 function repaired(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(LONE_ALL, '\uFFFD');
   if (Array.isArray(value)) return value.map(repaired);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(LONE_ALL, '\uFFFD'), repaired(inner)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key.replace(LONE_ALL, '\uFFFD'), repaired(inner)]),
+    );
   return value;
 }

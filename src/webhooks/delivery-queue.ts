@@ -34,16 +34,36 @@ export interface NewDelivery {
 }
 
 const COLUMNS = {
-  id: ['id', 'integer'], webhookId: ['webhook_id', 'integer'], webhookName: ['webhook_name', 'string'], url: ['url', 'string'], event: ['event', 'string'],
-  payload: ['payload', 'string'], status: ['status', 'string'], attempts: ['attempts', 'integer'], nextAttemptAt: ['next_attempt_at', 'datetime'],
-  lastStatus: ['last_status', 'integer'], lastError: ['last_error', 'string'], createdAt: ['created_at', 'datetime'], deliveredAt: ['delivered_at', 'datetime'],
+  id: ['id', 'integer'],
+  webhookId: ['webhook_id', 'integer'],
+  webhookName: ['webhook_name', 'string'],
+  url: ['url', 'string'],
+  event: ['event', 'string'],
+  payload: ['payload', 'string'],
+  status: ['status', 'string'],
+  attempts: ['attempts', 'integer'],
+  nextAttemptAt: ['next_attempt_at', 'datetime'],
+  lastStatus: ['last_status', 'integer'],
+  lastError: ['last_error', 'string'],
+  createdAt: ['created_at', 'datetime'],
+  deliveredAt: ['delivered_at', 'datetime'],
 } as const;
 
 /** The persistent delivery queue (`cairn_webhook_deliveries`): it survives restarts and is the delivery log. */
 export function createDeliveryQueue(db: Database) {
   const read = async (where: Condition | null, limit?: number, newestFirst = false): Promise<Delivery[]> => {
-    const plan = simpleSelect(DELIVERIES, COLUMNS, where, { orderById: true, ...(limit === undefined ? {} : { limit }) });
-    const rows = await db.all(compileSelect(db.dialect, newestFirst ? { ...plan, orderBy: plan.orderBy.map((term) => ({ ...term, direction: 'desc' as const })) } : plan));
+    const plan = simpleSelect(DELIVERIES, COLUMNS, where, {
+      orderById: true,
+      ...(limit === undefined ? {} : { limit }),
+    });
+    const rows = await db.all(
+      compileSelect(
+        db.dialect,
+        newestFirst
+          ? { ...plan, orderBy: plan.orderBy.map((term) => ({ ...term, direction: 'desc' as const })) }
+          : plan,
+      ),
+    );
     return rows.map(toDelivery);
   };
   return {
@@ -52,8 +72,16 @@ export function createDeliveryQueue(db: Database) {
       if (deliveries.length === 0) return;
       const rows = deliveries.map(({ webhook, event, payload }) =>
         rowOf({
-          webhook_id: [webhook.id, 'integer'], webhook_name: [webhook.name, 'string'], url: [webhook.url, 'string'], event: [event, 'string'], payload: [payload, 'string'],
-          status: ['pending', 'string'], attempts: [0, 'integer'], next_attempt_at: [now, 'datetime'], created_at: [now, 'datetime'], updated_at: [now, 'datetime'],
+          webhook_id: [webhook.id, 'integer'],
+          webhook_name: [webhook.name, 'string'],
+          url: [webhook.url, 'string'],
+          event: [event, 'string'],
+          payload: [payload, 'string'],
+          status: ['pending', 'string'],
+          attempts: [0, 'integer'],
+          next_attempt_at: [now, 'datetime'],
+          created_at: [now, 'datetime'],
+          updated_at: [now, 'datetime'],
         }),
       );
       await db.run(compileInsert(db.dialect, { table: DELIVERIES, rows }));
@@ -63,34 +91,76 @@ export function createDeliveryQueue(db: Database) {
       read(
         {
           kind: 'and',
-          children: [pendingExcept(except), { kind: 'compare', column: { alias: '', column: 'next_attempt_at' }, op: 'lte', value: now, valueKind: 'datetime' }],
+          children: [
+            pendingExcept(except),
+            {
+              kind: 'compare',
+              column: { alias: '', column: 'next_attempt_at' },
+              op: 'lte',
+              value: now,
+              valueKind: 'datetime',
+            },
+          ],
         },
         limit,
       ),
     /** When the next pending delivery (not to the `except` webhooks) is due, in epoch ms; null when there is none. */
     async nextDue(except: readonly number[] = []): Promise<number | null> {
-      const plan = simpleSelect(DELIVERIES, { nextAttemptAt: ['next_attempt_at', 'datetime'] }, pendingExcept(except), { limit: 1 });
-      const [row] = await db.all(compileSelect(db.dialect, { ...plan, orderBy: [{ column: { alias: '', column: 'next_attempt_at' }, direction: 'asc', kind: 'datetime' }] }));
+      const plan = simpleSelect(DELIVERIES, { nextAttemptAt: ['next_attempt_at', 'datetime'] }, pendingExcept(except), {
+        limit: 1,
+      });
+      const [row] = await db.all(
+        compileSelect(db.dialect, {
+          ...plan,
+          orderBy: [{ column: { alias: '', column: 'next_attempt_at' }, direction: 'asc', kind: 'datetime' }],
+        }),
+      );
       const at = row ? (decodeValue('datetime', row.nextAttemptAt) as string | null) : null;
       return at === null ? null : Date.parse(at);
     },
     /** Marks a pending delivery as being sent; false when another worker took it first. */
     async claim(id: number, now: Date): Promise<boolean> {
       const set = rowOf({ status: ['sending', 'string'], updated_at: [now, 'datetime'] });
-      return (await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: { kind: 'and', children: [eq('id', id, 'integer'), eq('status', 'pending')] } }))) === 1;
+      return (
+        (await db.run(
+          compileUpdate(db.dialect, {
+            table: DELIVERIES,
+            set,
+            where: { kind: 'and', children: [eq('id', id, 'integer'), eq('status', 'pending')] },
+          }),
+        )) === 1
+      );
     },
     /** Records an attempt's outcome. */
-    async settle(id: number, outcome: { status: 'delivered' | 'pending' | 'failed'; attempts: number; nextAttemptAt: Date | null; lastStatus: number | null; lastError: string | null }, now: Date): Promise<void> {
+    async settle(
+      id: number,
+      outcome: {
+        status: 'delivered' | 'pending' | 'failed';
+        attempts: number;
+        nextAttemptAt: Date | null;
+        lastStatus: number | null;
+        lastError: string | null;
+      },
+      now: Date,
+    ): Promise<void> {
       const set = rowOf({
-        status: [outcome.status, 'string'], attempts: [outcome.attempts, 'integer'], next_attempt_at: [outcome.nextAttemptAt, 'datetime'],
-        last_status: [outcome.lastStatus, 'integer'], last_error: [outcome.lastError, 'string'], updated_at: [now, 'datetime'],
+        status: [outcome.status, 'string'],
+        attempts: [outcome.attempts, 'integer'],
+        next_attempt_at: [outcome.nextAttemptAt, 'datetime'],
+        last_status: [outcome.lastStatus, 'integer'],
+        last_error: [outcome.lastError, 'string'],
+        updated_at: [now, 'datetime'],
         ...(outcome.status === 'delivered' ? { delivered_at: [now, 'datetime'] as const } : {}),
       });
       await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: eq('id', id, 'integer') }));
     },
     /** Deliveries a stopped process left `sending` go back to `pending` (at start). */
     async requeueInterrupted(now: Date): Promise<void> {
-      const set = rowOf({ status: ['pending', 'string'], next_attempt_at: [now, 'datetime'], updated_at: [now, 'datetime'] });
+      const set = rowOf({
+        status: ['pending', 'string'],
+        next_attempt_at: [now, 'datetime'],
+        updated_at: [now, 'datetime'],
+      });
       await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: isIn('status', ['sending'], 'string') }));
     },
     /** The newest deliveries first (the delivery log). */
@@ -101,7 +171,9 @@ export function createDeliveryQueue(db: Database) {
 /** `status = 'pending'`, and `webhook_id not in (except)` when some are given. */
 function pendingExcept(except: readonly number[]): Condition {
   const pending = eq('status', 'pending');
-  return except.length === 0 ? pending : { kind: 'and', children: [pending, { kind: 'not', child: isIn('webhook_id', except, 'integer') }] };
+  return except.length === 0
+    ? pending
+    : { kind: 'and', children: [pending, { kind: 'not', child: isIn('webhook_id', except, 'integer') }] };
 }
 
 /** The delivery queue's interface. */

@@ -14,19 +14,34 @@ type Row = { -readonly [K in keyof Delivery]: Delivery[K] };
 function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
   const rows: Row[] = [];
   const calls = { due: 0, nextDue: 0 };
-  const pending = (except: readonly number[]) => rows.filter((row) => row.status === 'pending' && !except.includes(row.webhookId));
+  const pending = (except: readonly number[]) =>
+    rows.filter((row) => row.status === 'pending' && !except.includes(row.webhookId));
   const queue: DeliveryQueue = {
     async enqueue(deliveries, now) {
       for (const { webhook, event, payload } of deliveries) {
         rows.push({
-          id: rows.length + 1, webhookId: webhook.id, webhookName: webhook.name, url: webhook.url, event, payload, status: 'pending', attempts: 0,
-          nextAttemptAt: now.toISOString(), lastStatus: null, lastError: null, createdAt: now.toISOString(), deliveredAt: null,
+          id: rows.length + 1,
+          webhookId: webhook.id,
+          webhookName: webhook.name,
+          url: webhook.url,
+          event,
+          payload,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now.toISOString(),
+          lastStatus: null,
+          lastError: null,
+          createdAt: now.toISOString(),
+          deliveredAt: null,
         });
       }
     },
     async due(now, limit, except = []) {
       calls.due += 1;
-      return pending(except).filter((row) => Date.parse(row.nextAttemptAt as string) <= now.getTime()).slice(0, limit).map((row) => ({ ...row }));
+      return pending(except)
+        .filter((row) => Date.parse(row.nextAttemptAt as string) <= now.getTime())
+        .slice(0, limit)
+        .map((row) => ({ ...row }));
     },
     async nextDue(except = []) {
       calls.nextDue += 1;
@@ -44,12 +59,17 @@ function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
     async settle(id, outcome, now) {
       const row = rows.find((candidate) => candidate.id === id) as Row;
       Object.assign(row, {
-        status: outcome.status, attempts: outcome.attempts, nextAttemptAt: outcome.nextAttemptAt?.toISOString() ?? null, lastStatus: outcome.lastStatus,
-        lastError: outcome.lastError, ...(outcome.status === 'delivered' ? { deliveredAt: now.toISOString() } : {}),
+        status: outcome.status,
+        attempts: outcome.attempts,
+        nextAttemptAt: outcome.nextAttemptAt?.toISOString() ?? null,
+        lastStatus: outcome.lastStatus,
+        lastError: outcome.lastError,
+        ...(outcome.status === 'delivered' ? { deliveredAt: now.toISOString() } : {}),
       });
     },
     async requeueInterrupted(now) {
-      for (const row of rows) if (row.status === 'sending') Object.assign(row, { status: 'pending', nextAttemptAt: now.toISOString() });
+      for (const row of rows)
+        if (row.status === 'sending') Object.assign(row, { status: 'pending', nextAttemptAt: now.toISOString() });
     },
     log: async (limit) => [...rows].reverse().slice(0, limit),
   };
@@ -58,13 +78,30 @@ function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-const webhook = (id: number): Webhook => ({ id, name: `hook ${id}`, url: `http://hook-${id}.test/`, headers: {}, events: ['entry.create'], enabled: true, secret: null });
+const webhook = (id: number): Webhook => ({
+  id,
+  name: `hook ${id}`,
+  url: `http://hook-${id}.test/`,
+  headers: {},
+  events: ['entry.create'],
+  enabled: true,
+  secret: null,
+});
 
 /** An event's name and body, as `queue` takes them. */
-const event = (n: number): [string, string] => ['entry.create', JSON.stringify({ event: 'entry.create', createdAt: new Date().toISOString(), n })];
+const event = (n: number): [string, string] => [
+  'entry.create',
+  JSON.stringify({ event: 'entry.create', createdAt: new Date().toISOString(), n }),
+];
 
 const settings = (overrides: Partial<WebhookDeliveryConfig> = {}): WebhookDeliveryConfig => ({
-  defaultHeaders: {}, timeoutMs: 1000, maxAttempts: 5, concurrency: 2, backoffMs: 20, maxBackoffMs: 1000, ...overrides,
+  defaultHeaders: {},
+  timeoutMs: 1000,
+  maxAttempts: 5,
+  concurrency: 2,
+  backoffMs: 20,
+  maxBackoffMs: 1000,
+  ...overrides,
 });
 
 /** One call of the fake `fetch`: where, which delivery and attempt, and when. */
@@ -80,7 +117,12 @@ function fakeSend(answer: (sent: Sent, signal: AbortSignal) => Promise<number>) 
   const sent: Sent[] = [];
   const send = (async (url: string | URL | Request, init?: RequestInit) => {
     const headers = init?.headers as Record<string, string>;
-    const call = { url: String(url), delivery: Number(headers['X-Cairn-Delivery']), attempt: Number(headers['X-Cairn-Attempt']), at: performance.now() };
+    const call = {
+      url: String(url),
+      delivery: Number(headers['X-Cairn-Delivery']),
+      attempt: Number(headers['X-Cairn-Attempt']),
+      at: performance.now(),
+    };
     sent.push(call);
     return new Response(null, { status: await answer(call, init?.signal as AbortSignal) });
   }) as typeof fetch;
@@ -91,7 +133,8 @@ function fakeSend(answer: (sent: Sent, signal: AbortSignal) => Promise<number>) 
 const never = (signal: AbortSignal) =>
   new Promise<number>((_, fail) => signal.addEventListener('abort', () => fail(signal.reason), { once: true }));
 
-const refused = () => Promise.reject(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }));
+const refused = () =>
+  Promise.reject(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }));
 
 let worker: WebhookWorker | undefined;
 const errors: unknown[] = [];
@@ -101,8 +144,22 @@ afterEach(async () => {
   expect(errors.splice(0)).toEqual([]);
 });
 
-function startWorker(queue: DeliveryQueue, send: typeof fetch, config: WebhookDeliveryConfig, webhooks: readonly Webhook[] = [webhook(1)], random = Math.random) {
-  worker = createWebhookWorker({ queue, webhooks: () => webhooks, config, now: () => new Date(), random, send, onError: (error) => errors.push(error) });
+function startWorker(
+  queue: DeliveryQueue,
+  send: typeof fetch,
+  config: WebhookDeliveryConfig,
+  webhooks: readonly Webhook[] = [webhook(1)],
+  random = Math.random,
+) {
+  worker = createWebhookWorker({
+    queue,
+    webhooks: () => webhooks,
+    config,
+    now: () => new Date(),
+    random,
+    send,
+    onError: (error) => errors.push(error),
+  });
   return worker;
 }
 
@@ -158,7 +215,12 @@ describe('the webhook delivery worker', () => {
     const { queue, rows } = memoryQueue();
     let down = true;
     const { send, sent } = fakeSend((call) => (call.url.includes('hook-1') && down ? refused() : Promise.resolve(200)));
-    const running = startWorker(queue, send, settings({ concurrency: 3, backoffMs: 20, maxBackoffMs: 40, maxAttempts: 5 }), [webhook(1), webhook(2)]);
+    const running = startWorker(
+      queue,
+      send,
+      settings({ concurrency: 3, backoffMs: 20, maxBackoffMs: 40, maxAttempts: 5 }),
+      [webhook(1), webhook(2)],
+    );
     await running.start();
     for (let n = 0; n < 20; n++) await running.queue(...event(n));
     await sleep(300);
@@ -166,12 +228,16 @@ describe('the webhook delivery worker', () => {
     // Without holding the endpoint: 20 deliveries × 5 attempts within 300 ms (delays 10–60 ms).
     expect(toDead().length).toBeLessThan(25);
     expect(rows.filter((row) => row.webhookId === 2).every((row) => row.status === 'delivered')).toBe(true);
-    expect(rows.filter((row) => row.webhookId === 1 && row.status === 'pending' && row.attempts === 0).length).toBeGreaterThan(10);
+    expect(
+      rows.filter((row) => row.webhookId === 1 && row.status === 'pending' && row.attempts === 0).length,
+    ).toBeGreaterThan(10);
 
     down = false;
     const probesWhileDown = toDead().length;
     await until(() => rows.every((row) => row.status === 'delivered' || row.status === 'failed'), 2000);
-    const recovered = toDead().slice(probesWhileDown).map((call) => call.delivery);
+    const recovered = toDead()
+      .slice(probesWhileDown)
+      .map((call) => call.delivery);
     expect(rows.filter((row) => row.status === 'failed').length).toBeLessThanOrEqual(3);
     expect(recovered.slice(1)).toEqual([...recovered.slice(1)].sort((a, b) => a - b));
   });
@@ -192,7 +258,12 @@ describe('the webhook delivery worker', () => {
     await until(() => rows.every((row) => row.status !== 'pending' && row.status !== 'sending'));
     expect(up.sent.map((call) => [call.url, call.delivery])).toEqual([['http://moved.test/', 1]]);
     expect(rows[0]).toMatchObject({ webhookId: 1, status: 'delivered', attempts: 2 });
-    expect(rows[1]).toMatchObject({ webhookId: 2, status: 'failed', attempts: 1, lastError: expect.stringMatching(/no longer exists/) });
+    expect(rows[1]).toMatchObject({
+      webhookId: 2,
+      status: 'failed',
+      attempts: 1,
+      lastError: expect.stringMatching(/no longer exists/),
+    });
   });
 
   it('no retry waits longer than maxBackoffMs', async () => {

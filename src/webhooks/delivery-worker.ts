@@ -64,9 +64,11 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
 
-  const delay = (failures: number) => Math.min(config.maxBackoffMs, config.backoffMs * 2 ** (failures - 1) * (0.5 + options.random()));
+  const delay = (failures: number) =>
+    Math.min(config.maxBackoffMs, config.backoffMs * 2 ** (failures - 1) * (0.5 + options.random()));
   /** Webhooks not to attempt at `now`: waiting after a failure to connect, or with a probe in flight. */
-  const held = (now: number) => [...unreachable].filter(([, state]) => state.probing || state.until > now).map(([id]) => id);
+  const held = (now: number) =>
+    [...unreachable].filter(([, state]) => state.probing || state.until > now).map(([id]) => id);
 
   const schedule = async () => {
     if (timer) clearTimeout(timer);
@@ -74,7 +76,9 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     // Saturated: the first attempt to finish pumps again (a timer would only spin on the queue).
     if (stopped || inFlight.size >= config.concurrency) return;
     const now = options.now().getTime();
-    const waits = [...unreachable.values()].filter((state) => !state.probing && state.until > now).map((state) => state.until);
+    const waits = [...unreachable.values()]
+      .filter((state) => !state.probing && state.until > now)
+      .map((state) => state.until);
     const next = Math.min((await queue.nextDue(held(now))) ?? Infinity, ...waits);
     if (stopped || next === Infinity) return;
     if (timer) clearTimeout(timer);
@@ -148,7 +152,17 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     if (!webhook) {
       // Taken out of config/webhooks.js (or deleted) since: nothing goes to it any more, nor without its headers or secret.
       const lastError = 'the webhook no longer exists (removed from config/webhooks.js)';
-      await queue.settle(delivery.id, { status: 'failed', attempts: delivery.attempts, nextAttemptAt: null, lastStatus: delivery.lastStatus, lastError }, options.now());
+      await queue.settle(
+        delivery.id,
+        {
+          status: 'failed',
+          attempts: delivery.attempts,
+          nextAttemptAt: null,
+          lastStatus: delivery.lastStatus,
+          lastError,
+        },
+        options.now(),
+      );
       if (probe) unreachable.delete(delivery.webhookId);
       return;
     }
@@ -173,14 +187,28 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       await response.body?.cancel().catch(() => undefined);
       reachable(delivery.webhookId);
       if (response.ok) {
-        await queue.settle(delivery.id, { status: 'delivered', attempts, nextAttemptAt: null, lastStatus, lastError: null }, options.now());
+        await queue.settle(
+          delivery.id,
+          { status: 'delivered', attempts, nextAttemptAt: null, lastStatus, lastError: null },
+          options.now(),
+        );
         return;
       }
       lastError = `HTTP ${response.status}`;
     } catch (error) {
       if (stopping.aborted) {
         const { lastStatus: previousStatus, lastError: previousError } = delivery;
-        await queue.settle(delivery.id, { status: 'pending', attempts: delivery.attempts, nextAttemptAt: options.now(), lastStatus: previousStatus, lastError: previousError }, options.now());
+        await queue.settle(
+          delivery.id,
+          {
+            status: 'pending',
+            attempts: delivery.attempts,
+            nextAttemptAt: options.now(),
+            lastStatus: previousStatus,
+            lastError: previousError,
+          },
+          options.now(),
+        );
         return;
       }
       lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -189,7 +217,13 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const failed = attempts >= config.maxAttempts;
     await queue.settle(
       delivery.id,
-      { status: failed ? 'failed' : 'pending', attempts, nextAttemptAt: failed ? null : new Date(options.now().getTime() + delay(attempts)), lastStatus, lastError },
+      {
+        status: failed ? 'failed' : 'pending',
+        attempts,
+        nextAttemptAt: failed ? null : new Date(options.now().getTime() + delay(attempts)),
+        lastStatus,
+        lastError,
+      },
       options.now(),
     );
   };

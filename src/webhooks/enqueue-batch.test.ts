@@ -12,11 +12,20 @@ import type { Webhook } from './webhook-store.js';
 // INSERT (on a real in-memory SQLite queue), in the order they came; `onQueued` hears which
 // webhooks got some; `flushed()` waits for the rows.
 
-const webhook = (id: number): Webhook => ({ id, name: `hook ${id}`, url: `http://127.0.0.1:9/hook-${id}`, headers: {}, events: ['entry.create'], enabled: true, secret: null });
+const webhook = (id: number): Webhook => ({
+  id,
+  name: `hook ${id}`,
+  url: `http://127.0.0.1:9/hook-${id}`,
+  headers: {},
+  events: ['entry.create'],
+  enabled: true,
+  secret: null,
+});
 const ONE = webhook(1);
 const TWO = webhook(2);
 
-const isDeliveryInsert = (query: CompiledQuery) => /^\s*insert\s+into\s+[`"]?cairn_webhook_deliveries\b/i.test(query.sql);
+const isDeliveryInsert = (query: CompiledQuery) =>
+  /^\s*insert\s+into\s+[`"]?cairn_webhook_deliveries\b/i.test(query.sql);
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 const turn = () => new Promise<void>((done) => setImmediate(done));
 
@@ -27,17 +36,41 @@ describe('createEnqueueBatch over a real delivery queue (SQLite in memory)', () 
   let batch: ReturnType<typeof createEnqueueBatch>;
 
   const rows = async () =>
-    (await db.all({ sql: 'select id, webhook_id, webhook_name, url, event, payload, status from cairn_webhook_deliveries order by id', params: [] })).map((row) => ({
-      webhookId: Number(row.webhook_id), name: String(row.webhook_name), url: String(row.url), event: String(row.event), payload: String(row.payload), status: String(row.status),
+    (
+      await db.all({
+        sql: 'select id, webhook_id, webhook_name, url, event, payload, status from cairn_webhook_deliveries order by id',
+        params: [],
+      })
+    ).map((row) => ({
+      webhookId: Number(row.webhook_id),
+      name: String(row.webhook_name),
+      url: String(row.url),
+      event: String(row.event),
+      payload: String(row.payload),
+      status: String(row.status),
     }));
   const inserts = () => queries.filter(isDeliveryInsert).length;
 
   beforeEach(async () => {
     queries = [];
     queued = [];
-    db = await openDatabase({ client: 'sqlite', filename: ':memory:', connection: {}, pool: { min: 1, max: 1 }, acquireConnectionTimeout: 10_000, debug: false }, (query) => queries.push(query));
+    db = await openDatabase(
+      {
+        client: 'sqlite',
+        filename: ':memory:',
+        connection: {},
+        pool: { min: 1, max: 1 },
+        acquireConnectionTimeout: 10_000,
+        debug: false,
+      },
+      (query) => queries.push(query),
+    );
     await syncSchema(db, [WEBHOOK_DELIVERIES_TABLE]);
-    batch = createEnqueueBatch(createDeliveryQueue(db), () => new Date('2024-05-06T07:08:09.123Z'), (ids) => queued.push(ids));
+    batch = createEnqueueBatch(
+      createDeliveryQueue(db),
+      () => new Date('2024-05-06T07:08:09.123Z'),
+      (ids) => queued.push(ids),
+    );
   });
   afterEach(() => db.close());
 
@@ -47,7 +80,16 @@ describe('createEnqueueBatch over a real delivery queue (SQLite in memory)', () 
     await Promise.all(adds);
     const written = await rows();
     expect(written.map((row) => row.payload)).toEqual(Array.from({ length: 20 }, (_, index) => `{"n":${index}}`));
-    expect(written.every((row) => row.status === 'pending' && row.event === 'entry.create' && row.webhookId === 1 && row.name === 'hook 1' && row.url === ONE.url)).toBe(true);
+    expect(
+      written.every(
+        (row) =>
+          row.status === 'pending' &&
+          row.event === 'entry.create' &&
+          row.webhookId === 1 &&
+          row.name === 'hook 1' &&
+          row.url === ONE.url,
+      ),
+    ).toBe(true);
     expect(inserts()).toBe(1);
     expect(queued).toEqual([[1]]);
   });
@@ -64,10 +106,16 @@ describe('createEnqueueBatch over a real delivery queue (SQLite in memory)', () 
   });
 
   it('two bursts more than 10 ms apart: two INSERTs, rows still in order; onQueued hears each burst’s webhook ids once', async () => {
-    const first = [batch.add([ONE, TWO], 'entry.create', '{"burst":1,"n":0}'), batch.add([ONE], 'entry.create', '{"burst":1,"n":1}')];
+    const first = [
+      batch.add([ONE, TWO], 'entry.create', '{"burst":1,"n":0}'),
+      batch.add([ONE], 'entry.create', '{"burst":1,"n":1}'),
+    ];
     await sleep(40);
     expect(inserts(), 'the first burst is written by itself').toBe(1);
-    const second = [batch.add([TWO], 'entry.publish', '{"burst":2,"n":0}'), batch.add([TWO], 'entry.publish', '{"burst":2,"n":1}')];
+    const second = [
+      batch.add([TWO], 'entry.publish', '{"burst":2,"n":0}'),
+      batch.add([TWO], 'entry.publish', '{"burst":2,"n":1}'),
+    ];
     await Promise.all([...first, ...second]);
     expect((await rows()).map((row) => [row.webhookId, row.payload])).toEqual([
       [1, '{"burst":1,"n":0}'],

@@ -24,7 +24,8 @@ export function createEnqueueBatch(queue: DeliveryQueue, now: () => Date, onQueu
     scheduled = null;
     let written = 0;
     try {
-      for (; written < deliveries.length; written += MAX_ROWS) await queue.enqueue(deliveries.slice(written, written + MAX_ROWS), now());
+      for (; written < deliveries.length; written += MAX_ROWS)
+        await queue.enqueue(deliveries.slice(written, written + MAX_ROWS), now());
     } finally {
       // What is written is announced even when a later chunk failed (the worker must send it).
       if (written > 0) onQueued([...new Set(deliveries.slice(0, written).map((delivery) => delivery.webhook.id))]);

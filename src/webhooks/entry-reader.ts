@@ -38,12 +38,20 @@ export type EntryReaderConfig = Pick<Config, 'api' | 'i18n'>;
  * and locale are read together (findDocumentsById: the statements depend on the populate tree,
  * not on the number of events), and an entry asked by several events is serialized once.
  */
-export function createEntryReader(read: ReadContext & { readonly exec: Database }, config: EntryReaderConfig): EntryReader {
+export function createEntryReader(
+  read: ReadContext & { readonly exec: Database },
+  config: EntryReaderConfig,
+): EntryReader {
   const queries = new Map<string, Query>();
   const queryOf = (type: ContentType): Query => {
     let query = queries.get(type.uid);
     if (!query) {
-      query = normalizeQuery(read.schema, type, { populate: deepPopulate(read.schema, type) }, { api: config.api, defaultLocale: config.i18n.defaultLocale });
+      query = normalizeQuery(
+        read.schema,
+        type,
+        { populate: deepPopulate(read.schema, type) },
+        { api: config.api, defaultLocale: config.i18n.defaultLocale },
+      );
       queries.set(type.uid, query);
     }
     return query;
@@ -51,36 +59,43 @@ export function createEntryReader(read: ReadContext & { readonly exec: Database 
   const versionKey = (event: EntryEvent) => `${event.uid}\u0000${event.status}\u0000${event.locale ?? ''}`;
   return {
     bodies: (events) =>
-      read.exec.transaction(async (exec) => {
-        const snapshot = { ...read, exec };
-        const groups = new Map<string, { type: ContentType; event: EntryEvent; ids: Set<string> }>();
-        for (const event of events) {
-          const type = read.schema.contentTypes.get(event.uid);
-          if (!type) continue;
-          const key = versionKey(event);
-          const group = groups.get(key) ?? { type, event, ids: new Set<string>() };
-          group.ids.add(event.documentId);
-          groups.set(key, group);
-        }
-        // Entry JSON by version key and documentId (a locale-less read of a localized type keeps the first row).
-        const entries = new Map<string, string>();
-        await Promise.all(
-          [...groups].map(async ([key, { type, event, ids }]) => {
-            const documents = await findDocumentsById(snapshot, type, [...ids], { ...queryOf(type), locale: event.locale, status: event.status });
-            for (const document of documents) {
-              const at = `${key}\u0000${String(document.documentId)}`;
-              if (!entries.has(at)) entries.set(at, JSON.stringify(document));
-            }
-          }),
-        );
-        return events.map((event) => {
-          const entry = entries.get(`${versionKey(event)}\u0000${event.documentId}`);
-          if (entry === undefined) return null;
-          // As JSON.stringify({ event, createdAt, model, uid, entry }) writes it, the entry serialized once.
-          const { event: name, createdAt, model, uid } = event;
-          return `{"event":${JSON.stringify(name)},"createdAt":${JSON.stringify(createdAt)},"model":${JSON.stringify(model)},"uid":${JSON.stringify(uid)},"entry":${entry}}`;
-        });
-      }, { snapshot: true }),
+      read.exec.transaction(
+        async (exec) => {
+          const snapshot = { ...read, exec };
+          const groups = new Map<string, { type: ContentType; event: EntryEvent; ids: Set<string> }>();
+          for (const event of events) {
+            const type = read.schema.contentTypes.get(event.uid);
+            if (!type) continue;
+            const key = versionKey(event);
+            const group = groups.get(key) ?? { type, event, ids: new Set<string>() };
+            group.ids.add(event.documentId);
+            groups.set(key, group);
+          }
+          // Entry JSON by version key and documentId (a locale-less read of a localized type keeps the first row).
+          const entries = new Map<string, string>();
+          await Promise.all(
+            [...groups].map(async ([key, { type, event, ids }]) => {
+              const documents = await findDocumentsById(snapshot, type, [...ids], {
+                ...queryOf(type),
+                locale: event.locale,
+                status: event.status,
+              });
+              for (const document of documents) {
+                const at = `${key}\u0000${String(document.documentId)}`;
+                if (!entries.has(at)) entries.set(at, JSON.stringify(document));
+              }
+            }),
+          );
+          return events.map((event) => {
+            const entry = entries.get(`${versionKey(event)}\u0000${event.documentId}`);
+            if (entry === undefined) return null;
+            // As JSON.stringify({ event, createdAt, model, uid, entry }) writes it, the entry serialized once.
+            const { event: name, createdAt, model, uid } = event;
+            return `{"event":${JSON.stringify(name)},"createdAt":${JSON.stringify(createdAt)},"model":${JSON.stringify(model)},"uid":${JSON.stringify(uid)},"entry":${entry}}`;
+          });
+        },
+        { snapshot: true },
+      ),
   };
 }
 
@@ -107,7 +122,8 @@ export function deepPopulate(schema: Schema, model: Model, path: readonly string
     if (attribute.type === 'relation' && attribute.target !== undefined) populate[attribute.name] = true;
     else if (attribute.type === 'media') populate[attribute.name] = true;
     else if (attribute.type === 'component') populate[attribute.name] = nested(attribute.component);
-    else if (attribute.type === 'dynamiczone') populate[attribute.name] = { on: Object.fromEntries(attribute.components.map((uid) => [uid, nested(uid)])) };
+    else if (attribute.type === 'dynamiczone')
+      populate[attribute.name] = { on: Object.fromEntries(attribute.components.map((uid) => [uid, nested(uid)])) };
   }
   return populate;
 }

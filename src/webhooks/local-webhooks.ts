@@ -5,7 +5,12 @@ import { createDeliveryQueue } from './delivery-queue.js';
 import { createWebhookWorker, type WebhookWorker } from './delivery-worker.js';
 import type { EntryReader } from './entry-reader.js';
 import { openQueueDatabase } from './queue-database.js';
-import { createWebhookPipeline, type DeletingNotice, type WebhookItem, type WebhookPipeline } from './webhook-pipeline.js';
+import {
+  createWebhookPipeline,
+  type DeletingNotice,
+  type WebhookItem,
+  type WebhookPipeline,
+} from './webhook-pipeline.js';
 import type { Webhook } from './webhook-store.js';
 
 /** Where the server sends what webhooks need: the webhook thread, or a pipeline on the serving thread. */
@@ -28,7 +33,13 @@ export interface WebhookSetup {
 /** The delivery worker over the queue in `queue`, started, and the pipeline that feeds it: webhooks, on either thread. */
 export async function startWebhookRunner(
   setup: WebhookSetup,
-  options: { readonly queue: Database; readonly reader: EntryReader; readonly now: () => Date; readonly onError: (error: unknown) => void; readonly catchUp?: () => void },
+  options: {
+    readonly queue: Database;
+    readonly reader: EntryReader;
+    readonly now: () => Date;
+    readonly onError: (error: unknown) => void;
+    readonly catchUp?: () => void;
+  },
 ): Promise<{ readonly worker: WebhookWorker; readonly pipeline: WebhookPipeline }> {
   const worker = createWebhookWorker({
     queue: createDeliveryQueue(options.queue),
@@ -40,7 +51,14 @@ export async function startWebhookRunner(
     onError: options.onError,
   });
   await worker.start();
-  return { worker, pipeline: createWebhookPipeline({ reader: options.reader, queue: worker.queue, ...(options.catchUp ? { catchUp: options.catchUp } : {}) }) };
+  return {
+    worker,
+    pipeline: createWebhookPipeline({
+      reader: options.reader,
+      queue: worker.queue,
+      ...(options.catchUp ? { catchUp: options.catchUp } : {}),
+    }),
+  };
 }
 
 /**
@@ -52,12 +70,22 @@ export async function startWebhookRunner(
  */
 export async function startLocalWebhooks(
   setup: WebhookSetup,
-  options: { readonly content: Database; readonly reader: EntryReader; readonly now: () => Date; readonly onError: (error: unknown) => void },
+  options: {
+    readonly content: Database;
+    readonly reader: EntryReader;
+    readonly now: () => Date;
+    readonly onError: (error: unknown) => void;
+  },
 ): Promise<WebhookSink> {
   const queue = await openQueueDatabase(setup.database, options.content);
   let runner: Awaited<ReturnType<typeof startWebhookRunner>>;
   try {
-    runner = await startWebhookRunner(setup, { queue: queue.db, reader: options.reader, now: options.now, onError: options.onError });
+    runner = await startWebhookRunner(setup, {
+      queue: queue.db,
+      reader: options.reader,
+      now: options.now,
+      onError: options.onError,
+    });
   } catch (error) {
     await queue.close();
     throw error;

@@ -58,14 +58,20 @@ export async function openQueueDatabase(database: DatabaseConfig, content: Datab
 export async function moveDeliveriesToQueueFile(database: DatabaseConfig, content: Database): Promise<void> {
   const file = deliveryQueueFile(database);
   if (file === null) return;
-  const [found] = await content.all({ sql: "select count(*) as n from sqlite_master where type = 'table' and name = ?", params: [DELIVERIES] });
+  const [found] = await content.all({
+    sql: "select count(*) as n from sqlite_master where type = 'table' and name = ?",
+    params: [DELIVERIES],
+  });
   if (Number(found?.n ?? 0) === 0) return;
   const queue = await openQueueDatabase(database, content);
   try {
     const columns = WEBHOOK_DELIVERIES_TABLE.columns.map((column) => `"${column.name}"`).join(', ');
     await queue.db.run({ sql: 'attach database ? as moved', params: [database.filename ?? '.tmp/data.db'] });
     try {
-      await queue.db.run({ sql: `insert or ignore into "${DELIVERIES}" (${columns}) select ${columns} from moved."${DELIVERIES}"`, params: [] });
+      await queue.db.run({
+        sql: `insert or ignore into "${DELIVERIES}" (${columns}) select ${columns} from moved."${DELIVERIES}"`,
+        params: [],
+      });
     } finally {
       await queue.db.run({ sql: 'detach database moved', params: [] });
     }

@@ -37,20 +37,33 @@ export async function startWebhooks(options: {
   await moveDeliveriesToQueueFile(config.database, db);
   const subscribed = new Set(webhooks.filter((webhook) => webhook.enabled).flatMap((webhook) => webhook.events));
   const setup = { database: config.database, delivery: config.webhookDelivery, webhooks };
-  const here = () => startLocalWebhooks(setup, { content: db, reader: options.reader, now: options.now, onError: options.onError });
+  const here = () =>
+    startLocalWebhooks(setup, { content: db, reader: options.reader, now: options.now, onError: options.onError });
   const queueFile = deliveryQueueFile(config.database);
   // A SQLite database without a file of its own name (`:memory:`, a `file:` URI) is not shared with a thread.
   const threadable = config.database.client !== 'sqlite' || queueFile !== null;
   let sink: WebhookSink;
   if (subscribed.size > 0 && threadable) {
-    const data = { schema: options.schema, database: config.database, reader: { api: config.api, i18n: config.i18n }, webhooks, delivery: config.webhookDelivery };
+    const data = {
+      schema: options.schema,
+      database: config.database,
+      reader: { api: config.api, i18n: config.i18n },
+      webhooks,
+      delivery: config.webhookDelivery,
+    };
     sink = await startThreadedWebhooks({ data, fallback: here, onError: options.onError });
   } else if (subscribed.size > 0 || queueFile === null || queueFileExists(config.database)) sink = await here();
   // No webhook, and no queue file a delivery could be waiting in: nothing to run.
   else sink = { deleting: () => undefined, send: () => undefined, close: async () => undefined };
 
   const media = MEDIA_EVENTS.filter((event) => subscribed.has(event));
-  const unsubscribe = media.length > 0 ? options.events.on((event) => sink.send([{ kind: 'built', event: event.event, body: JSON.stringify(event) }]), media) : () => undefined;
+  const unsubscribe =
+    media.length > 0
+      ? options.events.on(
+          (event) => sink.send([{ kind: 'built', event: event.event, body: JSON.stringify(event) }]),
+          media,
+        )
+      : () => undefined;
   return {
     wants: (event) => subscribed.has(event),
     deleting: (notice) => sink.deleting(notice),

@@ -40,7 +40,9 @@ export async function startThreadedWebhooks(options: {
     if (!thread) return;
     thread = null;
     if (closing && unconfirmed.size === 0) return;
-    options.onError(new Error(`${failure ?? `the webhook thread stopped (exit code ${code})`}; webhooks run on the main thread`));
+    options.onError(
+      new Error(`${failure ?? `the webhook thread stopped (exit code ${code})`}; webhooks run on the main thread`),
+    );
     const replay = [...unconfirmed.values()];
     unconfirmed.clear();
     local = options.fallback().then((sink) => {
@@ -52,7 +54,13 @@ export async function startThreadedWebhooks(options: {
   };
   /** Hands a call to the fallback; one that could not start reports each event it drops. */
   const handOver = (call: (sink: WebhookSink) => void) =>
-    void local?.then(call, (error: unknown) => options.onError(new Error(`a webhook event was dropped: webhooks could not start on the main thread either (${describe(error)})`)));
+    void local?.then(call, (error: unknown) =>
+      options.onError(
+        new Error(
+          `a webhook event was dropped: webhooks could not start on the main thread either (${describe(error)})`,
+        ),
+      ),
+    );
 
   const { url, execArgv } = threadProgram();
   try {
@@ -60,7 +68,9 @@ export async function startThreadedWebhooks(options: {
     thread = spawn(url, { workerData: options.data, ...(execArgv ? { execArgv } : {}) });
   } catch (error) {
     // A project setting that cannot cross to a thread (a function in `connection`, say).
-    options.onError(new Error(`the webhook thread could not start (${describe(error)}); webhooks run on the main thread`));
+    options.onError(
+      new Error(`the webhook thread could not start (${describe(error)}); webhooks run on the main thread`),
+    );
     return options.fallback();
   }
   const running = thread;
@@ -79,7 +89,8 @@ export async function startThreadedWebhooks(options: {
     unconfirmed.delete(message.id);
     for (const key of forgetting.get(message.id) ?? []) notices.delete(key);
     forgetting.delete(message.id);
-    if (message.error !== undefined) options.onError(new Error(`webhook thread: could not queue deliveries (${message.error})`));
+    if (message.error !== undefined)
+      options.onError(new Error(`webhook thread: could not queue deliveries (${message.error})`));
     if (unconfirmed.size === 0 && !closing) running.unref();
   });
   // The fallback takes over at the exit, not at the error: the thread's last confirmations are read before its exit.
@@ -123,7 +134,9 @@ export async function startThreadedWebhooks(options: {
     send(items) {
       if (local) return handOver((sink) => sink.send(items));
       const id = nextId++;
-      const forgets = items.flatMap((item) => (item.kind === 'forget' ? [item.key] : item.kind === 'built' && item.forget !== undefined ? [item.forget] : []));
+      const forgets = items.flatMap((item) =>
+        item.kind === 'forget' ? [item.key] : item.kind === 'built' && item.forget !== undefined ? [item.forget] : [],
+      );
       if (forgets.length > 0) forgetting.set(id, forgets);
       unconfirmed.set(id, items);
       running.ref();
@@ -138,7 +151,11 @@ export async function startThreadedWebhooks(options: {
         post({ kind: 'close' });
         await exited;
       }
-      if (local) await local.then((sink) => sink.close(), () => undefined);
+      if (local)
+        await local.then(
+          (sink) => sink.close(),
+          () => undefined,
+        );
     },
   };
 }
@@ -151,7 +168,10 @@ export async function startThreadedWebhooks(options: {
 function threadProgram(): { url: URL; execArgv: string[] | undefined } {
   const extension = /\.(mjs|js|ts)$/.exec(new URL(import.meta.url).pathname)?.[1] ?? 'js';
   // Outside the sources the thread inherits the process's flags (memory limits, source maps).
-  return { url: new URL(`./webhook-thread.${extension}`, import.meta.url), execArgv: extension === 'ts' ? ['--import', 'jiti/register'] : undefined };
+  return {
+    url: new URL(`./webhook-thread.${extension}`, import.meta.url),
+    execArgv: extension === 'ts' ? ['--import', 'jiti/register'] : undefined,
+  };
 }
 
 function describe(error: unknown): string {

@@ -70,7 +70,11 @@ export function createWebhookPipeline(options: {
   readonly catchUp?: () => void;
 }): WebhookPipeline {
   const deleted = new Map<string, Readonly<Record<string, string>>>();
-  const waiting: { readonly items: readonly WebhookItem[]; readonly resolve: () => void; readonly reject: (error: unknown) => void }[] = [];
+  const waiting: {
+    readonly items: readonly WebhookItem[];
+    readonly resolve: () => void;
+    readonly reject: (error: unknown) => void;
+  }[] = [];
   let reading = false;
 
   /** The body of an entry that is gone: the same event, with the entry as it was before its delete. */

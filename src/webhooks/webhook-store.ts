@@ -26,21 +26,37 @@ export async function syncWebhooks(db: Database, declared: readonly WebhookDecla
   await db.transaction(async (tx) => {
     const names = declared.map((webhook) => webhook.name);
     const before = await readStoreJson(tx, db, DECLARED);
-    const removed = (Array.isArray(before) ? before : []).filter((name): name is string => typeof name === 'string' && !names.includes(name));
-    if (removed.length > 0) await tx.run(compileDelete(db.dialect, { table: WEBHOOKS, where: isIn('name', removed, 'string') }));
+    const removed = (Array.isArray(before) ? before : []).filter(
+      (name): name is string => typeof name === 'string' && !names.includes(name),
+    );
+    if (removed.length > 0)
+      await tx.run(compileDelete(db.dialect, { table: WEBHOOKS, where: isIn('name', removed, 'string') }));
     await putStoreJson(tx, db, DECLARED, names);
-    const rows = await tx.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, { id: ['id', 'integer'], name: ['name', 'string'] }, null)));
+    const rows = await tx.all(
+      compileSelect(db.dialect, simpleSelect(WEBHOOKS, { id: ['id', 'integer'], name: ['name', 'string'] }, null)),
+    );
     const byName = new Map(rows.map((row) => [String(row.name), Number(row.id)]));
     for (const webhook of declared) {
       const values = rowOf({
-        name: [webhook.name, 'string'], url: [webhook.url, 'string'], headers: [webhook.headers, 'json'], events: [webhook.events, 'json'], enabled: [webhook.enabled, 'boolean'],
+        name: [webhook.name, 'string'],
+        url: [webhook.url, 'string'],
+        headers: [webhook.headers, 'json'],
+        events: [webhook.events, 'json'],
+        enabled: [webhook.enabled, 'boolean'],
       });
       const id = byName.get(webhook.name);
       if (id === undefined) await tx.insert(compileInsert(db.dialect, { table: WEBHOOKS, rows: [values] }), 1);
       else await tx.run(compileUpdate(db.dialect, { table: WEBHOOKS, set: values, where: eq('id', id, 'integer') }));
     }
   });
-  const columns = { id: ['id', 'integer'], name: ['name', 'string'], url: ['url', 'string'], headers: ['headers', 'json'], events: ['events', 'json'], enabled: ['enabled', 'boolean'] } as const;
+  const columns = {
+    id: ['id', 'integer'],
+    name: ['name', 'string'],
+    url: ['url', 'string'],
+    headers: ['headers', 'json'],
+    events: ['events', 'json'],
+    enabled: ['enabled', 'boolean'],
+  } as const;
   const rows = await db.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, columns, null, { orderById: true })));
   const secrets = new Map(declared.map((webhook) => [webhook.name, webhook.secret]));
   return rows.map((row) => ({

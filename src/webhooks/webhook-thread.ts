@@ -80,7 +80,8 @@ const take = (message: ToWebhookThread): void => {
 
 /** Takes in the messages already sent and not yet seen (the notice of a delete that explains a missing entry among them). */
 const catchUp = () => {
-  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) take(next.message as ToWebhookThread);
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port))
+    take(next.message as ToWebhookThread);
 };
 
 /** Queues what was accepted, stops the deliveries in flight (they stay pending), closes the connections and the port. */
@@ -107,7 +108,13 @@ async function open(): Promise<Running> {
     queue = await openQueueDatabase(database, content);
     const reader = createEntryReader({ schema: data.schema, exec: content, dialect: content.dialect }, data.reader);
     const setup = { database: data.database, delivery: data.delivery, webhooks: data.webhooks };
-    const { worker, pipeline } = await startWebhookRunner(setup, { queue: queue.db, reader, now: () => new Date(), onError: report, catchUp });
+    const { worker, pipeline } = await startWebhookRunner(setup, {
+      queue: queue.db,
+      reader,
+      now: () => new Date(),
+      onError: report,
+      catchUp,
+    });
     return { content, queue, worker, pipeline };
   } catch (error) {
     await queue?.close().catch(() => undefined);

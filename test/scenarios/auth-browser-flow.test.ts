@@ -32,8 +32,25 @@ scenario(
       status: 200,
       check: (r) => {
         expect(Object.keys(r.json).sort()).toEqual(['jwt', 'refreshToken', 'user']);
-        expect(Object.keys(r.json.user).sort()).toEqual(['blocked', 'confirmed', 'createdAt', 'documentId', 'email', 'id', 'provider', 'publishedAt', 'updatedAt', 'username']);
-        expect(r.json.user).toMatchObject({ username: 'ada', email: 'ada@example.com', provider: 'local', confirmed: true, blocked: false });
+        expect(Object.keys(r.json.user).sort()).toEqual([
+          'blocked',
+          'confirmed',
+          'createdAt',
+          'documentId',
+          'email',
+          'id',
+          'provider',
+          'publishedAt',
+          'updatedAt',
+          'username',
+        ]);
+        expect(r.json.user).toMatchObject({
+          username: 'ada',
+          email: 'ada@example.com',
+          provider: 'local',
+          confirmed: true,
+          blocked: false,
+        });
       },
     },
     {
@@ -48,7 +65,13 @@ scenario(
         saveRefreshCookie('cookie1')(r, context);
       },
     },
-    { name: 'the access token identifies the user', path: '/api/users/me', headers: bearer('jwt'), status: 200, match: { username: 'ada' } },
+    {
+      name: 'the access token identifies the user',
+      path: '/api/users/me',
+      headers: bearer('jwt'),
+      status: 200,
+      match: { username: 'ada' },
+    },
     {
       name: 'Authenticated creates an article',
       method: 'POST',
@@ -59,7 +82,14 @@ scenario(
       match: { data: { title: 'Written by Ada' } },
       save: { article: 'data.documentId' },
     },
-    { name: 'but may not delete it: 403', method: 'DELETE', path: '/api/articles/{{article}}', headers: bearer('jwt'), status: 403, equal: forbidden },
+    {
+      name: 'but may not delete it: 403',
+      method: 'DELETE',
+      path: '/api/articles/{{article}}',
+      headers: bearer('jwt'),
+      status: 403,
+      equal: forbidden,
+    },
     { name: 'nor read secrets: 403', path: '/api/secrets', headers: bearer('jwt'), status: 403, equal: forbidden },
     { name: 'nor list users: 403', path: '/api/users', headers: bearer('jwt'), status: 403, equal: forbidden },
     {
@@ -75,7 +105,13 @@ scenario(
         expect(context.vars.cookie2).not.toBe(context.vars.cookie1);
       },
     },
-    { name: 'the refreshed access token works', path: '/api/users/me', headers: bearer('jwt2'), status: 200, match: { username: 'ada' } },
+    {
+      name: 'the refreshed access token works',
+      path: '/api/users/me',
+      headers: bearer('jwt2'),
+      status: 200,
+      match: { username: 'ada' },
+    },
     {
       name: 'a refresh token works once: replaying the old cookie → 401',
       method: 'POST',
@@ -91,10 +127,25 @@ scenario(
       headers: bearer('jwt2'),
       status: 200,
       equal: { ok: true },
-      check: (r) => expect(String(r.headers['set-cookie'])).toMatch(/^strapi_up_refresh=; path=\/; expires=Thu, 01 Jan 1970 00:00:00 GMT;/),
+      check: (r) =>
+        expect(String(r.headers['set-cookie'])).toMatch(
+          /^strapi_up_refresh=; path=\/; expires=Thu, 01 Jan 1970 00:00:00 GMT;/,
+        ),
     },
-    { name: 'after logout the access token is refused: 401', path: '/api/users/me', headers: bearer('jwt2'), status: 401, equal: invalid },
-    { name: 'and so is the first one (same user, ended session)', path: '/api/users/me', headers: bearer('jwt'), status: 401, equal: invalid },
+    {
+      name: 'after logout the access token is refused: 401',
+      path: '/api/users/me',
+      headers: bearer('jwt2'),
+      status: 401,
+      equal: invalid,
+    },
+    {
+      name: 'and so is the first one (same user, ended session)',
+      path: '/api/users/me',
+      headers: bearer('jwt'),
+      status: 401,
+      equal: invalid,
+    },
     {
       name: 'and the last refresh cookie',
       method: 'POST',
@@ -103,7 +154,12 @@ scenario(
       status: 401,
       equal: errorBody(401, 'UnauthorizedError', 'Invalid refresh token', {}),
     },
-    { name: 'anonymous again: reads what Public may read', path: '/api/articles?fields[0]=title', status: 200, match: { data: [{ title: 'Written by Ada' }] } },
+    {
+      name: 'anonymous again: reads what Public may read',
+      path: '/api/articles?fields[0]=title',
+      status: 200,
+      match: { data: [{ title: 'Written by Ada' }] },
+    },
     { name: 'anonymous: /users/me is 403, not 401', path: '/api/users/me', status: 403, equal: forbidden },
   ],
   { files: { 'config/permissions.js': PERMISSIONS } },

@@ -45,14 +45,33 @@ const texts = (...list: string[]) => list.map((body) => ({ __component: 'shared.
 const storedTexts = (...list: string[]) => list.map((body) => ({ __component: 'shared.rich-text', id: ID, body }));
 const TOO_MANY_KEYWORDS = 'seo.keywords field must have less than or equal to 2 items';
 /** A write of `data` to `path` refused with exactly `expected` (400). */
-const refused = (name: string, method: string, path: string, data: Record<string, unknown>, expected: unknown, auth?: 'full'): Step => ({
-  name, method, path, body: { data }, status: 400, equal: expected, ...(auth ? { auth } : {}),
+const refused = (
+  name: string,
+  method: string,
+  path: string,
+  data: Record<string, unknown>,
+  expected: unknown,
+  auth?: 'full',
+): Step => ({
+  name,
+  method,
+  path,
+  body: { data },
+  status: 400,
+  equal: expected,
+  ...(auth ? { auth } : {}),
 });
 
 scenario(
   'component bounds are checked when publishing',
   [
-    refused('publishing create: 3 keywords under max 2', 'POST', '/api/articles', { title: 'Bounded', seo: { metaTitle: 'm', keywords: words('a', 'b', 'c') } }, oneError(['seo', 'keywords'], TOO_MANY_KEYWORDS, storedWords('a', 'b', 'c'))),
+    refused(
+      'publishing create: 3 keywords under max 2',
+      'POST',
+      '/api/articles',
+      { title: 'Bounded', seo: { metaTitle: 'm', keywords: words('a', 'b', 'c') } },
+      oneError(['seo', 'keywords'], TOO_MANY_KEYWORDS, storedWords('a', 'b', 'c')),
+    ),
     {
       name: 'the refused create left no draft behind',
       path: '/api/articles?status=draft&fields[0]=title&filters[title][$eq]=Bounded',
@@ -68,14 +87,30 @@ scenario(
       save: { a: 'data.documentId' },
       check: ({ json }) => expect(json.data.seo.keywords).toHaveLength(3),
     },
-    refused('publishing it as stored is refused', 'PUT', '/api/articles/{{a}}', {}, oneError(['seo', 'keywords'], TOO_MANY_KEYWORDS, storedWords('a', 'b', 'c'))),
-    refused('so is publishing with an unrelated edit', 'PUT', '/api/articles/{{a}}', { title: 'Bounded 2' }, oneError(['seo', 'keywords'], TOO_MANY_KEYWORDS, storedWords('a', 'b', 'c'))),
+    refused(
+      'publishing it as stored is refused',
+      'PUT',
+      '/api/articles/{{a}}',
+      {},
+      oneError(['seo', 'keywords'], TOO_MANY_KEYWORDS, storedWords('a', 'b', 'c')),
+    ),
+    refused(
+      'so is publishing with an unrelated edit',
+      'PUT',
+      '/api/articles/{{a}}',
+      { title: 'Bounded 2' },
+      oneError(['seo', 'keywords'], TOO_MANY_KEYWORDS, storedWords('a', 'b', 'c')),
+    ),
     { name: 'nothing was published', path: '/api/articles/{{a}}', status: 404 },
     {
       name: 'the draft is unchanged',
       path: '/api/articles/{{a}}?status=draft&fields[0]=title&populate[seo][populate][0]=keywords',
       status: 200,
-      check: ({ json }) => expect([json.data.title, json.data.seo.keywords.map((k: { word: string }) => k.word)]).toEqual(['Bounded', ['a', 'b', 'c']]),
+      check: ({ json }) =>
+        expect([json.data.title, json.data.seo.keywords.map((k: { word: string }) => k.word)]).toEqual([
+          'Bounded',
+          ['a', 'b', 'c'],
+        ]),
     },
     {
       name: 'publishing with 2 keywords goes through',
@@ -83,12 +118,42 @@ scenario(
       path: '/api/articles/{{a}}?fields[0]=title&populate[seo][populate][0]=keywords',
       body: { data: { seo: { metaTitle: 'm', keywords: words('a', 'b') } } },
       status: 200,
-      check: ({ json }) => expect(json.data.seo).toEqual({ id: ID, metaTitle: 'm', metaDescription: null, keywords: storedWords('a', 'b') }),
+      check: ({ json }) =>
+        expect(json.data.seo).toEqual({
+          id: ID,
+          metaTitle: 'm',
+          metaDescription: null,
+          keywords: storedWords('a', 'b'),
+        }),
     },
-    refused('the type without draft & publish checks the same bound on write', 'PUT', '/api/global', { siteName: 'S', defaultSeo: { metaTitle: 'm', keywords: words('a', 'b', 'c') } }, oneError(['defaultSeo', 'keywords'], 'defaultSeo.keywords field must have less than or equal to 2 items', words('a', 'b', 'c'))),
+    refused(
+      'the type without draft & publish checks the same bound on write',
+      'PUT',
+      '/api/global',
+      { siteName: 'S', defaultSeo: { metaTitle: 'm', keywords: words('a', 'b', 'c') } },
+      oneError(
+        ['defaultSeo', 'keywords'],
+        'defaultSeo.keywords field must have less than or equal to 2 items',
+        words('a', 'b', 'c'),
+      ),
+    ),
     // a top-level dynamic zone, and a bound two levels down
-    refused('dynamic zone over its max', 'POST', '/api/landings', { name: 'L', sections: texts('1', '2', '3', '4') }, oneError(['sections'], 'sections field must have less than or equal to 3 items', storedTexts('1', '2', '3', '4')), 'full'),
-    refused('dynamic zone under its min', 'POST', '/api/landings', { name: 'L', sections: texts('1') }, oneError(['sections'], 'sections field must have at least 2 items', storedTexts('1')), 'full'),
+    refused(
+      'dynamic zone over its max',
+      'POST',
+      '/api/landings',
+      { name: 'L', sections: texts('1', '2', '3', '4') },
+      oneError(['sections'], 'sections field must have less than or equal to 3 items', storedTexts('1', '2', '3', '4')),
+      'full',
+    ),
+    refused(
+      'dynamic zone under its min',
+      'POST',
+      '/api/landings',
+      { name: 'L', sections: texts('1') },
+      oneError(['sections'], 'sections field must have at least 2 items', storedTexts('1')),
+      'full',
+    ),
     {
       name: 'an empty zone is not under its min (not required), a nested bound still counts',
       method: 'POST',

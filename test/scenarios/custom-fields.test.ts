@@ -4,7 +4,9 @@ import { CUSTOM_FIELDS_FILES } from '../support/custom-fields-project.js';
 import { dbStep, errorBody, scenario } from '../support/scenario.js';
 
 const fieldError = (path: string[], message: string, value?: unknown) =>
-  errorBody(400, 'ValidationError', message, { errors: [{ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) }] });
+  errorBody(400, 'ValidationError', message, {
+    errors: [{ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) }],
+  });
 
 const values = {
   name: 'Sunset',

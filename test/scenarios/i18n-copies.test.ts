@@ -17,12 +17,18 @@ const FILES = {
     info: { singularName: 'homepage', pluralName: 'homepages', displayName: 'Homepage' },
     options: { draftAndPublish: false },
     pluginOptions: localized,
-    attributes: { heading: { type: 'string', pluginOptions: localized }, theme: { type: 'string', pluginOptions: shared } },
+    attributes: {
+      heading: { type: 'string', pluginOptions: localized },
+      theme: { type: 'string', pluginOptions: shared },
+    },
   }),
   ...file('src/components/shared/featured.json', {
     collectionName: 'components_shared_featureds',
     info: { displayName: 'Featured' },
-    attributes: { label: { type: 'string' }, post: { type: 'relation', relation: 'oneToOne', target: 'api::article.article' } },
+    attributes: {
+      label: { type: 'string' },
+      post: { type: 'relation', relation: 'oneToOne', target: 'api::article.article' },
+    },
   }),
   ...file('src/api/page/content-types/page/schema.json', {
     kind: 'collectionType',
@@ -30,14 +36,25 @@ const FILES = {
     info: { singularName: 'page', pluralName: 'pages', displayName: 'Page' },
     options: { draftAndPublish: true },
     pluginOptions: localized,
-    attributes: { heading: { type: 'string', pluginOptions: localized }, feature: { type: 'component', component: 'shared.featured', pluginOptions: shared } },
+    attributes: {
+      heading: { type: 'string', pluginOptions: localized },
+      feature: { type: 'component', component: 'shared.featured', pluginOptions: shared },
+    },
   }),
 };
 
 scenario(
   'localizations of a single type, and shared components with relations',
   [
-    { name: 'the homepage in en', method: 'PUT', path: '/api/homepage', auth: 'full', body: { data: { heading: 'Welcome', theme: 'dark' } }, status: 200, save: { home: 'data.documentId' } },
+    {
+      name: 'the homepage in en',
+      method: 'PUT',
+      path: '/api/homepage',
+      auth: 'full',
+      body: { data: { heading: 'Welcome', theme: 'dark' } },
+      status: 200,
+      save: { home: 'data.documentId' },
+    },
     {
       name: 'PUT ?locale=fr adds the fr version of the same document, with the shared theme',
       method: 'PUT',
@@ -45,16 +62,30 @@ scenario(
       auth: 'full',
       body: { data: { heading: 'Bienvenue' } },
       status: 200,
-      check: (r, { vars }) => expect(r.json.data).toMatchObject({ documentId: vars.home, heading: 'Bienvenue', theme: 'dark', locale: 'fr' }),
+      check: (r, { vars }) =>
+        expect(r.json.data).toMatchObject({ documentId: vars.home, heading: 'Bienvenue', theme: 'dark', locale: 'fr' }),
     },
     {
       name: 'en lists fr among its localizations',
       path: '/api/homepage?populate[localizations][fields][0]=heading',
       auth: 'full',
       status: 200,
-      check: (r, { vars }) => expect(r.json.data).toMatchObject({ documentId: vars.home, heading: 'Welcome', localizations: [{ documentId: vars.home, heading: 'Bienvenue' }] }),
+      check: (r, { vars }) =>
+        expect(r.json.data).toMatchObject({
+          documentId: vars.home,
+          heading: 'Welcome',
+          localizations: [{ documentId: vars.home, heading: 'Bienvenue' }],
+        }),
     },
-    { name: 'a draft-only article', method: 'POST', path: '/api/articles?status=draft&fields[0]=title', auth: 'full', body: { data: { title: 'Draft post' } }, status: 201, save: { post: 'data.documentId' } },
+    {
+      name: 'a draft-only article',
+      method: 'POST',
+      path: '/api/articles?status=draft&fields[0]=title',
+      auth: 'full',
+      body: { data: { title: 'Draft post' } },
+      status: 201,
+      save: { post: 'data.documentId' },
+    },
     {
       name: 'a draft page featuring it',
       method: 'POST',

@@ -20,15 +20,30 @@ const EN = localeEntry('en', 'English (en)', true);
 const FR = localeEntry('fr', 'French (fr)', false);
 
 /** The i18n_locale rows, oldest first. */
-async function storedLocales(server: TestServer): Promise<{ code: string; name: string; documentId: string; locale: unknown; published: boolean }[]> {
-  const rows = await server.app.db.all({ sql: 'select code, name, document_id, locale, published_at from i18n_locale order by id', params: [] });
-  return rows.map((row) => ({ code: String(row.code), name: String(row.name), documentId: String(row.document_id), locale: row.locale, published: row.published_at !== null }));
+async function storedLocales(
+  server: TestServer,
+): Promise<{ code: string; name: string; documentId: string; locale: unknown; published: boolean }[]> {
+  const rows = await server.app.db.all({
+    sql: 'select code, name, document_id, locale, published_at from i18n_locale order by id',
+    params: [],
+  });
+  return rows.map((row) => ({
+    code: String(row.code),
+    name: String(row.name),
+    documentId: String(row.document_id),
+    locale: row.locale,
+    published: row.published_at !== null,
+  }));
 }
 
 /** The default locale as the core store holds it (JSON text and type). */
 async function storedDefault(server: TestServer): Promise<{ value: unknown; type: unknown }[]> {
   const db = server.app.db;
-  const plan = simpleSelect('strapi_core_store_settings', { value: ['value', 'string'], type: ['type', 'string'] }, eq('key', 'plugin_i18n_default_locale'));
+  const plan = simpleSelect(
+    'strapi_core_store_settings',
+    { value: ['value', 'string'], type: ['type', 'string'] },
+    eq('key', 'plugin_i18n_default_locale'),
+  );
   return (await db.all(compileSelect(db.dialect, plan))).map((row) => ({ value: row.value, type: row.type }));
 }
 
@@ -36,14 +51,25 @@ async function storedDefault(server: TestServer): Promise<{ value: unknown; type
 function customToken(name: string, permissions: string[]): Step {
   return dbStep(`create custom token ${name}`, async ({ server, vars }) => {
     const { config } = server.app.project;
-    vars[name] = await createApiToken(server.app.db, { salt: config.admin.apiTokenSalt, encryptionKey: config.admin.encryptionKey }, { name, type: 'custom', permissions }, new Date());
+    vars[name] = await createApiToken(
+      server.app.db,
+      { salt: config.admin.apiTokenSalt, encryptionKey: config.admin.encryptionKey },
+      { name, type: 'custom', permissions },
+      new Date(),
+    );
   });
 }
 const bearer = (name: string) => ({ authorization: `Bearer {{${name}}}` });
 
 scenario('i18n locales: the example project (en default, fr)', [
   { name: 'Public may not list locales unless granted: 403', path: '/api/i18n/locales', status: 403, equal: forbidden },
-  { name: 'a read-only token may not either (listLocales is not a find action)', path: '/api/i18n/locales', auth: 'readonly', status: 403, equal: forbidden },
+  {
+    name: 'a read-only token may not either (listLocales is not a find action)',
+    path: '/api/i18n/locales',
+    auth: 'readonly',
+    status: 403,
+    equal: forbidden,
+  },
   {
     name: 'a full-access token gets a plain array (no data wrapper), config order, isDefault on en',
     path: '/api/i18n/locales',
@@ -52,28 +78,68 @@ scenario('i18n locales: the example project (en default, fr)', [
     equal: [EN, FR],
     check: ({ json, headers }) => {
       expect(String(headers['content-type'])).toMatch(/^application\/json/);
-      expect(Object.keys(json[0])).toEqual(['id', 'documentId', 'name', 'code', 'createdAt', 'updatedAt', 'publishedAt', 'isDefault']);
+      expect(Object.keys(json[0])).toEqual([
+        'id',
+        'documentId',
+        'name',
+        'code',
+        'createdAt',
+        'updatedAt',
+        'publishedAt',
+        'isDefault',
+      ]);
       expect(json[0].documentId).not.toBe(json[1].documentId);
       expect(json[1].id).toBeGreaterThan(json[0].id);
     },
   },
-  { name: 'query parameters do not change the list', path: '/api/i18n/locales?sort=code:desc&pagination[pageSize]=1', auth: 'full', status: 200, equal: [EN, FR] },
+  {
+    name: 'query parameters do not change the list',
+    path: '/api/i18n/locales?sort=code:desc&pagination[pageSize]=1',
+    auth: 'full',
+    status: 200,
+    equal: [EN, FR],
+  },
   customToken('localesToken', ['plugin::i18n.locales.listLocales']),
-  { name: 'a custom token granted plugin::i18n.locales.listLocales', path: '/api/i18n/locales', headers: bearer('localesToken'), status: 200, equal: [EN, FR] },
+  {
+    name: 'a custom token granted plugin::i18n.locales.listLocales',
+    path: '/api/i18n/locales',
+    headers: bearer('localesToken'),
+    status: 200,
+    equal: [EN, FR],
+  },
   customToken('articlesToken', ['api::article.article.find']),
-  { name: 'a custom token without it: 403', path: '/api/i18n/locales', headers: bearer('articlesToken'), status: 403, equal: forbidden },
-  { name: 'only GET is routed', method: 'POST', path: '/api/i18n/locales', auth: 'full', body: { code: 'de' }, status: 405 },
-  dbStep('i18n_locale holds one published row per configured locale, with a documentId and no locale of its own', async ({ server }) => {
-    const rows = await storedLocales(server);
-    expect(rows.map(({ code, name, locale, published }) => ({ code, name, locale, published }))).toEqual([
-      { code: 'en', name: 'English (en)', locale: null, published: true },
-      { code: 'fr', name: 'French (fr)', locale: null, published: true },
-    ]);
-    for (const row of rows) expect(row.documentId).toMatch(/^[a-z0-9]{24}$/);
-  }),
-  dbStep('the core store keeps the default locale as Strapi does (plugin_i18n_default_locale = "en")', async ({ server }) => {
-    expect(await storedDefault(server)).toEqual([{ value: '"en"', type: 'string' }]);
-  }),
+  {
+    name: 'a custom token without it: 403',
+    path: '/api/i18n/locales',
+    headers: bearer('articlesToken'),
+    status: 403,
+    equal: forbidden,
+  },
+  {
+    name: 'only GET is routed',
+    method: 'POST',
+    path: '/api/i18n/locales',
+    auth: 'full',
+    body: { code: 'de' },
+    status: 405,
+  },
+  dbStep(
+    'i18n_locale holds one published row per configured locale, with a documentId and no locale of its own',
+    async ({ server }) => {
+      const rows = await storedLocales(server);
+      expect(rows.map(({ code, name, locale, published }) => ({ code, name, locale, published }))).toEqual([
+        { code: 'en', name: 'English (en)', locale: null, published: true },
+        { code: 'fr', name: 'French (fr)', locale: null, published: true },
+      ]);
+      for (const row of rows) expect(row.documentId).toMatch(/^[a-z0-9]{24}$/);
+    },
+  ),
+  dbStep(
+    'the core store keeps the default locale as Strapi does (plugin_i18n_default_locale = "en")',
+    async ({ server }) => {
+      expect(await storedDefault(server)).toEqual([{ value: '"en"', type: 'string' }]);
+    },
+  ),
   dbStep('syncing the same config again (a restart) changes nothing', async ({ server, vars }) => {
     const before = await storedLocales(server);
     vars.before = before;
@@ -86,7 +152,13 @@ scenario('i18n locales: the example project (en default, fr)', [
     await syncLocales(server.app.db, { locales: ['en'], defaultLocale: 'en' }, new Date());
     expect((await storedLocales(server)).map((row) => row.code)).toEqual(['en', 'fr', 'es']);
   }),
-  { name: 'the stored locales are listed, isDefault from the running config', path: '/api/i18n/locales', auth: 'full', status: 200, equal: [EN, FR, localeEntry('es', 'Spanish (es)', false)] },
+  {
+    name: 'the stored locales are listed, isDefault from the running config',
+    path: '/api/i18n/locales',
+    auth: 'full',
+    status: 200,
+    equal: [EN, FR, localeEntry('es', 'Spanish (es)', false)],
+  },
 ]);
 
 const CUSTOM_LOCALES = {
@@ -109,7 +181,9 @@ scenario(
         localeEntry('zh-Hans', 'Chinese (Simplified) (zh-Hans)', false),
       ],
     },
-    dbStep('the core store holds "fr"', async ({ server }) => expect(await storedDefault(server)).toEqual([{ value: '"fr"', type: 'string' }])),
+    dbStep('the core store holds "fr"', async ({ server }) =>
+      expect(await storedDefault(server)).toEqual([{ value: '"fr"', type: 'string' }]),
+    ),
     {
       name: 'POST without locale creates in the default locale fr',
       method: 'POST',
@@ -119,9 +193,24 @@ scenario(
       save: { a: 'data.documentId' },
       equal: single(fullArticle(null, 'fr', { title: 'Défaut', views: 2 })),
     },
-    { name: 'GET one without locale reads fr', path: '/api/articles/{{a}}?fields[0]=title&fields[1]=locale', status: 200, equal: single({ id: ID, documentId: '{{a}}', title: 'Défaut', locale: 'fr' }) },
-    { name: 'the list without locale is the fr list', path: '/api/articles?fields[0]=title&fields[1]=locale', status: 200, equal: list([{ id: ID, documentId: '{{a}}', title: 'Défaut', locale: 'fr' }]) },
-    { name: 'en, the example default, is now just another locale: empty list', path: '/api/articles?locale=en', status: 200, equal: list([], { pageCount: 0 }) },
+    {
+      name: 'GET one without locale reads fr',
+      path: '/api/articles/{{a}}?fields[0]=title&fields[1]=locale',
+      status: 200,
+      equal: single({ id: ID, documentId: '{{a}}', title: 'Défaut', locale: 'fr' }),
+    },
+    {
+      name: 'the list without locale is the fr list',
+      path: '/api/articles?fields[0]=title&fields[1]=locale',
+      status: 200,
+      equal: list([{ id: ID, documentId: '{{a}}', title: 'Défaut', locale: 'fr' }]),
+    },
+    {
+      name: 'en, the example default, is now just another locale: empty list',
+      path: '/api/articles?locale=en',
+      status: 200,
+      equal: list([], { pageCount: 0 }),
+    },
     { name: 'GET ?locale=en of the document: 404', path: '/api/articles/{{a}}?locale=en', status: 404 },
     {
       name: 'PUT ?locale=de creates the German localization (200) with the shared views',
@@ -180,7 +269,12 @@ scenario(
       status: 200,
       equal: single({ id: ID, documentId: expect.any(String), siteName: 'Site' }),
     },
-    { name: 'and reads back under any locale', path: '/api/global?locale=de&fields[0]=siteName', status: 200, match: { data: { siteName: 'Site' } } },
+    {
+      name: 'and reads back under any locale',
+      path: '/api/global?locale=de&fields[0]=siteName',
+      status: 200,
+      match: { data: { siteName: 'Site' } },
+    },
   ],
   { files: CUSTOM_LOCALES },
 );

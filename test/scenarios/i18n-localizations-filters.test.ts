@@ -45,7 +45,13 @@ const SEED: Step[] = [
 ];
 
 /** filter under `filters[localizations]` → documents listed for en published, en draft, fr published, fr draft. */
-const CASES: readonly (readonly [filter: string, enPublished: string, enDraft: string, frPublished: string, frDraft: string])[] = [
+const CASES: readonly (readonly [
+  filter: string,
+  enPublished: string,
+  enDraft: string,
+  frPublished: string,
+  frDraft: string,
+])[] = [
   ['[title][$containsi]=apple', 'apple', 'apple', 'apple', 'apple'],
   ['[title][$containsi]=tart', 'apple', 'apple', 'apple', 'apple'],
   ['[title][$containsi]=pie', 'apple', 'apple', 'apple', 'apple'],
@@ -62,20 +68,51 @@ const CASES: readonly (readonly [filter: string, enPublished: string, enDraft: s
   ['[title][$null]=true', '', '', '', ''],
   ['[id][$null]=true', '', '', '', ''],
   ['[title][$eq]=Date%20cake', 'date', 'date', 'date', 'date'],
-  ['[title][$ne]=Date%20cake', 'apple,banana,date', 'apple,banana,cherry,date', 'date,fig,apple', 'cherry,date,fig,apple'],
-  ['[publishedAt][$null]=true', 'apple,banana,date', 'apple,banana,cherry,date', 'date,fig,apple', 'cherry,date,fig,apple'],
+  [
+    '[title][$ne]=Date%20cake',
+    'apple,banana,date',
+    'apple,banana,cherry,date',
+    'date,fig,apple',
+    'cherry,date,fig,apple',
+  ],
+  [
+    '[publishedAt][$null]=true',
+    'apple,banana,date',
+    'apple,banana,cherry,date',
+    'date,fig,apple',
+    'cherry,date,fig,apple',
+  ],
   ['[publishedAt][$notNull]=true', 'apple,banana,date', 'apple,banana,date', 'date,fig,apple', 'date,fig,apple'],
 ];
 
 /** Combinations, on the en list: query → documents for published, draft. */
 const COMBINATIONS: readonly (readonly [label: string, query: string, published: string, draft: string])[] = [
-  ['$not over localizations (each row tested)', 'filters[$not][localizations][title][$containsi]=apple', 'apple,banana,date', 'apple,banana,cherry,date'],
-  ['$or with a field of the row', 'filters[$or][0][localizations][title][$containsi]=datte&filters[$or][1][title][$eq]=Banana%20split', 'banana,date', 'banana,date'],
-  ['$and of two localizations conditions (any rows each)', 'filters[$and][0][localizations][title][$containsi]=apple&filters[$and][1][localizations][title][$containsi]=pommes', 'apple', 'apple'],
+  [
+    '$not over localizations (each row tested)',
+    'filters[$not][localizations][title][$containsi]=apple',
+    'apple,banana,date',
+    'apple,banana,cherry,date',
+  ],
+  [
+    '$or with a field of the row',
+    'filters[$or][0][localizations][title][$containsi]=datte&filters[$or][1][title][$eq]=Banana%20split',
+    'banana,date',
+    'banana,date',
+  ],
+  [
+    '$and of two localizations conditions (any rows each)',
+    'filters[$and][0][localizations][title][$containsi]=apple&filters[$and][1][localizations][title][$containsi]=pommes',
+    'apple',
+    'apple',
+  ],
 ];
 
-const listed = (expected: string) => (response: { json: { data: { documentId: string }[] } }, { vars }: { vars: Vars }) =>
-  expect(response.json.data.map((entry) => entry.documentId)).toEqual(expected ? expected.split(',').map((name) => vars[name]) : []);
+const listed =
+  (expected: string) =>
+  (response: { json: { data: { documentId: string }[] } }, { vars }: { vars: Vars }) =>
+    expect(response.json.data.map((entry) => entry.documentId)).toEqual(
+      expected ? expected.split(',').map((name) => vars[name]) : [],
+    );
 
 const QUERIES: Step[] = [
   ...CASES.flatMap(([filter, ...expected]) =>
@@ -90,7 +127,12 @@ const QUERIES: Step[] = [
     }),
   ),
   ...COMBINATIONS.flatMap(([label, query, published, draft]) =>
-    ([['published', published], ['draft', draft]] as const).map(([status, expected]): Step => ({
+    (
+      [
+        ['published', published],
+        ['draft', draft],
+      ] as const
+    ).map(([status, expected]): Step => ({
       name: `en ${status}: ${label} → ${expected || 'none'}`,
       path: `/api/articles?locale=en&status=${status}&sort=title&fields[0]=title&${query}`,
       status: 200,

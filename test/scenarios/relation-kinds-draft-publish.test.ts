@@ -64,7 +64,12 @@ async function expectSameStatusLinks(server: TestServer): Promise<void> {
   for (const row of rows) expect(Number(row.page_draft)).toBe(Number(row.section_draft));
 }
 /** A step checking `expectSameStatusLinks` (its request, GET /api/pages, only has to answer 200). */
-const sameStatusLinks = (name: string): Step => ({ name, path: '/api/pages?pagination[pageSize]=1', status: 200, check: async (_r, { server }) => expectSameStatusLinks(server) });
+const sameStatusLinks = (name: string): Step => ({
+  name,
+  path: '/api/pages?pagination[pageSize]=1',
+  status: 200,
+  check: async (_r, { server }) => expectSameStatusLinks(server),
+});
 
 scenario(
   'relation kinds: draft & publish on both sides',
@@ -79,7 +84,10 @@ scenario(
       save: { p: 'data.documentId' },
       equal: created({ title: 'P', sections: [section('s1', 'S1'), section('s2', 'S2')], lead: section('s1', 'S1') }),
     },
-    pages('p').get('the draft of P has the same links', `${DRAFT}${PAGE}`, { title: 'P', sections: [section('s1', 'S1'), section('s2', 'S2')] }),
+    pages('p').get('the draft of P has the same links', `${DRAFT}${PAGE}`, {
+      title: 'P',
+      sections: [section('s1', 'S1'), section('s2', 'S2')],
+    }),
     sections('s1').get('S1 lists P (published)', SECTION, { heading: 'S1', pages: [page('p', 'P')] }),
     sections('s1').get('S1 lists P (draft)', `${DRAFT}${SECTION}`, { heading: 'S1', pages: [page('p', 'P')] }),
     sameStatusLinks('draft rows link draft rows, published rows published rows'),
@@ -89,25 +97,55 @@ scenario(
       { sections: { connect: [{ documentId: '{{s3}}', position: { start: true } }], disconnect: ['{{s1}}'] } },
       { title: 'P', sections: [section('s3', 'S3'), section('s2', 'S2')] },
     ),
-    pages('p').get('the published P is unchanged', PAGE, { title: 'P', sections: [section('s1', 'S1'), section('s2', 'S2')] }),
+    pages('p').get('the published P is unchanged', PAGE, {
+      title: 'P',
+      sections: [section('s1', 'S1'), section('s2', 'S2')],
+    }),
     sections('s1').get('S1 published still lists P', SECTION, { heading: 'S1', pages: [page('p', 'P')] }),
     sections('s1').get('S1 draft no longer lists P', `${DRAFT}${SECTION}`, { heading: 'S1', pages: [] }),
     sections('s3').get('S3 draft lists P', `${DRAFT}${SECTION}`, { heading: 'S3', pages: [page('p', 'P')] }),
     sections('s3').get('S3 published does not', SECTION, { heading: 'S3', pages: [] }),
-    sections('s2').put('draft-only edit of S2 heading', `${DRAFT}${HEADING}`, { heading: 'S2 edited' }, { heading: 'S2 edited' }),
-    pages('p').get('the draft P shows the draft S2', `${DRAFT}${PAGE}`, { title: 'P', sections: [section('s3', 'S3'), section('s2', 'S2 edited')] }),
-    pages('p').get('the published P shows the published S2', PAGE, { title: 'P', sections: [section('s1', 'S1'), section('s2', 'S2')] }),
+    sections('s2').put(
+      'draft-only edit of S2 heading',
+      `${DRAFT}${HEADING}`,
+      { heading: 'S2 edited' },
+      { heading: 'S2 edited' },
+    ),
+    pages('p').get('the draft P shows the draft S2', `${DRAFT}${PAGE}`, {
+      title: 'P',
+      sections: [section('s3', 'S3'), section('s2', 'S2 edited')],
+    }),
+    pages('p').get('the published P shows the published S2', PAGE, {
+      title: 'P',
+      sections: [section('s1', 'S1'), section('s2', 'S2')],
+    }),
     sameStatusLinks('still no link across statuses'),
     pages('p').put('publish P', PAGE, {}, { title: 'P', sections: [section('s3', 'S3'), section('s2', 'S2')] }),
     sections('s1').get('S1 published no longer lists P', SECTION, { heading: 'S1', pages: [] }),
     sections('s3').get('S3 published lists P', SECTION, { heading: 'S3', pages: [page('p', 'P')] }),
     sameStatusLinks('links still pair same statuses after the publish'),
     // the inverse side, draft only
-    sections('s2').put('inverse draft edit: S2.pages = []', `${DRAFT}${SECTION}`, { pages: [] }, { heading: 'S2 edited', pages: [] }),
+    sections('s2').put(
+      'inverse draft edit: S2.pages = []',
+      `${DRAFT}${SECTION}`,
+      { pages: [] },
+      { heading: 'S2 edited', pages: [] },
+    ),
     pages('p').get('the draft P lost S2', `${DRAFT}${PAGE}`, { title: 'P', sections: [section('s3', 'S3')] }),
-    pages('p').get('the published P still has S2', PAGE, { title: 'P', sections: [section('s3', 'S3'), section('s2', 'S2')] }),
-    sections('s1').put('inverse draft edit: S1.pages connect P', `${DRAFT}${SECTION}`, { pages: { connect: ['{{p}}'] } }, { heading: 'S1', pages: [page('p', 'P')] }),
-    pages('p').get('the draft P now has S3 and S1', `${DRAFT}${PAGE}`, { title: 'P', sections: [section('s3', 'S3'), section('s1', 'S1')] }),
+    pages('p').get('the published P still has S2', PAGE, {
+      title: 'P',
+      sections: [section('s3', 'S3'), section('s2', 'S2')],
+    }),
+    sections('s1').put(
+      'inverse draft edit: S1.pages connect P',
+      `${DRAFT}${SECTION}`,
+      { pages: { connect: ['{{p}}'] } },
+      { heading: 'S1', pages: [page('p', 'P')] },
+    ),
+    pages('p').get('the draft P now has S3 and S1', `${DRAFT}${PAGE}`, {
+      title: 'P',
+      sections: [section('s3', 'S3'), section('s1', 'S1')],
+    }),
     pages('p').put('publish P again', PAGE, {}, { title: 'P', sections: [section('s3', 'S3'), section('s1', 'S1')] }),
     pages('p').put(
       'reorder in the draft only',
@@ -115,40 +153,95 @@ scenario(
       { sections: { connect: [{ documentId: '{{s1}}', position: { before: '{{s3}}' } }] } },
       { title: 'P', sections: [section('s1', 'S1'), section('s3', 'S3')] },
     ),
-    pages('p').get('published order unchanged', PAGE, { title: 'P', sections: [section('s3', 'S3'), section('s1', 'S1')] }),
-    pages('p').put('publishing takes the draft order', PAGE, { title: 'P2' }, { title: 'P2', sections: [section('s1', 'S1'), section('s3', 'S3')] }),
+    pages('p').get('published order unchanged', PAGE, {
+      title: 'P',
+      sections: [section('s3', 'S3'), section('s1', 'S1')],
+    }),
+    pages('p').put(
+      'publishing takes the draft order',
+      PAGE,
+      { title: 'P2' },
+      { title: 'P2', sections: [section('s1', 'S1'), section('s3', 'S3')] },
+    ),
     // manyToOne one-way between two draft & publish types
     pages('p').get('lead: published P has S1', PAGE_LEAD, { title: 'P2', lead: section('s1', 'S1') }),
-    pages('p').put('lead: draft edit to S2', `${DRAFT}${PAGE_LEAD}`, { lead: '{{s2}}' }, { title: 'P2', lead: section('s2', 'S2 edited') }),
+    pages('p').put(
+      'lead: draft edit to S2',
+      `${DRAFT}${PAGE_LEAD}`,
+      { lead: '{{s2}}' },
+      { title: 'P2', lead: section('s2', 'S2 edited') },
+    ),
     pages('p').get('lead: published P still has S1', PAGE_LEAD, { title: 'P2', lead: section('s1', 'S1') }),
-    pages('p').put('lead: publish takes S2 (its published version)', PAGE_LEAD, {}, { title: 'P2', lead: section('s2', 'S2') }),
+    pages('p').put(
+      'lead: publish takes S2 (its published version)',
+      PAGE_LEAD,
+      {},
+      { title: 'P2', lead: section('s2', 'S2') },
+    ),
     // republishing a target keeps what links to it (bidirectional: from its draft's own links,
     // in the other side's order; one-way: the links pointing at it are moved to the new row)
     sections('s3').put('republish S3 with a new heading', HEADING, { heading: 'S3 v2' }, { heading: 'S3 v2' }),
-    pages('p').get('published P keeps S3, in its place', PAGE, { title: 'P2', sections: [section('s1', 'S1'), section('s3', 'S3 v2')] }),
+    pages('p').get('published P keeps S3, in its place', PAGE, {
+      title: 'P2',
+      sections: [section('s1', 'S1'), section('s3', 'S3 v2')],
+    }),
     sections('s2').put('republish S2', HEADING, {}, { heading: 'S2 edited' }),
-    pages('p').get('the one-way lead follows the new published S2', PAGE_LEAD, { title: 'P2', lead: section('s2', 'S2 edited') }),
+    pages('p').get('the one-way lead follows the new published S2', PAGE_LEAD, {
+      title: 'P2',
+      lead: section('s2', 'S2 edited'),
+    }),
     sameStatusLinks('links still pair same statuses after the republishes'),
     // deleting a section
     { name: 'delete S1', method: 'DELETE', path: '/api/sections/{{s1}}', status: 204 },
     pages('p').get('published P lost S1', PAGE, { title: 'P2', sections: [section('s3', 'S3 v2')] }),
     pages('p').get('draft P lost S1', `${DRAFT}${PAGE}`, { title: 'P2', sections: [section('s3', 'S3 v2')] }),
-    { name: 'an unknown section', method: 'PUT', path: '/api/pages/{{p}}', body: { data: { sections: { connect: ['{{s1}}'] } } }, status: 400, equal: notFoundDocument('{{s1}}') },
+    {
+      name: 'an unknown section',
+      method: 'PUT',
+      path: '/api/pages/{{p}}',
+      body: { data: { sections: { connect: ['{{s1}}'] } } },
+      status: 400,
+      equal: notFoundDocument('{{s1}}'),
+    },
     // an inverse-side draft edit reaches the published rows when that side is published
-    sections('s3').put('inverse draft edit: S3.pages = []', `${DRAFT}${SECTION}`, { pages: [] }, { heading: 'S3 v2', pages: [] }),
+    sections('s3').put(
+      'inverse draft edit: S3.pages = []',
+      `${DRAFT}${SECTION}`,
+      { pages: [] },
+      { heading: 'S3 v2', pages: [] },
+    ),
     pages('p').get('the published P still has S3', PAGE, { title: 'P2', sections: [section('s3', 'S3 v2')] }),
     sections('s3').put('publish S3', SECTION, {}, { heading: 'S3 v2', pages: [] }),
     pages('p').get('the published P no longer has S3', PAGE, { title: 'P2', sections: [] }),
     // a draft-only target
-    { name: 'a draft-only section S4', method: 'POST', path: '/api/sections?status=draft&fields[0]=heading', body: { data: { heading: 'S4' } }, status: 201, save: { s4: 'data.documentId' } },
-    { name: 'a draft page Q linking S4', method: 'POST', path: `/api/pages?status=draft&${PAGE}`, body: { data: { title: 'Q', sections: ['{{s4}}'] } }, status: 201, save: { q: 'data.documentId' }, equal: created({ title: 'Q', sections: [section('s4', 'S4')] }) },
+    {
+      name: 'a draft-only section S4',
+      method: 'POST',
+      path: '/api/sections?status=draft&fields[0]=heading',
+      body: { data: { heading: 'S4' } },
+      status: 201,
+      save: { s4: 'data.documentId' },
+    },
+    {
+      name: 'a draft page Q linking S4',
+      method: 'POST',
+      path: `/api/pages?status=draft&${PAGE}`,
+      body: { data: { title: 'Q', sections: ['{{s4}}'] } },
+      status: 201,
+      save: { q: 'data.documentId' },
+      equal: created({ title: 'Q', sections: [section('s4', 'S4')] }),
+    },
     sections('s4').get('S4 draft lists Q', `${DRAFT}${SECTION}`, { heading: 'S4', pages: [page('q', 'Q')] }),
     pages('q').put('publishing Q: S4 has no published version to link', PAGE, {}, { title: 'Q', sections: [] }),
     pages('q').get('the draft Q keeps S4', `${DRAFT}${PAGE}`, { title: 'Q', sections: [section('s4', 'S4')] }),
-    sections('s4').put('publishing S4 links the published Q and S4', SECTION, {}, { heading: 'S4', pages: [page('q', 'Q')] }),
+    sections('s4').put(
+      'publishing S4 links the published Q and S4',
+      SECTION,
+      {},
+      { heading: 'S4', pages: [page('q', 'Q')] },
+    ),
     pages('q').get('the published Q lists S4 now', PAGE, { title: 'Q', sections: [section('s4', 'S4')] }),
     sameStatusLinks('still no link across statuses at the end'),
   ]),
   { files: PAGES_AND_SECTIONS },
 );
-

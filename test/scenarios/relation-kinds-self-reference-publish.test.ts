@@ -57,7 +57,10 @@ const linksItself: Step['check'] = ({ json }) => {
 };
 
 /** GET `a` (`query`): linked to itself everywhere under `expectedName`, each self link to the answered row. */
-const pointsAtItself = (name: string, query: string, expectedName: string): Step => ({ ...categories('a').get(name, query, selfLinked(expectedName)), check: linksItself });
+const pointsAtItself = (name: string, query: string, expectedName: string): Step => ({
+  ...categories('a').get(name, query, selfLinked(expectedName)),
+  check: linksItself,
+});
 
 /** PUT `data` on `a` (publishing unless `query` says draft): answered as self-linked under `expectedName`. */
 const putSelfLinked = (name: string, query: string, data: Record<string, unknown>, expectedName: string): Step => ({
@@ -83,18 +86,45 @@ async function expectSoundLinks(server: TestServer): Promise<void> {
     const pairs = rows.map((row) => `${Number(row.s)}:${Number(row.t)}`);
     expect(new Set(pairs).size, table).toBe(pairs.length);
     for (const row of rows) expect(Number(row.sp), table).toBe(Number(row.tp));
-    const dangling = await server.app.db.all({ sql: `select count(*) as n from ${table} where ${source} not in (select id from categories) or ${target} not in (select id from categories)`, params: [] });
+    const dangling = await server.app.db.all({
+      sql: `select count(*) as n from ${table} where ${source} not in (select id from categories) or ${target} not in (select id from categories)`,
+      params: [],
+    });
     expect(Number(dangling[0]!.n), table).toBe(0);
   }
 }
-const soundLinks = (name: string): Step => ({ name, path: '/api/categories?pagination[pageSize]=1', status: 200, check: (_r, { server }) => expectSoundLinks(server) });
+const soundLinks = (name: string): Step => ({
+  name,
+  path: '/api/categories?pagination[pageSize]=1',
+  status: 200,
+  check: (_r, { server }) => expectSoundLinks(server),
+});
 
 scenario(
   'relation kinds: a draft & publish document related to itself',
   withFullAccess([
-    { name: 'create b (published)', method: 'POST', path: '/api/categories?fields[0]=name', body: { data: { name: 'b' } }, status: 201, save: { b: 'data.documentId' } },
-    { name: 'create a as a draft', method: 'POST', path: '/api/categories?status=draft&fields[0]=name', body: { data: { name: 'a' } }, status: 201, save: { a: 'data.documentId' } },
-    putSelfLinked('draft: a links itself through every self relation', `${DRAFT}${ALL}`, { parent: '{{a}}', related: ['{{a}}', '{{b}}'], next: '{{a}}', seeAlso: ['{{a}}', '{{b}}'] }, 'a'),
+    {
+      name: 'create b (published)',
+      method: 'POST',
+      path: '/api/categories?fields[0]=name',
+      body: { data: { name: 'b' } },
+      status: 201,
+      save: { b: 'data.documentId' },
+    },
+    {
+      name: 'create a as a draft',
+      method: 'POST',
+      path: '/api/categories?status=draft&fields[0]=name',
+      body: { data: { name: 'a' } },
+      status: 201,
+      save: { a: 'data.documentId' },
+    },
+    putSelfLinked(
+      'draft: a links itself through every self relation',
+      `${DRAFT}${ALL}`,
+      { parent: '{{a}}', related: ['{{a}}', '{{b}}'], next: '{{a}}', seeAlso: ['{{a}}', '{{b}}'] },
+      'a',
+    ),
     putSelfLinked('publish a: the published row links itself', ALL, {}, 'a'),
     putSelfLinked('publish again with an edit', ALL, { name: 'a2' }, 'a2'),
     pointsAtItself('the published a links its own published row', ALL, 'a2'),
@@ -102,16 +132,40 @@ scenario(
     soundLinks('one link row per self link and status, none dangling'),
     putSelfLinked('republish: the published row changes again', ALL, { name: 'a3' }, 'a3'),
     pointsAtItself('the new published row links itself', ALL, 'a3'),
-    categories('b').get('b is related from the published a', 'fields[0]=name&populate[relatedBy][fields][0]=name', { name: 'b', relatedBy: [{ ...nameRef('a'), name: 'a3' }] }),
+    categories('b').get('b is related from the published a', 'fields[0]=name&populate[relatedBy][fields][0]=name', {
+      name: 'b',
+      relatedBy: [{ ...nameRef('a'), name: 'a3' }],
+    }),
     soundLinks('still one link row per self link and status after republishing'),
     categories('a').put(
       'draft: drop the self links',
       `${DRAFT}${ALL}`,
       { parent: null, related: ['{{b}}'], next: null, seeAlso: { disconnect: ['{{a}}'] } },
-      { name: 'a3', parent: null, children: [], related: nameRefs('b'), relatedBy: [], next: null, seeAlso: nameRefs('b') },
+      {
+        name: 'a3',
+        parent: null,
+        children: [],
+        related: nameRefs('b'),
+        relatedBy: [],
+        next: null,
+        seeAlso: nameRefs('b'),
+      },
     ),
     pointsAtItself('the published a still links itself', ALL, 'a3'),
-    categories('a').put('publish without self links', ALL, {}, { name: 'a3', parent: null, children: [], related: nameRefs('b'), relatedBy: [], next: null, seeAlso: nameRefs('b') }),
+    categories('a').put(
+      'publish without self links',
+      ALL,
+      {},
+      {
+        name: 'a3',
+        parent: null,
+        children: [],
+        related: nameRefs('b'),
+        relatedBy: [],
+        next: null,
+        seeAlso: nameRefs('b'),
+      },
+    ),
     soundLinks('no self link left behind'),
   ]),
   { files: CATEGORIES },

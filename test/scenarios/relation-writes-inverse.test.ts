@@ -1,5 +1,14 @@
 import { expect } from 'vitest';
-import { ada, ARTICLE_TITLES, article, articlesOf, grace, seedAuthors, seedTags, TAGS } from '../support/blog-relations.js';
+import {
+  ada,
+  ARTICLE_TITLES,
+  article,
+  articlesOf,
+  grace,
+  seedAuthors,
+  seedTags,
+  TAGS,
+} from '../support/blog-relations.js';
 import { linkCheck } from '../support/link-rows.js';
 import { created, DRAFT, ref } from '../support/relations.js';
 import { scenario } from '../support/scenario.js';
@@ -23,9 +32,30 @@ const tagsByTitle = (json: { data: { tags: { name: string }[] }[] }) => json.dat
 scenario('relation writes: inverse sides', [
   ...seedAuthors,
   ...seedTags(3),
-  { name: 'article A', method: 'POST', path: '/api/articles?fields[0]=title', body: { data: { title: 'A' } }, status: 201, save: { a: 'data.documentId' } },
-  { name: 'article B', method: 'POST', path: '/api/articles?fields[0]=title', body: { data: { title: 'B' } }, status: 201, save: { b: 'data.documentId' } },
-  { name: 'article C', method: 'POST', path: '/api/articles?fields[0]=title', body: { data: { title: 'C' } }, status: 201, save: { c: 'data.documentId' } },
+  {
+    name: 'article A',
+    method: 'POST',
+    path: '/api/articles?fields[0]=title',
+    body: { data: { title: 'A' } },
+    status: 201,
+    save: { a: 'data.documentId' },
+  },
+  {
+    name: 'article B',
+    method: 'POST',
+    path: '/api/articles?fields[0]=title',
+    body: { data: { title: 'B' } },
+    status: 201,
+    save: { b: 'data.documentId' },
+  },
+  {
+    name: 'article C',
+    method: 'POST',
+    path: '/api/articles?fields[0]=title',
+    body: { data: { title: 'C' } },
+    status: 201,
+    save: { c: 'data.documentId' },
+  },
   articleA.putAuthor('owning side: A → Ada', '{{ada}}', ada),
   articleB.putAuthor('owning side: B → Ada', '{{ada}}', ada),
   adaArticles.get('Ada lists A and B', [A, B]),
@@ -36,7 +66,10 @@ scenario('relation writes: inverse sides', [
   adaArticles.get('Ada keeps only B', [B]),
   adaArticles.get('Ada keeps only B in the draft view', [B], DRAFT),
   linkCheck('each article row has one author row in the link table', async ({ server }) => {
-    const rows = await server.app.db.all({ sql: 'select article_id, count(*) as n from articles_author_lnk group by article_id', params: [] });
+    const rows = await server.app.db.all({
+      sql: 'select article_id, count(*) as n from articles_author_lnk group by article_id',
+      params: [],
+    });
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number(row.n)).toBe(1);
   }),
@@ -69,8 +102,18 @@ scenario('relation writes: inverse sides', [
   t2Articles.get('t2 lists A', [A]),
   t1Articles.get('many-to-many: a tag may hold several articles, an article several tags', [A, B]),
   t1Articles.put('inverse set on t1 to [B] drops A', { set: ['{{b}}'] }, [B]),
-  { name: 'A keeps only t2 and B keeps t1', path: `/api/articles?sort=title&${TAGS}`, status: 200, check: ({ json }) => expect(tagsByTitle(json)).toEqual([['t2'], ['t1'], []]) },
-  { name: 'the drafts agree', path: `/api/articles?status=draft&sort=title&${TAGS}`, status: 200, check: ({ json }) => expect(tagsByTitle(json)).toEqual([['t2'], ['t1'], []]) },
+  {
+    name: 'A keeps only t2 and B keeps t1',
+    path: `/api/articles?sort=title&${TAGS}`,
+    status: 200,
+    check: ({ json }) => expect(tagsByTitle(json)).toEqual([['t2'], ['t1'], []]),
+  },
+  {
+    name: 'the drafts agree',
+    path: `/api/articles?status=draft&sort=title&${TAGS}`,
+    status: 200,
+    check: ({ json }) => expect(tagsByTitle(json)).toEqual([['t2'], ['t1'], []]),
+  },
   t2Articles.put('inverse disconnect on t2', { disconnect: ['{{a}}'] }, []),
   articleA.getTags('A has no tags', []),
   {
@@ -84,8 +127,14 @@ scenario('relation writes: inverse sides', [
   },
   articleC.getTags('C lists the new tag', ['fresh']),
   linkCheck('no duplicate link pairs anywhere', async ({ server }) => {
-    for (const [table, a, b] of [['articles_tags_lnk', 'article_id', 'tag_id'], ['articles_author_lnk', 'article_id', 'author_id']] as const) {
-      const rows = await server.app.db.all({ sql: `select ${a}, ${b}, count(*) as n from ${table} group by ${a}, ${b}`, params: [] });
+    for (const [table, a, b] of [
+      ['articles_tags_lnk', 'article_id', 'tag_id'],
+      ['articles_author_lnk', 'article_id', 'author_id'],
+    ] as const) {
+      const rows = await server.app.db.all({
+        sql: `select ${a}, ${b}, count(*) as n from ${table} group by ${a}, ${b}`,
+        params: [],
+      });
       for (const row of rows) expect(Number(row.n)).toBe(1);
     }
   }),

@@ -16,13 +16,30 @@ import { ID } from '../support/shapes.js';
 function token(name: string, permissions: string[]): Step {
   return dbStep(`create token ${name}: ${permissions.join(', ')}`, async ({ server, vars }) => {
     const { config } = server.app.project;
-    vars[name] = await createApiToken(server.app.db, { salt: config.admin.apiTokenSalt, encryptionKey: config.admin.encryptionKey }, { name, type: 'custom', permissions }, new Date());
+    vars[name] = await createApiToken(
+      server.app.db,
+      { salt: config.admin.apiTokenSalt, encryptionKey: config.admin.encryptionKey },
+      { name, type: 'custom', permissions },
+      new Date(),
+    );
   });
 }
 const bearer = (name: string) => ({ authorization: `Bearer {{${name}}}` });
-const restricted = (key: string, path: string) => errorBody(400, 'ValidationError', key === path ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`, { key, path, source: 'body' });
+const restricted = (key: string, path: string) =>
+  errorBody(400, 'ValidationError', key === path ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`, {
+    key,
+    path,
+    source: 'body',
+  });
 /** A write of `data` with the token `tokenName`, refused with exactly `expected`. */
-const refused = (name: string, method: string, path: string, tokenName: string, data: Record<string, unknown>, expected: unknown): Step => ({
+const refused = (
+  name: string,
+  method: string,
+  path: string,
+  tokenName: string,
+  data: Record<string, unknown>,
+  expected: unknown,
+): Step => ({
   name,
   method,
   path,
@@ -35,23 +52,71 @@ const CREATE = '/api/articles?status=draft';
 const LINKS = 'fields[0]=title&populate[author][fields][0]=name&populate[tags][fields][0]=name';
 
 scenario('relation writes: targets the caller may not find', [
-  { name: 'seed author Ada', method: 'POST', path: '/api/authors?fields[0]=name', body: { data: { name: 'Ada' } }, status: 201, save: { ada: 'data.documentId' } },
-  { name: 'seed tag t1', method: 'POST', path: '/api/tags?fields[0]=name', body: { data: { name: 't1' } }, status: 201, save: { t1: 'data.documentId' } },
+  {
+    name: 'seed author Ada',
+    method: 'POST',
+    path: '/api/authors?fields[0]=name',
+    body: { data: { name: 'Ada' } },
+    status: 201,
+    save: { ada: 'data.documentId' },
+  },
+  {
+    name: 'seed tag t1',
+    method: 'POST',
+    path: '/api/tags?fields[0]=name',
+    body: { data: { name: 't1' } },
+    status: 201,
+    save: { t1: 'data.documentId' },
+  },
   token('articlesOnly', ['api::article.article.create', 'api::article.article.find', 'api::article.article.update']),
   token('withAuthors', ['api::article.article.create', 'api::article.article.find', 'api::author.author.find']),
-  refused('to-one shorthand', 'POST', CREATE, 'articlesOnly', { title: 'W', author: '{{ada}}' }, restricted('author', 'author')),
-  refused('connect form', 'POST', CREATE, 'articlesOnly', { title: 'W', author: { connect: ['{{ada}}'] } }, restricted('author', 'author')),
+  refused(
+    'to-one shorthand',
+    'POST',
+    CREATE,
+    'articlesOnly',
+    { title: 'W', author: '{{ada}}' },
+    restricted('author', 'author'),
+  ),
+  refused(
+    'connect form',
+    'POST',
+    CREATE,
+    'articlesOnly',
+    { title: 'W', author: { connect: ['{{ada}}'] } },
+    restricted('author', 'author'),
+  ),
   refused('to-many', 'POST', CREATE, 'articlesOnly', { title: 'W', tags: ['{{t1}}'] }, restricted('tags', 'tags')),
-  refused('clearing it is refused too', 'POST', CREATE, 'articlesOnly', { title: 'W', author: null }, restricted('author', 'author')),
+  refused(
+    'clearing it is refused too',
+    'POST',
+    CREATE,
+    'articlesOnly',
+    { title: 'W', author: null },
+    restricted('author', 'author'),
+  ),
   refused(
     'inside a dynamic-zone item',
     'POST',
     CREATE,
     'articlesOnly',
-    { title: 'W', blocks: [{ __component: 'shared.rich-text', body: 'R' }, { __component: 'shared.quote', title: 'Q', author: '{{ada}}' }] },
+    {
+      title: 'W',
+      blocks: [
+        { __component: 'shared.rich-text', body: 'R' },
+        { __component: 'shared.quote', title: 'Q', author: '{{ada}}' },
+      ],
+    },
     restricted('author', 'blocks.author'),
   ),
-  refused('an unknown key is reported first', 'POST', CREATE, 'articlesOnly', { author: '{{ada}}', nope: 1 }, errorBody(400, 'ValidationError', 'Invalid key nope', { key: 'nope', path: null, source: 'body' })),
+  refused(
+    'an unknown key is reported first',
+    'POST',
+    CREATE,
+    'articlesOnly',
+    { author: '{{ada}}', nope: 1 },
+    errorBody(400, 'ValidationError', 'Invalid key nope', { key: 'nope', path: null, source: 'body' }),
+  ),
   {
     name: 'nothing was written',
     path: '/api/articles?status=draft&fields[0]=title&filters[title][$eq]=W',
@@ -59,8 +124,23 @@ scenario('relation writes: targets the caller may not find', [
     status: 200,
     check: ({ json }) => expect(json.meta.pagination.total).toBe(0),
   },
-  { name: 'without relations the write goes through', method: 'POST', path: `${CREATE}&fields[0]=title`, headers: bearer('articlesOnly'), body: { data: { title: 'W' } }, status: 201, save: { w: 'data.documentId' } },
-  refused('an update is refused the same way', 'PUT', '/api/articles/{{w}}?status=draft', 'articlesOnly', { title: 'W2', tags: { connect: ['{{t1}}'] } }, restricted('tags', 'tags')),
+  {
+    name: 'without relations the write goes through',
+    method: 'POST',
+    path: `${CREATE}&fields[0]=title`,
+    headers: bearer('articlesOnly'),
+    body: { data: { title: 'W' } },
+    status: 201,
+    save: { w: 'data.documentId' },
+  },
+  refused(
+    'an update is refused the same way',
+    'PUT',
+    '/api/articles/{{w}}?status=draft',
+    'articlesOnly',
+    { title: 'W2', tags: { connect: ['{{t1}}'] } },
+    restricted('tags', 'tags'),
+  ),
   {
     name: 'the document kept no link and its title',
     path: `/api/articles/{{w}}?status=draft&${LINKS}`,
@@ -82,7 +162,23 @@ scenario('relation writes: targets the caller may not find', [
     path: `/api/articles/{{v}}?status=draft&${LINKS}`,
     auth: 'full',
     status: 200,
-    equal: { data: { id: ID, documentId: '{{v}}', title: 'V', author: { id: ID, documentId: '{{ada}}', name: 'Ada' }, tags: [] }, meta: {} },
+    equal: {
+      data: {
+        id: ID,
+        documentId: '{{v}}',
+        title: 'V',
+        author: { id: ID, documentId: '{{ada}}', name: 'Ada' },
+        tags: [],
+      },
+      meta: {},
+    },
   },
-  refused('but not tags', 'POST', CREATE, 'withAuthors', { title: 'V2', author: '{{ada}}', tags: ['{{t1}}'] }, restricted('tags', 'tags')),
+  refused(
+    'but not tags',
+    'POST',
+    CREATE,
+    'withAuthors',
+    { title: 'V2', author: '{{ada}}', tags: ['{{t1}}'] },
+    restricted('tags', 'tags'),
+  ),
 ]);

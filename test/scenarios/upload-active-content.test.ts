@@ -22,25 +22,67 @@ interface ActiveContent {
 
 const SCRIPT = 'alert(document.cookie)';
 const CONTENTS: readonly ActiveContent[] = [
-  { label: 'HTML page', content: `<!DOCTYPE html><html><body><script>${SCRIPT}</script></body></html>`, type: 'text/html', agrees: { types: ['text/html'], extensions: ['.html', '.htm', '.xhtml', ''] } },
-  { label: 'HTML fragment after a BOM and white space', content: `\ufeff \r\n\t<body onload="${SCRIPT}">`, type: 'text/html', agrees: { types: ['text/html'], extensions: ['.html', '.htm', '.xhtml', ''] } },
-  { label: 'HTML in UTF-16', content: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`<script>${SCRIPT}</script>`, 'utf16le')]), type: 'text/html', agrees: { types: ['text/html'], extensions: ['.html', '.htm', '.xhtml', ''] } },
-  { label: 'SVG with a script', content: `<svg xmlns="http://www.w3.org/2000/svg" onload="${SCRIPT}"><script>${SCRIPT}</script></svg>`, type: 'image/svg+xml', agrees: { types: ['image/svg+xml'], extensions: ['.svg', '.xml', ''] } },
-  { label: 'SVG after an XML declaration and a comment', content: `<?xml version="1.0"?>\n<!-- made by hand -->\n<svg xmlns="http://www.w3.org/2000/svg"><script>${SCRIPT}</script></svg>`, type: 'image/svg+xml', agrees: { types: ['image/svg+xml'], extensions: ['.svg', '.xml', ''] } },
-  { label: 'XHTML page', content: `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>${SCRIPT}</script></html>`, type: 'application/xhtml+xml', agrees: { types: ['application/xhtml+xml'], extensions: ['.xhtml', '.html', '.htm', '.xml', ''] } },
-  { label: 'XML carrying an XHTML script', content: `<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">${SCRIPT}</x:script>`, type: 'application/xml', agrees: { types: ['application/xml'], extensions: ['.xml', ''] } },
+  {
+    label: 'HTML page',
+    content: `<!DOCTYPE html><html><body><script>${SCRIPT}</script></body></html>`,
+    type: 'text/html',
+    agrees: { types: ['text/html'], extensions: ['.html', '.htm', '.xhtml', ''] },
+  },
+  {
+    label: 'HTML fragment after a BOM and white space',
+    content: `\ufeff \r\n\t<body onload="${SCRIPT}">`,
+    type: 'text/html',
+    agrees: { types: ['text/html'], extensions: ['.html', '.htm', '.xhtml', ''] },
+  },
+  {
+    label: 'HTML in UTF-16',
+    content: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`<script>${SCRIPT}</script>`, 'utf16le')]),
+    type: 'text/html',
+    agrees: { types: ['text/html'], extensions: ['.html', '.htm', '.xhtml', ''] },
+  },
+  {
+    label: 'SVG with a script',
+    content: `<svg xmlns="http://www.w3.org/2000/svg" onload="${SCRIPT}"><script>${SCRIPT}</script></svg>`,
+    type: 'image/svg+xml',
+    agrees: { types: ['image/svg+xml'], extensions: ['.svg', '.xml', ''] },
+  },
+  {
+    label: 'SVG after an XML declaration and a comment',
+    content: `<?xml version="1.0"?>\n<!-- made by hand -->\n<svg xmlns="http://www.w3.org/2000/svg"><script>${SCRIPT}</script></svg>`,
+    type: 'image/svg+xml',
+    agrees: { types: ['image/svg+xml'], extensions: ['.svg', '.xml', ''] },
+  },
+  {
+    label: 'XHTML page',
+    content: `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>${SCRIPT}</script></html>`,
+    type: 'application/xhtml+xml',
+    agrees: { types: ['application/xhtml+xml'], extensions: ['.xhtml', '.html', '.htm', '.xml', ''] },
+  },
+  {
+    label: 'XML carrying an XHTML script',
+    content: `<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">${SCRIPT}</x:script>`,
+    type: 'application/xml',
+    agrees: { types: ['application/xml'], extensions: ['.xml', ''] },
+  },
   { label: 'JavaScript', content: SCRIPT, type: 'text/javascript' },
 ];
 const DECLARED = ['text/plain', 'text/csv', 'application/octet-stream', 'image/png'];
 const EXTENSIONS = ['.html', '.htm', '.svg', '.xhtml', '.xml', '.js', '.mjs', '.txt', '.csv', '.png', ''];
 /** What a browser must never be handed inline. */
-const ACTIVE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[\w.+-]*(java|ecma)script)\b/;
+const ACTIVE =
+  /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[\w.+-]*(java|ecma)script)\b/;
 
 /** Every (content, declared type, extension) of the matrix. */
-const CASES = CONTENTS.flatMap((content) => [...DECLARED, content.type].flatMap((declared) => EXTENSIONS.map((extension) => ({ content, declared, extension }))));
+const CASES = CONTENTS.flatMap((content) =>
+  [...DECLARED, content.type].flatMap((declared) => EXTENSIONS.map((extension) => ({ content, declared, extension }))),
+);
 
 /** Fetches what an upload stored and checks how it is served: never an active type inline. */
-async function servedSafely(server: TestServer, response: TestResponse, label: string): Promise<{ type: string; attachment: boolean }> {
+async function servedSafely(
+  server: TestServer,
+  response: TestResponse,
+  label: string,
+): Promise<{ type: string; attachment: boolean }> {
   const [file] = response.json as { url: string }[];
   expect(file, label).toBeDefined();
   const served = await server.request('GET', file!.url);
@@ -65,8 +107,14 @@ function uploadCase(
 ): Step {
   const label = `${content.label} as upload${extension} declared ${declared}`;
   return dbStep(label, async ({ server }) => {
-    const body = uploadBody({ files: [{ filename: `upload${extension}`, content: content.content, contentType: declared }] });
-    const response = await server.request('POST', '/api/upload', { payload: body.payload, headers: body.headers, auth: 'full' });
+    const body = uploadBody({
+      files: [{ filename: `upload${extension}`, content: content.content, contentType: declared }],
+    });
+    const response = await server.request('POST', '/api/upload', {
+      payload: body.payload,
+      headers: body.headers,
+      auth: 'full',
+    });
     expect([201, 400], `${label}: ${response.text.slice(0, 200)}`).toContain(response.status);
     await expectation(response, server, label);
   });
@@ -91,7 +139,9 @@ const openCases: Step[] = CASES.map((entry) =>
   uploadCase(entry, async (response, server, label) => {
     const { agrees } = entry.content;
     if (agrees) {
-      const agreeing = (entry.declared === 'application/octet-stream' || agrees.types.includes(entry.declared)) && agrees.extensions.includes(entry.extension);
+      const agreeing =
+        (entry.declared === 'application/octet-stream' || agrees.types.includes(entry.declared)) &&
+        agrees.extensions.includes(entry.extension);
       expect(response.status, `${label}: ${response.text.slice(0, 200)}`).toBe(agreeing ? 201 : 400);
       if (!agreeing) {
         expect(response.json.error.name, label).toBe('ValidationError');
@@ -110,7 +160,10 @@ const openCases: Step[] = CASES.map((entry) =>
   }),
 );
 
-scenario('active content under every declared type and extension, with create-strapi-app\'s security lists (the example\'s)', templateCases);
+scenario(
+  "active content under every declared type and extension, with create-strapi-app's security lists (the example's)",
+  templateCases,
+);
 
 scenario('active content under every declared type and extension, with no security lists', openCases, {
   files: { 'config/plugins.js': pluginsFile({}) },

@@ -58,10 +58,19 @@ describe('[sqlite] a 200 MB upload is streamed to disk', () => {
 
     expect(response.status, response.text.slice(0, 300)).toBe(201);
     expect(sentBytes).toBe(SIZE);
-    expect(peak - baseline, `resident memory grew by ${((peak - baseline) / 1e6).toFixed(1)} MB`).toBeLessThan(MAX_GROWTH);
+    expect(peak - baseline, `resident memory grew by ${((peak - baseline) / 1e6).toFixed(1)} MB`).toBeLessThan(
+      MAX_GROWTH,
+    );
 
     const [file] = response.json as { url: string; size: number; mime: string; width: null }[];
-    expect(file).toMatchObject({ name: 'big.mp4', mime: 'video/mp4', width: null, height: null, formats: null, size: bytesToKilobytes(SIZE) });
+    expect(file).toMatchObject({
+      name: 'big.mp4',
+      mime: 'video/mp4',
+      width: null,
+      height: null,
+      formats: null,
+      size: bytesToKilobytes(SIZE),
+    });
     const stored = createHash('sha256');
     let storedBytes = 0;
     for await (const chunk of createReadStream(join(uploadsDir(server), file!.url.replace('/uploads/', '')))) {

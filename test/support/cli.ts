@@ -8,9 +8,14 @@ export const BIN = resolve(import.meta.dirname, '../../bin/cairn.js');
 /** Runs `cairn <args>` with logging off; resolves with its exit code and output. */
 export function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, LOG_LEVEL: 'silent' } },
+      (error, stdout, stderr) => {
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -28,7 +33,9 @@ export interface RunningCairn {
  */
 export async function startCairn(dir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningCairn> {
   const port = await closedPort();
-  const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], { env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' } });
+  const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -38,7 +45,12 @@ export async function startCairn(dir: string, env: Readonly<Record<string, strin
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;
   while (running && Date.now() < deadline) {
-    if ((await fetch(`${base}/_health`).then((r) => r.status, () => 0)) === 204) {
+    if (
+      (await fetch(`${base}/_health`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 204
+    ) {
       const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
         if (running) child.kill(signal);
         return exited;

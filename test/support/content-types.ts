@@ -20,16 +20,28 @@ export function schemaFile(spec: TypeSpec): Record<string, string> {
   const schema = {
     kind: 'collectionType',
     collectionName: spec.pluralName,
-    info: { singularName: spec.singularName, pluralName: spec.pluralName, displayName: spec.displayName, description: '' },
+    info: {
+      singularName: spec.singularName,
+      pluralName: spec.pluralName,
+      displayName: spec.displayName,
+      description: '',
+    },
     options: { draftAndPublish: spec.draftAndPublish },
     pluginOptions: {},
     attributes: spec.attributes,
   };
-  return { [`src/api/${spec.singularName}/content-types/${spec.singularName}/schema.json`]: JSON.stringify(schema, null, 2) };
+  return {
+    [`src/api/${spec.singularName}/content-types/${spec.singularName}/schema.json`]: JSON.stringify(schema, null, 2),
+  };
 }
 
 /** A relation attribute of `kind` (oneToOne, manyToMany, …) to `target`, owning (`inversedBy`) or mapped (`mappedBy`) when bidirectional. */
-export const relation = (kind: string, target: string, side: { inversedBy?: string; mappedBy?: string } = {}) => ({ type: 'relation', relation: kind, target, ...side });
+export const relation = (kind: string, target: string, side: { inversedBy?: string; mappedBy?: string } = {}) => ({
+  type: 'relation',
+  relation: kind,
+  target,
+  ...side,
+});
 
 /** POST steps (full access) creating one document per entry, `field` set to the value; saves each documentId under its variable name. */
 export function createAll(pluralName: string, field: string, docs: Record<string, string>, query = ''): Step[] {

@@ -13,7 +13,12 @@ const swatch = {
   pluginOptions: {},
   attributes: {
     name: { type: 'string', required: true },
-    color: { type: 'customField', customField: 'plugin::color-picker.color', options: { format: 'hex' }, regex: '^#[0-9A-Fa-f]{6}$' },
+    color: {
+      type: 'customField',
+      customField: 'plugin::color-picker.color',
+      options: { format: 'hex' },
+      regex: '^#[0-9A-Fa-f]{6}$',
+    },
     body: { type: 'customField', customField: 'plugin::ckeditor.CKEditor', options: { preset: 'rich' } },
     notes: { type: 'customField', customField: 'plugin::ckeditor5.CKEditor', options: { preset: 'defaultHtml' } },
     moods: { type: 'customField', customField: 'plugin::multi-select.multi-select', options: ['calm', 'warm', 'bold'] },
@@ -44,7 +49,8 @@ export const SWATCH_SCHEMA = 'src/api/swatch/content-types/swatch/schema.json';
 export const CUSTOM_FIELDS_FILES: Readonly<Record<string, string>> = {
   [SWATCH_SCHEMA]: JSON.stringify(swatch, null, 2),
   'src/components/shared/palette.json': JSON.stringify(palette, null, 2),
-  'config/custom-fields.js': "module.exports = ({ env }) => ({ 'global::stars': { type: env('STARS_TYPE', 'integer') } });\n",
+  'config/custom-fields.js':
+    "module.exports = ({ env }) => ({ 'global::stars': { type: env('STARS_TYPE', 'integer') } });\n",
 };
 
 /** The swatch schema with one more attribute (to add an unknown custom field, say). */

@@ -6,8 +6,18 @@ import pg from 'pg';
 export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
 export const ALL_DATABASES: readonly DatabaseKind[] = ['sqlite', 'postgres', 'mysql'];
 
-const PG = { host: process.env.CAIRN_TEST_PG_HOST ?? '127.0.0.1', port: Number(process.env.CAIRN_TEST_PG_PORT ?? 5432), user: process.env.CAIRN_TEST_PG_USER ?? 'postgres', database: process.env.CAIRN_TEST_PG_DATABASE ?? 'postgres' };
-const MYSQL = { host: process.env.CAIRN_TEST_MYSQL_HOST ?? '127.0.0.1', port: Number(process.env.CAIRN_TEST_MYSQL_PORT ?? 3306), user: process.env.CAIRN_TEST_MYSQL_USER ?? 'root', password: process.env.CAIRN_TEST_MYSQL_PASSWORD ?? '' };
+const PG = {
+  host: process.env.CAIRN_TEST_PG_HOST ?? '127.0.0.1',
+  port: Number(process.env.CAIRN_TEST_PG_PORT ?? 5432),
+  user: process.env.CAIRN_TEST_PG_USER ?? 'postgres',
+  database: process.env.CAIRN_TEST_PG_DATABASE ?? 'postgres',
+};
+const MYSQL = {
+  host: process.env.CAIRN_TEST_MYSQL_HOST ?? '127.0.0.1',
+  port: Number(process.env.CAIRN_TEST_MYSQL_PORT ?? 3306),
+  user: process.env.CAIRN_TEST_MYSQL_USER ?? 'root',
+  password: process.env.CAIRN_TEST_MYSQL_PASSWORD ?? '',
+};
 
 /** A fresh, empty database for one test server, described as the env vars config/database.js reads. */
 export interface TestDatabase {
@@ -22,7 +32,15 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   if (kind === 'postgres') {
     return {
       kind,
-      env: { DATABASE_CLIENT: 'postgres', DATABASE_HOST: PG.host, DATABASE_PORT: String(PG.port), DATABASE_USERNAME: PG.user, DATABASE_PASSWORD: '', DATABASE_NAME: PG.database, DATABASE_SCHEMA: name },
+      env: {
+        DATABASE_CLIENT: 'postgres',
+        DATABASE_HOST: PG.host,
+        DATABASE_PORT: String(PG.port),
+        DATABASE_USERNAME: PG.user,
+        DATABASE_PASSWORD: '',
+        DATABASE_NAME: PG.database,
+        DATABASE_SCHEMA: name,
+      },
       drop: async () => {
         const client = new pg.Client(PG);
         await client.connect();
@@ -40,7 +58,14 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     await connection.end();
     return {
       kind,
-      env: { DATABASE_CLIENT: 'mysql', DATABASE_HOST: MYSQL.host, DATABASE_PORT: String(MYSQL.port), DATABASE_USERNAME: MYSQL.user, DATABASE_PASSWORD: MYSQL.password, DATABASE_NAME: name },
+      env: {
+        DATABASE_CLIENT: 'mysql',
+        DATABASE_HOST: MYSQL.host,
+        DATABASE_PORT: String(MYSQL.port),
+        DATABASE_USERNAME: MYSQL.user,
+        DATABASE_PASSWORD: MYSQL.password,
+        DATABASE_NAME: name,
+      },
       drop: async () => {
         const dropper = await mysql.createConnection(MYSQL);
         try {

@@ -7,7 +7,11 @@ import type { TestServer } from './test-server.js';
  * Stores a file record the way the upload plugin does (no upload endpoint needed), so media
  * attributes can be written and populated. Returns the file's row id.
  */
-export async function insertFile(server: TestServer, name: string, options: { mime?: string; width?: number | null; height?: number | null } = {}): Promise<number> {
+export async function insertFile(
+  server: TestServer,
+  name: string,
+  options: { mime?: string; width?: number | null; height?: number | null } = {},
+): Promise<number> {
   const db = server.app.db;
   const now = new Date('2024-01-01T00:00:00.000Z');
   const dot = name.lastIndexOf('.');
@@ -37,13 +41,39 @@ export async function insertFile(server: TestServer, name: string, options: { mi
 const FILE_STAMP = '2024-01-01T00:00:00.000Z';
 
 /** A populated file entry as `insertFile(server, name, options)` stores it (Strapi's populated file keys). */
-export function fileEntry(name: string, { id, documentId, mime = 'image/png', width = 64, height = 64 }: { id: unknown; documentId: unknown; mime?: string; width?: number | null; height?: number | null }): Record<string, unknown> {
+export function fileEntry(
+  name: string,
+  {
+    id,
+    documentId,
+    mime = 'image/png',
+    width = 64,
+    height = 64,
+  }: { id: unknown; documentId: unknown; mime?: string; width?: number | null; height?: number | null },
+): Record<string, unknown> {
   const dot = name.lastIndexOf('.');
   const hash = `${name.slice(0, dot)}_abc123`;
   const ext = name.slice(dot);
   return {
-    id, documentId, name, alternativeText: null, caption: null, width, height, formats: null, hash, ext,
-    mime, size: 1.5, url: `/uploads/${hash}${ext}`, previewUrl: null, provider: 'local', provider_metadata: null, focalPoint: null,
-    createdAt: FILE_STAMP, updatedAt: FILE_STAMP, publishedAt: FILE_STAMP,
+    id,
+    documentId,
+    name,
+    alternativeText: null,
+    caption: null,
+    width,
+    height,
+    formats: null,
+    hash,
+    ext,
+    mime,
+    size: 1.5,
+    url: `/uploads/${hash}${ext}`,
+    previewUrl: null,
+    provider: 'local',
+    provider_metadata: null,
+    focalPoint: null,
+    createdAt: FILE_STAMP,
+    updatedAt: FILE_STAMP,
+    publishedAt: FILE_STAMP,
   };
 }

@@ -14,7 +14,9 @@ declare module 'vitest' {
  * limits the run.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  const wanted = (process.env.CAIRN_TEST_DATABASES?.split(',').map((s) => s.trim()) ?? [...ALL_DATABASES]) as DatabaseKind[];
+  const wanted = (process.env.CAIRN_TEST_DATABASES?.split(',').map((s) => s.trim()) ?? [
+    ...ALL_DATABASES,
+  ]) as DatabaseKind[];
   const { available, missing } = await probeDatabases();
   if (missing.length > 0) {
     if (process.env.CAIRN_REQUIRE_DATABASES === '1') {
@@ -22,5 +24,8 @@ export default async function setup(project: TestProject): Promise<void> {
     }
     process.stderr.write(`cairn tests: skipping ${missing.join('; ')}\n`);
   }
-  project.provide('databases', available.filter((kind) => wanted.includes(kind)));
+  project.provide(
+    'databases',
+    available.filter((kind) => wanted.includes(kind)),
+  );
 }

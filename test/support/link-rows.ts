@@ -11,16 +11,29 @@ function sqlDocumentId(value: unknown): string {
 }
 
 /** The articles_tags_lnk rows of every row (draft, published) of one article document, by row then tag_ord. */
-export async function tagLinks(server: TestServer, documentId: unknown): Promise<{ articleId: number; tagId: number; tagOrd: number }[]> {
+export async function tagLinks(
+  server: TestServer,
+  documentId: unknown,
+): Promise<{ articleId: number; tagId: number; tagOrd: number }[]> {
   const rows = await server.app.db.all({
     sql: `select l.article_id, l.tag_id, l.tag_ord from articles_tags_lnk l join articles a on a.id = l.article_id where a.document_id = ${sqlDocumentId(documentId)} order by l.article_id, l.tag_ord`,
     params: [],
   });
-  return rows.map((row) => ({ articleId: Number(row.article_id), tagId: Number(row.tag_id), tagOrd: Number(row.tag_ord) }));
+  return rows.map((row) => ({
+    articleId: Number(row.article_id),
+    tagId: Number(row.tag_id),
+    tagOrd: Number(row.tag_ord),
+  }));
 }
 
 /** Asserts every row of the article links exactly `tagIdVars`, in that order, with tag_ord 1..n and no duplicate pair. */
-export async function expectTagOrder(server: TestServer, vars: Vars, documentVar: string, tagIdVars: string[], rowCount: number): Promise<void> {
+export async function expectTagOrder(
+  server: TestServer,
+  vars: Vars,
+  documentVar: string,
+  tagIdVars: string[],
+  rowCount: number,
+): Promise<void> {
   const links = await tagLinks(server, vars[documentVar]);
   const byRow = new Map<number, { tagId: number; tagOrd: number }[]>();
   for (const link of links) byRow.set(link.articleId, [...(byRow.get(link.articleId) ?? []), link]);
@@ -47,7 +60,10 @@ export async function orphanLinks(server: TestServer): Promise<number> {
 }
 
 /** A step that reads the link tables in `check` (its request, GET /api/tags?pagination[pageSize]=1, answers 200). */
-export function linkCheck(name: string, check: (context: { vars: Vars; server: TestServer }) => void | Promise<void>): Step {
+export function linkCheck(
+  name: string,
+  check: (context: { vars: Vars; server: TestServer }) => void | Promise<void>,
+): Step {
   return { name, path: '/api/tags?pagination[pageSize]=1', status: 200, check: (_response, context) => check(context) };
 }
 
@@ -56,4 +72,5 @@ export const tagOrder = (name: string, documentVar: string, tagIdVars: string[],
   linkCheck(name, ({ server, vars }) => expectTagOrder(server, vars, documentVar, tagIdVars, rowCount));
 
 /** A link-table step: no link row points at a deleted row. */
-export const noOrphanLinks = (name: string): Step => linkCheck(name, async ({ server }) => expect(await orphanLinks(server)).toBe(0));
+export const noOrphanLinks = (name: string): Step =>
+  linkCheck(name, async ({ server }) => expect(await orphanLinks(server)).toBe(0));

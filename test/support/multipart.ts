@@ -35,8 +35,12 @@ const CRLF = '\r\n';
 export const field = (name: string, value: string): TextPart => ({ name, value });
 
 /** A file part under `name` (`files` by default for `file(…)` in uploads). */
-export const filePart = (name: string, filename: string, content: FilePart['content'], contentType?: string): FilePart =>
-  contentType === undefined ? { name, filename, content } : { name, filename, content, contentType };
+export const filePart = (
+  name: string,
+  filename: string,
+  content: FilePart['content'],
+  contentType?: string,
+): FilePart => (contentType === undefined ? { name, filename, content } : { name, filename, content, contentType });
 
 function quoted(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
@@ -71,7 +75,8 @@ export function multipart(parts: readonly FormPart[]): MultipartBody<Buffer> {
   for (const part of parts) {
     pieces.push(partHeader(boundary, part));
     if ('filename' in part) {
-      if (typeof part.content === 'function') throw new Error(`multipart(): ${part.filename} is a chunk generator; use multipartStream()`);
+      if (typeof part.content === 'function')
+        throw new Error(`multipart(): ${part.filename} is a chunk generator; use multipartStream()`);
       pieces.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content, 'utf8'));
     } else {
       pieces.push(Buffer.from(part.value, 'utf8'));
@@ -123,8 +128,11 @@ export interface UploadFile {
 
 /** The parts of an upload form, in the order a browser's FormData would send them. */
 export function uploadParts(form: UploadForm): FormPart[] {
-  const parts: FormPart[] = (form.files ?? []).map((file) => filePart(file.name ?? 'files', file.filename, file.content, file.contentType));
-  if (form.fileInfo !== undefined) parts.push(field('fileInfo', typeof form.fileInfo === 'string' ? form.fileInfo : JSON.stringify(form.fileInfo)));
+  const parts: FormPart[] = (form.files ?? []).map((file) =>
+    filePart(file.name ?? 'files', file.filename, file.content, file.contentType),
+  );
+  if (form.fileInfo !== undefined)
+    parts.push(field('fileInfo', typeof form.fileInfo === 'string' ? form.fileInfo : JSON.stringify(form.fileInfo)));
   if (form.ref !== undefined) parts.push(field('ref', form.ref));
   if (form.refId !== undefined) parts.push(field('refId', String(form.refId)));
   if (form.field !== undefined) parts.push(field('field', form.field));

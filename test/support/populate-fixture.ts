@@ -20,8 +20,11 @@ export function seedFile(key: string, name: string, options: Parameters<typeof i
 }
 
 /** A populated media entry as stored by `seedFile` (no `isUrlSigned` inside content). */
-const media = (key: string, name: string, options: { mime?: string; width?: number | null; height?: number | null } = {}) =>
-  fileEntry(name, { id: `{{${key}Id}}`, documentId: `{{${key}Doc}}`, ...options });
+const media = (
+  key: string,
+  name: string,
+  options: { mime?: string; width?: number | null; height?: number | null } = {},
+) => fileEntry(name, { id: `{{${key}Id}}`, documentId: `{{${key}Doc}}`, ...options });
 /** a1's cover. */
 export const COVER = media('cover', 'cover.png');
 /** a1's seo.shareImage. */
@@ -35,7 +38,14 @@ export const NOTES = media('notes', 'notes.txt', { mime: 'text/plain', width: nu
 export const ADA = authorEntry('ada', 'Ada Lovelace', { id: '{{adaId}}', email: 'ada@example.com' });
 /** Author Grace (default fields), a1's editor and the author of its first quote. */
 export const GRACE = authorEntry('grace', 'Grace Hopper', { id: '{{graceId}}' });
-const tag = (key: string, name: string) => ({ id: `{{${key}Id}}`, documentId: `{{${key}}}`, name, createdAt: TS, updatedAt: TS, publishedAt: TS });
+const tag = (key: string, name: string) => ({
+  id: `{{${key}Id}}`,
+  documentId: `{{${key}}}`,
+  name,
+  createdAt: TS,
+  updatedAt: TS,
+  publishedAt: TS,
+});
 /** Tag javascript (default fields). */
 export const JS = tag('js', 'javascript');
 /** Tag databases (default fields). */
@@ -44,7 +54,11 @@ export const DB = tag('db', 'databases');
 export const JAVA = tag('java', 'java');
 
 /** `{id, documentId, <field>: value}` — an entry populated with `fields[0]=<field>`. */
-export const slim = (key: string, field: string, value: unknown, id: unknown = `{{${key}Id}}`) => ({ id, documentId: `{{${key}}}`, [field]: value });
+export const slim = (key: string, field: string, value: unknown, id: unknown = `{{${key}Id}}`) => ({
+  id,
+  documentId: `{{${key}}}`,
+  [field]: value,
+});
 /** Ada read with `fields[0]=name`. */
 export const ADA_NAME = slim('ada', 'name', 'Ada Lovelace');
 /** Grace read with `fields[0]=name`. */
@@ -65,9 +79,29 @@ export const A2_TITLE = title('a2', 'Second post');
 
 /** A default-fields published article (blog example, scalar values left at their defaults). */
 const article = (key: string, title: string, views: number) => ({
-  id: `{{${key}Id}}`, documentId: `{{${key}}}`, title, slug: null, summary: null, body: null, content: null, views, rating: null, price: null, bigcount: null,
-  isFeatured: false, publishDate: null, publishTime: null, eventAt: null, stamp: null, meta: null, category: null, contactEmail: null,
-  createdAt: TS, updatedAt: TS, publishedAt: TS, locale: 'en',
+  id: `{{${key}Id}}`,
+  documentId: `{{${key}}}`,
+  title,
+  slug: null,
+  summary: null,
+  body: null,
+  content: null,
+  views,
+  rating: null,
+  price: null,
+  bigcount: null,
+  isFeatured: false,
+  publishDate: null,
+  publishTime: null,
+  eventAt: null,
+  stamp: null,
+  meta: null,
+  category: null,
+  contactEmail: null,
+  createdAt: TS,
+  updatedAt: TS,
+  publishedAt: TS,
+  locale: 'en',
 });
 /** a1 with default fields. */
 export const A1 = article('a1', 'Hello Strapi', 10);
@@ -84,20 +118,77 @@ export const BLOCKS = [
 /** a1's seo component, scalars only. */
 export const SEO = { id: ID, metaTitle: 'Hello SEO', metaDescription: 'About hello' };
 /** a1's seo.keywords, in written order. */
-export const KEYWORDS = [{ id: ID, word: 'cms' }, { id: ID, word: 'strapi' }, { id: ID, word: 'api' }];
+export const KEYWORDS = [
+  { id: ID, word: 'cms' },
+  { id: ID, word: 'strapi' },
+  { id: ID, word: 'api' },
+];
 
 /** What `populate=*` adds to a1 (one level deep). */
-export const A1_STAR = { author: ADA, editor: GRACE, tags: [JAVA, JS, DB], cover: COVER, gallery: [PHOTO, NOTES], seo: SEO, blocks: BLOCKS, localizations: [] };
+export const A1_STAR = {
+  author: ADA,
+  editor: GRACE,
+  tags: [JAVA, JS, DB],
+  cover: COVER,
+  gallery: [PHOTO, NOTES],
+  seo: SEO,
+  blocks: BLOCKS,
+  localizations: [],
+};
 /** What `populate=*` adds to a2 (one level deep). */
-export const A2_STAR = { author: ADA, editor: null, tags: [JAVA], cover: null, gallery: [], seo: null, blocks: [], localizations: [] };
+export const A2_STAR = {
+  author: ADA,
+  editor: null,
+  tags: [JAVA],
+  cover: null,
+  gallery: [],
+  seo: null,
+  blocks: [],
+  localizations: [],
+};
 
 /** Seeds authors Ada and Grace, tags javascript (js), databases (db), java, four files, published articles a1 (everything set) and a2, and draft-only a3. */
 export const POPULATE_SEED: Step[] = [
-  { name: 'seed author Ada', method: 'POST', path: '/api/authors?fields[0]=name', body: { data: { name: 'Ada Lovelace', email: 'ada@example.com' } }, status: 201, save: { ada: 'data.documentId', adaId: 'data.id' } },
-  { name: 'seed author Grace', method: 'POST', path: '/api/authors?fields[0]=name', body: { data: { name: 'Grace Hopper' } }, status: 201, save: { grace: 'data.documentId', graceId: 'data.id' } },
-  { name: 'seed tag javascript', method: 'POST', path: '/api/tags?fields[0]=name', body: { data: { name: 'javascript' } }, status: 201, save: { js: 'data.documentId', jsId: 'data.id' } },
-  { name: 'seed tag databases', method: 'POST', path: '/api/tags?fields[0]=name', body: { data: { name: 'databases' } }, status: 201, save: { db: 'data.documentId', dbId: 'data.id' } },
-  { name: 'seed tag java', method: 'POST', path: '/api/tags?fields[0]=name', body: { data: { name: 'java' } }, status: 201, save: { java: 'data.documentId', javaId: 'data.id' } },
+  {
+    name: 'seed author Ada',
+    method: 'POST',
+    path: '/api/authors?fields[0]=name',
+    body: { data: { name: 'Ada Lovelace', email: 'ada@example.com' } },
+    status: 201,
+    save: { ada: 'data.documentId', adaId: 'data.id' },
+  },
+  {
+    name: 'seed author Grace',
+    method: 'POST',
+    path: '/api/authors?fields[0]=name',
+    body: { data: { name: 'Grace Hopper' } },
+    status: 201,
+    save: { grace: 'data.documentId', graceId: 'data.id' },
+  },
+  {
+    name: 'seed tag javascript',
+    method: 'POST',
+    path: '/api/tags?fields[0]=name',
+    body: { data: { name: 'javascript' } },
+    status: 201,
+    save: { js: 'data.documentId', jsId: 'data.id' },
+  },
+  {
+    name: 'seed tag databases',
+    method: 'POST',
+    path: '/api/tags?fields[0]=name',
+    body: { data: { name: 'databases' } },
+    status: 201,
+    save: { db: 'data.documentId', dbId: 'data.id' },
+  },
+  {
+    name: 'seed tag java',
+    method: 'POST',
+    path: '/api/tags?fields[0]=name',
+    body: { data: { name: 'java' } },
+    status: 201,
+    save: { java: 'data.documentId', javaId: 'data.id' },
+  },
   seedFile('cover', 'cover.png'),
   seedFile('share', 'share.png'),
   seedFile('notes', 'notes.txt', { mime: 'text/plain', width: null, height: null }),
@@ -108,9 +199,19 @@ export const POPULATE_SEED: Step[] = [
     path: '/api/articles?fields[0]=title',
     body: {
       data: {
-        title: 'Hello Strapi', views: 10, author: '{{ada}}', editor: '{{grace}}', tags: ['{{java}}', '{{js}}', '{{db}}'],
-        cover: '{{coverId}}', gallery: ['{{photoId}}', '{{notesId}}'],
-        seo: { metaTitle: 'Hello SEO', metaDescription: 'About hello', shareImage: '{{shareId}}', keywords: [{ word: 'cms' }, { word: 'strapi' }, { word: 'api' }] },
+        title: 'Hello Strapi',
+        views: 10,
+        author: '{{ada}}',
+        editor: '{{grace}}',
+        tags: ['{{java}}', '{{js}}', '{{db}}'],
+        cover: '{{coverId}}',
+        gallery: ['{{photoId}}', '{{notesId}}'],
+        seo: {
+          metaTitle: 'Hello SEO',
+          metaDescription: 'About hello',
+          shareImage: '{{shareId}}',
+          keywords: [{ word: 'cms' }, { word: 'strapi' }, { word: 'api' }],
+        },
         blocks: [
           { __component: 'shared.quote', title: 'Q1', body: 'To be', author: '{{grace}}' },
           { __component: 'shared.rich-text', body: 'Rich **text**' },
@@ -122,8 +223,32 @@ export const POPULATE_SEED: Step[] = [
     status: 201,
     save: { a1: 'data.documentId' },
   },
-  { name: 'seed article a2', method: 'POST', path: '/api/articles?fields[0]=title', body: { data: { title: 'Second post', views: 3, author: '{{ada}}', tags: ['{{java}}'] } }, status: 201, save: { a2: 'data.documentId' } },
-  { name: 'seed draft-only article a3', method: 'POST', path: '/api/articles?status=draft&fields[0]=title', body: { data: { title: 'Draft only post', author: '{{grace}}', tags: ['{{js}}'] } }, status: 201, save: { a3: 'data.documentId' } },
-  { name: 'remember the published id of a1', path: '/api/articles/{{a1}}?fields[0]=title', status: 200, save: { a1Id: 'data.id' } },
-  { name: 'remember the published id of a2', path: '/api/articles/{{a2}}?fields[0]=title', status: 200, save: { a2Id: 'data.id' } },
+  {
+    name: 'seed article a2',
+    method: 'POST',
+    path: '/api/articles?fields[0]=title',
+    body: { data: { title: 'Second post', views: 3, author: '{{ada}}', tags: ['{{java}}'] } },
+    status: 201,
+    save: { a2: 'data.documentId' },
+  },
+  {
+    name: 'seed draft-only article a3',
+    method: 'POST',
+    path: '/api/articles?status=draft&fields[0]=title',
+    body: { data: { title: 'Draft only post', author: '{{grace}}', tags: ['{{js}}'] } },
+    status: 201,
+    save: { a3: 'data.documentId' },
+  },
+  {
+    name: 'remember the published id of a1',
+    path: '/api/articles/{{a1}}?fields[0]=title',
+    status: 200,
+    save: { a1Id: 'data.id' },
+  },
+  {
+    name: 'remember the published id of a2',
+    path: '/api/articles/{{a2}}?fields[0]=title',
+    status: 200,
+    save: { a2Id: 'data.id' },
+  },
 ];

@@ -8,7 +8,11 @@ import { ID } from './shapes.js';
  */
 
 /** A populated relation target as Strapi answers it: id, documentId `{{documentVar}}` and the selected fields. */
-export const ref = (documentVar: string, fields: Record<string, unknown>) => ({ id: ID, documentId: `{{${documentVar}}}`, ...fields });
+export const ref = (documentVar: string, fields: Record<string, unknown>) => ({
+  id: ID,
+  documentId: `{{${documentVar}}}`,
+  ...fields,
+});
 
 /** A target whose `name` is the variable holding its documentId (tags t1 … t5, categories root, a, b): `ref(variable, { name: variable })`. */
 export const nameRef = (variable: string) => ref(variable, { name: variable });
@@ -17,16 +21,24 @@ export const nameRef = (variable: string) => ref(variable, { name: variable });
 export const nameRefs = (...variables: string[]) => variables.map(nameRef);
 
 /** `{ data: { id, documentId: {{documentVar}}, ...fields }, meta: {} }`: one document as answered. */
-export const one = (documentVar: string, fields: Record<string, unknown>) => ({ data: ref(documentVar, fields), meta: {} });
+export const one = (documentVar: string, fields: Record<string, unknown>) => ({
+  data: ref(documentVar, fields),
+  meta: {},
+});
 
 /** The answer to a create: any documentId (save it from the step). */
-export const created = (fields: Record<string, unknown>) => ({ data: { id: ID, documentId: expect.any(String), ...fields }, meta: {} });
+export const created = (fields: Record<string, unknown>) => ({
+  data: { id: ID, documentId: expect.any(String), ...fields },
+  meta: {},
+});
 
 /** Strapi's 400 for a relation target that does not exist (or is of another content type). */
-export const notFoundDocument = (documentId: string) => errorBody(400, 'ValidationError', `Document with id "${documentId}", locale "null" not found`, {});
+export const notFoundDocument = (documentId: string) =>
+  errorBody(400, 'ValidationError', `Document with id "${documentId}", locale "null" not found`, {});
 
 /** Names of a to-many populated list, in order (from `name`, `label`, `title` or `heading`). */
-export const names = (items: { name?: string; label?: string; title?: string; heading?: string }[]) => items.map((item) => item.name ?? item.label ?? item.title ?? item.heading);
+export const names = (items: { name?: string; label?: string; title?: string; heading?: string }[]) =>
+  items.map((item) => item.name ?? item.label ?? item.title ?? item.heading);
 
 /** Prefix of a query reading or writing the draft version. */
 export const DRAFT = 'status=draft&';
@@ -39,8 +51,20 @@ export function documentAt(plural: string, variable: string) {
   const path = (query: string) => `/api/${plural}/{{${variable}}}?${query}`;
   return {
     /** GET the document. */
-    get: (name: string, query: string, expected: Record<string, unknown>): Step => ({ name, path: path(query), status: 200, equal: one(variable, expected) }),
+    get: (name: string, query: string, expected: Record<string, unknown>): Step => ({
+      name,
+      path: path(query),
+      status: 200,
+      equal: one(variable, expected),
+    }),
     /** PUT `{ data }` on the document. */
-    put: (name: string, query: string, data: Record<string, unknown>, expected: Record<string, unknown>): Step => ({ name, method: 'PUT', path: path(query), body: { data }, status: 200, equal: one(variable, expected) }),
+    put: (name: string, query: string, data: Record<string, unknown>, expected: Record<string, unknown>): Step => ({
+      name,
+      method: 'PUT',
+      path: path(query),
+      body: { data },
+      status: 200,
+      equal: one(variable, expected),
+    }),
   };
 }

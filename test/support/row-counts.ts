@@ -6,8 +6,17 @@ import type { TestServer } from './test-server.js';
 
 /** Tables holding component rows, component links and media links of the blog example. */
 export const COMPONENT_TABLES = [
-  'components_shared_seos', 'components_shared_keywords', 'components_shared_quotes', 'components_shared_rich_texts', 'components_shared_media_blocks',
-  'articles_cmps', 'globals_cmps', 'components_shared_seos_cmps', 'components_shared_quotes_author_lnk', 'files_related_mph', 'files',
+  'components_shared_seos',
+  'components_shared_keywords',
+  'components_shared_quotes',
+  'components_shared_rich_texts',
+  'components_shared_media_blocks',
+  'articles_cmps',
+  'globals_cmps',
+  'components_shared_seos_cmps',
+  'components_shared_quotes_author_lnk',
+  'files_related_mph',
+  'files',
 ] as const;
 /** One of COMPONENT_TABLES. */
 export type ComponentTable = (typeof COMPONENT_TABLES)[number];
@@ -31,9 +40,10 @@ export async function countAll(server: TestServer): Promise<Record<ComponentTabl
 }
 
 /** A step saving the row counts of every table as `vars[as]`, the base for `expectCounts`. */
-export const saveCounts = (name: string, as: string): Step => dbStep(name, async ({ vars, server }) => {
-  vars[as] = await countAll(server);
-});
+export const saveCounts = (name: string, as: string): Step =>
+  dbStep(name, async ({ vars, server }) => {
+    vars[as] = await countAll(server);
+  });
 
 /** A step asserting that the row counts moved by exactly `delta` since the counts saved as `vars[base]` (others unchanged). */
 export function expectCounts(name: string, base: string, delta: Partial<Record<ComponentTable, number>>): Step {

@@ -1,7 +1,13 @@
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DatabaseKind } from './databases.js';
-import { startTestServer, type RequestOptions, type TestResponse, type TestServer, type TestServerOptions } from './test-server.js';
+import {
+  startTestServer,
+  type RequestOptions,
+  type TestResponse,
+  type TestServer,
+  type TestServerOptions,
+} from './test-server.js';
 
 export type Vars = Record<string, unknown>;
 
@@ -48,7 +54,12 @@ export function substitute<T>(value: T, vars: Vars): T {
 }
 
 export function readPath(value: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((current, key) => (current == null ? undefined : (current as Record<string, unknown>)[key]), value);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (current, key) => (current == null ? undefined : (current as Record<string, unknown>)[key]),
+      value,
+    );
 }
 
 /**
@@ -84,7 +95,12 @@ function scenarioOn(database: DatabaseKind, steps: readonly Step[], options: Tes
 
 /** Sends one step's request and checks its response. */
 export async function runStep(server: TestServer, step: Step, vars: Vars): Promise<TestResponse> {
-  const raw: RawBody | undefined = typeof step.payload === 'function' ? step.payload(vars) : Buffer.isBuffer(step.payload) ? { payload: step.payload } : step.payload;
+  const raw: RawBody | undefined =
+    typeof step.payload === 'function'
+      ? step.payload(vars)
+      : Buffer.isBuffer(step.payload)
+        ? { payload: step.payload }
+        : step.payload;
   const headers = step.headers || raw?.headers ? { ...substitute(step.headers, vars), ...raw?.headers } : undefined;
   const response = await server.request(step.method ?? 'GET', substitute(step.path, vars), {
     ...(step.body !== undefined ? { body: substitute(step.body, vars) } : {}),
@@ -97,7 +113,10 @@ export async function runStep(server: TestServer, step: Step, vars: Vars): Promi
   if (step.status === 'client-error') {
     expect(response.status, label).toBeGreaterThanOrEqual(400);
     expect(response.status, label).toBeLessThan(500);
-    expect(response.json, label).toMatchObject({ data: null, error: { status: response.status, name: expect.any(String), message: expect.any(String) } });
+    expect(response.json, label).toMatchObject({
+      data: null,
+      error: { status: response.status, name: expect.any(String), message: expect.any(String) },
+    });
   } else {
     expect(response.status, label).toBe(step.status);
   }
@@ -109,7 +128,10 @@ export async function runStep(server: TestServer, step: Step, vars: Vars): Promi
 }
 
 /** A step that only reads or seeds the database through `check` (its request, GET /_health, answers 204). */
-export function dbStep(name: string, check: (context: { vars: Vars; server: TestServer }) => void | Promise<void>): Step {
+export function dbStep(
+  name: string,
+  check: (context: { vars: Vars; server: TestServer }) => void | Promise<void>,
+): Step {
   return { name, path: '/_health', status: 204, check: (_response, context) => check(context) };
 }
 

@@ -55,8 +55,10 @@ export function findSecretLeaks(text: string, known: KnownSecrets): SecretLeak[]
   const leaks: SecretLeak[] = [];
   const hash = BCRYPT_HASH.exec(text);
   if (hash) leaks.push({ kind: 'bcrypt hash', value: hash[0] });
-  for (const password of known.passwords) if (contains(text, password)) leaks.push({ kind: 'password', value: password });
-  for (const token of known.tokens) if (contains(text, token.value)) leaks.push({ kind: token.kind, value: token.value });
+  for (const password of known.passwords)
+    if (contains(text, password)) leaks.push({ kind: 'password', value: password });
+  for (const token of known.tokens)
+    if (contains(text, token.value)) leaks.push({ kind: token.kind, value: token.value });
   return leaks;
 }
 
@@ -127,7 +129,13 @@ export interface SecretScan {
 export function createSecretScan(db: Database): SecretScan {
   const passwords = new Set<string>();
   let tokensPossible = false;
-  const notNull = (column: string): Condition => ({ kind: 'compare', column: { alias: '', column }, op: 'notNull', value: true, valueKind: 'string' });
+  const notNull = (column: string): Condition => ({
+    kind: 'compare',
+    column: { alias: '', column },
+    op: 'notNull',
+    value: true,
+    valueKind: 'string',
+  });
   const tokenQuery = compileSelect(
     db.dialect,
     simpleSelect(
@@ -149,12 +157,15 @@ export function createSecretScan(db: Database): SecretScan {
     isOwnQuery: (query) => query.sql === tokenQuery.sql,
     known,
     async check(exchange, mailsSent) {
-      if (exchange.status >= 200 && exchange.status < 400) for (const password of passwordsIn(exchange.body)) passwords.add(password);
+      if (exchange.status >= 200 && exchange.status < 400)
+        for (const password of passwordsIn(exchange.body)) passwords.add(password);
       if (TOKEN_ROUTES.test(exchange.path) || mailsSent > 0) tokensPossible = true;
       const leaks = findSecretLeaks(scannableText(exchange.text, exchange.json), await known());
       if (leaks.length === 0) return;
       const found = leaks.map((leak) => `a ${leak.kind} (${leak.value.slice(0, 16)}…)`).join(', ');
-      throw new Error(`secret scan: the response to ${exchange.method} ${exchange.path} (${exchange.status}) contains ${found}: ${exchange.text.slice(0, 300)}`);
+      throw new Error(
+        `secret scan: the response to ${exchange.method} ${exchange.path} (${exchange.status}) contains ${found}: ${exchange.text.slice(0, 300)}`,
+      );
     },
   };
 }

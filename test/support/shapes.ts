@@ -2,8 +2,29 @@ import { expect } from 'vitest';
 
 /** Keys of a default-fields article (blog example), in Strapi's output order. */
 export const ARTICLE_KEYS = [
-  'id', 'documentId', 'title', 'slug', 'summary', 'body', 'content', 'views', 'rating', 'price', 'bigcount', 'isFeatured',
-  'publishDate', 'publishTime', 'eventAt', 'stamp', 'meta', 'category', 'contactEmail', 'createdAt', 'updatedAt', 'publishedAt', 'locale',
+  'id',
+  'documentId',
+  'title',
+  'slug',
+  'summary',
+  'body',
+  'content',
+  'views',
+  'rating',
+  'price',
+  'bigcount',
+  'isFeatured',
+  'publishDate',
+  'publishTime',
+  'eventAt',
+  'stamp',
+  'meta',
+  'category',
+  'contactEmail',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'locale',
 ];
 export const AUTHOR_KEYS = ['id', 'documentId', 'name', 'email', 'bio', 'createdAt', 'updatedAt', 'publishedAt'];
 export const TAG_KEYS = ['id', 'documentId', 'name', 'createdAt', 'updatedAt', 'publishedAt'];
@@ -34,9 +55,25 @@ export const TS = expect.stringMatching(ISO);
 export const single = <T>(data: T) => ({ data, meta: {} });
 
 /** `{ data, meta: { pagination } }`: a list answer on one page of 25, `total` the length of `data` unless `pagination` says otherwise. */
-export const list = (data: unknown[], pagination: Record<string, number> = {}) => ({ data, meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: data.length, ...pagination } } });
+export const list = (data: unknown[], pagination: Record<string, number> = {}) => ({
+  data,
+  meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: data.length, ...pagination } },
+});
 
 /** A default-fields author entry (blog example) with documentId `{{documentVar}}`; `id` is any number unless given. */
-export function authorEntry(documentVar: string, name: string, { id = ID, email = null }: { id?: unknown; email?: string | null } = {}): Record<string, unknown> {
-  return { id, documentId: `{{${documentVar}}}`, name, email, bio: null, createdAt: TS, updatedAt: TS, publishedAt: TS };
+export function authorEntry(
+  documentVar: string,
+  name: string,
+  { id = ID, email = null }: { id?: unknown; email?: string | null } = {},
+): Record<string, unknown> {
+  return {
+    id,
+    documentId: `{{${documentVar}}}`,
+    name,
+    email,
+    bio: null,
+    createdAt: TS,
+    updatedAt: TS,
+    publishedAt: TS,
+  };
 }

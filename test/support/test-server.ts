@@ -76,7 +76,10 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
-  cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source) });
+  cpSync(EXAMPLE_PROJECT, dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
+  });
   for (const [file, content] of Object.entries(options.files ?? {})) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), content);
@@ -90,7 +93,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const onQuery = (query: CompiledQuery) => {
     if (!secretScan?.isOwnQuery(query)) queries.push(query);
   };
-  const app = await createApp(project, { onQuery, mail, ...(options.now ? { now: options.now } : {}), ...(options.logger ? { logger: options.logger } : {}) });
+  const app = await createApp(project, {
+    onQuery,
+    mail,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
   const full = await createApiToken(app.db, secrets, { name: 'full', type: 'full-access' }, new Date());
   const readonly = await createApiToken(app.db, secrets, { name: 'readonly', type: 'read-only' }, new Date());
@@ -122,11 +130,25 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
         headers['content-type'] = request.payload !== undefined ? 'application/octet-stream' : 'application/json';
       }
-      const response = await app.server.inject({ method: method as 'GET', url: path, headers, ...(payload !== undefined ? { payload } : {}) });
+      const response = await app.server.inject({
+        method: method as 'GET',
+        url: path,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+      });
       const json = parseJson(response.body);
       const sent = request.body !== undefined ? request.body : parseJson(request.raw);
-      await scan.check({ method, path, body: sent, status: response.statusCode, text: response.body, json }, mails.length);
-      return { status: response.statusCode, headers: response.headers, text: response.body, bytes: response.rawPayload, json };
+      await scan.check(
+        { method, path, body: sent, status: response.statusCode, text: response.body, json },
+        mails.length,
+      );
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        text: response.body,
+        bytes: response.rawPayload,
+        json,
+      };
     },
     async close() {
       await app.close();

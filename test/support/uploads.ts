@@ -65,8 +65,13 @@ export interface TestImages {
 /** Generates the test images (about 0.2 s). */
 export async function testImages(): Promise<TestImages> {
   const [png1200, jpeg1200, png600, jpeg320, png64, png750, portrait] = await Promise.all([
-    gradientImage(1200, 800, 'png'), gradientImage(1200, 800, 'jpeg'), gradientImage(600, 400, 'png'), gradientImage(320, 240, 'jpeg'), gradientImage(64, 64, 'png'),
-    gradientImage(750, 500, 'png'), gradientImage(400, 800, 'png'),
+    gradientImage(1200, 800, 'png'),
+    gradientImage(1200, 800, 'jpeg'),
+    gradientImage(600, 400, 'png'),
+    gradientImage(320, 240, 'jpeg'),
+    gradientImage(64, 64, 'png'),
+    gradientImage(750, 500, 'png'),
+    gradientImage(400, 800, 'png'),
   ]);
   return { png1200, jpeg1200, png600, jpeg320, png64, png750, portrait };
 }
@@ -76,15 +81,35 @@ export const NOTES = Buffer.from('Cairn upload test: a small plain text file.\n'
 
 /** Strapi's key order of a file in the upload API's answers. */
 export const FILE_KEYS = [
-  'id', 'documentId', 'name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url',
-  'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt', 'publishedAt', 'isUrlSigned',
+  'id',
+  'documentId',
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'isUrlSigned',
 ];
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `<slug>_<10 hex>`: Strapi's file hash. */
 export const hashOf = (slug: string) => expect.stringMatching(new RegExp(`^${escape(slug)}_[0-9a-f]{10}$`));
 /** `/uploads/<slug>_<10 hex><ext>`. */
-export const urlOf = (slug: string, ext: string) => expect.stringMatching(new RegExp(`^/uploads/${escape(slug)}_[0-9a-f]{10}${escape(ext)}$`));
+export const urlOf = (slug: string, ext: string) =>
+  expect.stringMatching(new RegExp(`^/uploads/${escape(slug)}_[0-9a-f]{10}${escape(ext)}$`));
 
 /** What a file's expected shape depends on. */
 export interface FileShape {
@@ -106,34 +131,85 @@ export interface FileShape {
 }
 
 /** One derived image in `formats`: `thumbnail_<name>`, hash `thumbnail_<slug>_<hex>`, path null. */
-export function formatShape(key: string, file: Pick<FileShape, 'name' | 'slug' | 'ext' | 'mime'>, width: number, height: number): Record<string, unknown> {
+export function formatShape(
+  key: string,
+  file: Pick<FileShape, 'name' | 'slug' | 'ext' | 'mime'>,
+  width: number,
+  height: number,
+): Record<string, unknown> {
   return {
-    name: `${key}_${file.name}`, hash: hashOf(`${key}_${file.slug}`), ext: file.ext, mime: file.mime, path: null, width, height,
-    size: expect.any(Number), sizeInBytes: expect.any(Number), url: urlOf(`${key}_${file.slug}`, file.ext),
+    name: `${key}_${file.name}`,
+    hash: hashOf(`${key}_${file.slug}`),
+    ext: file.ext,
+    mime: file.mime,
+    path: null,
+    width,
+    height,
+    size: expect.any(Number),
+    sizeInBytes: expect.any(Number),
+    url: urlOf(`${key}_${file.slug}`, file.ext),
   };
 }
 
 /** A file as populated inside a document: Strapi's keys, no `isUrlSigned`. */
 export function populatedFile(file: FileShape): Record<string, unknown> {
-  const formats = file.formats ? Object.fromEntries(Object.entries(file.formats).map(([key, [width, height]]) => [key, formatShape(key, file, width, height)])) : null;
+  const formats = file.formats
+    ? Object.fromEntries(
+        Object.entries(file.formats).map(([key, [width, height]]) => [key, formatShape(key, file, width, height)]),
+      )
+    : null;
   return {
-    id: file.id ?? ID, documentId: file.documentId ?? DOC, name: file.name, alternativeText: file.alternativeText ?? null, caption: file.caption ?? null,
-    focalPoint: null, width: file.width ?? null, height: file.height ?? null, formats, hash: hashOf(file.slug), ext: file.ext, mime: file.mime,
-    size: file.size ?? expect.any(Number), url: urlOf(file.slug, file.ext), previewUrl: null, provider: 'local', provider_metadata: null,
-    createdAt: TS, updatedAt: TS, publishedAt: TS,
+    id: file.id ?? ID,
+    documentId: file.documentId ?? DOC,
+    name: file.name,
+    alternativeText: file.alternativeText ?? null,
+    caption: file.caption ?? null,
+    focalPoint: null,
+    width: file.width ?? null,
+    height: file.height ?? null,
+    formats,
+    hash: hashOf(file.slug),
+    ext: file.ext,
+    mime: file.mime,
+    size: file.size ?? expect.any(Number),
+    url: urlOf(file.slug, file.ext),
+    previewUrl: null,
+    provider: 'local',
+    provider_metadata: null,
+    createdAt: TS,
+    updatedAt: TS,
+    publishedAt: TS,
   };
 }
 
 /** A file as the upload API answers it: the populated shape and `isUrlSigned: false`. */
-export const uploadedFile = (file: FileShape): Record<string, unknown> => ({ ...populatedFile(file), isUrlSigned: false });
+export const uploadedFile = (file: FileShape): Record<string, unknown> => ({
+  ...populatedFile(file),
+  isUrlSigned: false,
+});
 
 /** The formats of a 1200×800 image and of a 600×400 one (breakpoints 1000/750/500). */
-export const FORMATS_1200 = { thumbnail: [234, 156], large: [1000, 667], medium: [750, 500], small: [500, 333] } as const;
+export const FORMATS_1200 = {
+  thumbnail: [234, 156],
+  large: [1000, 667],
+  medium: [750, 500],
+  small: [500, 333],
+} as const;
 export const FORMATS_600 = { thumbnail: [234, 156], small: [500, 333] } as const;
 
 /** A POST /api/upload step sending `form` (its strings may hold `{{var}}`), or another path such as `/api/upload?id={{x}}`. */
-export function uploadStep(name: string, form: UploadForm, expectation: Omit<Step, 'name' | 'payload' | 'path'> & { readonly path?: string }): Step {
-  return { method: 'POST', ...expectation, name, path: expectation.path ?? '/api/upload', payload: (vars: Vars) => uploadBody(substitute(form, vars)) };
+export function uploadStep(
+  name: string,
+  form: UploadForm,
+  expectation: Omit<Step, 'name' | 'payload' | 'path'> & { readonly path?: string },
+): Step {
+  return {
+    method: 'POST',
+    ...expectation,
+    name,
+    path: expectation.path ?? '/api/upload',
+    payload: (vars: Vars) => uploadBody(substitute(form, vars)),
+  };
 }
 
 /** The local provider's folder of a test server. */
@@ -142,7 +218,11 @@ export const uploadsDir = (server: TestServer) => join(server.dir, 'public', 'up
 /** The stored objects under public/uploads (the .tmp work folder left out), sorted. */
 export function storedNames(server: TestServer): string[] {
   const dir = uploadsDir(server);
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name !== '.tmp').sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name !== '.tmp')
+        .sort()
+    : [];
 }
 
 /** Entries left in the upload work folder (public/uploads/.tmp), recursively. */
@@ -153,7 +233,9 @@ export function tempLeftovers(server: TestServer): string[] {
 
 /** The object names a file answer refers to: its own and its formats' (`wide_ab….png`, `thumbnail_wide_ab….png`, …). */
 export function objectNames(file: { url: string; formats: Record<string, { url: string }> | null }): string[] {
-  return [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)].map((url) => url.replace(/^\/uploads\//, '')).sort();
+  return [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)]
+    .map((url) => url.replace(/^\/uploads\//, ''))
+    .sort();
 }
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -170,7 +252,10 @@ interface StoredObject {
  * `sizeInBytes` are the stored sizes, images have the dimensions announced, and GET on each url
  * serves the stored bytes with the file's type.
  */
-export async function expectStored(server: TestServer, file: StoredObject & { size: number; formats: Record<string, StoredObject & { sizeInBytes: number }> | null }): Promise<void> {
+export async function expectStored(
+  server: TestServer,
+  file: StoredObject & { size: number; formats: Record<string, StoredObject & { sizeInBytes: number }> | null },
+): Promise<void> {
   const check = async (object: StoredObject) => {
     const path = join(uploadsDir(server), object.url.replace(/^\/uploads\//, ''));
     expect(existsSync(path), `${object.url} is stored`).toBe(true);
@@ -190,7 +275,9 @@ export async function expectStored(server: TestServer, file: StoredObject & { si
 }
 
 /** The row counts an upload touches. */
-export async function uploadCounts(server: TestServer): Promise<{ files: number; links: number; objects: number; temp: number }> {
+export async function uploadCounts(
+  server: TestServer,
+): Promise<{ files: number; links: number; objects: number; temp: number }> {
   return {
     files: await countRows(server, 'files'),
     links: await countRows(server, 'files_related_mph'),
@@ -200,28 +287,37 @@ export async function uploadCounts(server: TestServer): Promise<{ files: number;
 }
 
 /** Saves the counts as `vars[as]` (files rows, media links, stored objects, temp entries). */
-export const saveUploadCounts = (name: string, as: string): Step => dbStep(name, async ({ vars, server }) => {
-  vars[as] = await uploadCounts(server);
-});
+export const saveUploadCounts = (name: string, as: string): Step =>
+  dbStep(name, async ({ vars, server }) => {
+    vars[as] = await uploadCounts(server);
+  });
 
 /** The counts moved by exactly `delta` since `vars[base]`; the temp folder is always empty. */
-export function expectUploadCounts(name: string, base: string, delta: Partial<{ files: number; links: number; objects: number }> = {}): Step {
+export function expectUploadCounts(
+  name: string,
+  base: string,
+  delta: Partial<{ files: number; links: number; objects: number }> = {},
+): Step {
   return dbStep(name, async ({ vars, server }) => {
     const before = vars[base] as { files: number; links: number; objects: number };
     expect(await uploadCounts(server)).toEqual({
-      files: before.files + (delta.files ?? 0), links: before.links + (delta.links ?? 0), objects: before.objects + (delta.objects ?? 0), temp: 0,
+      files: before.files + (delta.files ?? 0),
+      links: before.links + (delta.links ?? 0),
+      objects: before.objects + (delta.objects ?? 0),
+      temp: 0,
     });
   });
 }
 
 /** Starts recording the server's `media.*` events into `vars.events` (entry events are left out). */
-export const recordEvents = (): Step => dbStep('record the media events of the event bus', ({ vars, server }) => {
-  const events: CairnEvent[] = [];
-  vars.events = events;
-  server.app.events.on((event) => {
-    if (event.event.startsWith('media.')) events.push(event);
+export const recordEvents = (): Step =>
+  dbStep('record the media events of the event bus', ({ vars, server }) => {
+    const events: CairnEvent[] = [];
+    vars.events = events;
+    server.app.events.on((event) => {
+      if (event.event.startsWith('media.')) events.push(event);
+    });
   });
-});
 
 /** The events since the last check are exactly these (built from the saved values), then forgotten. */
 export function expectEvents(name: string, expected: (vars: Vars) => unknown[]): Step {
@@ -243,4 +339,5 @@ export function pluginsFile(upload: Readonly<Record<string, unknown>>): string {
 }
 
 /** Size in bytes of a stored object. */
-export const storedSize = (server: TestServer, url: string) => statSync(join(uploadsDir(server), url.replace(/^\/uploads\//, ''))).size;
+export const storedSize = (server: TestServer, url: string) =>
+  statSync(join(uploadsDir(server), url.replace(/^\/uploads\//, ''))).size;

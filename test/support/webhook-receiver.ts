@@ -40,7 +40,10 @@ export interface WebhookReceiver {
   /** The answer once the queued ones are used up (200 at first). */
   answerWith(answer: Answer): void;
   /** Resolves once `count` requests (or `count` matching `filter`) arrived; rejects after `timeoutMs`. */
-  waitFor(count: number, options?: { readonly timeoutMs?: number; readonly filter?: (request: ReceivedRequest) => boolean }): Promise<ReceivedRequest[]>;
+  waitFor(
+    count: number,
+    options?: { readonly timeoutMs?: number; readonly filter?: (request: ReceivedRequest) => boolean },
+  ): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
 }
 
@@ -70,7 +73,16 @@ export async function startWebhookReceiver(path = '/hook', port = 0): Promise<We
       } catch {
         json = undefined;
       }
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, json, at: performance.now(), status: 'status' in answer ? answer.status : null, concurrent: open });
+      requests.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body,
+        json,
+        at: performance.now(),
+        status: 'status' in answer ? answer.status : null,
+        concurrent: open,
+      });
       for (const wake of waiters) wake();
       if ('status' in answer) {
         response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.status < 300 ? 'ok' : 'nope');
@@ -120,7 +132,11 @@ export async function startWebhookReceiver(path = '/hook', port = 0): Promise<We
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          fail(new Error(`webhook receiver: ${matching().length} of ${count} requests after ${timeoutMs} ms: ${JSON.stringify(requests.map((r) => [r.headers['x-strapi-event'], r.status]))}`));
+          fail(
+            new Error(
+              `webhook receiver: ${matching().length} of ${count} requests after ${timeoutMs} ms: ${JSON.stringify(requests.map((r) => [r.headers['x-strapi-event'], r.status]))}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -135,7 +151,8 @@ export async function startWebhookReceiver(path = '/hook', port = 0): Promise<We
 }
 
 /** A `config/webhooks.js` exporting these webhooks. */
-export const webhooksFile = (webhooks: readonly Record<string, unknown>[]): string => `module.exports = ${JSON.stringify(webhooks, null, 2)};\n`;
+export const webhooksFile = (webhooks: readonly Record<string, unknown>[]): string =>
+  `module.exports = ${JSON.stringify(webhooks, null, 2)};\n`;
 
 /** The example's `config/server.js` with a `webhooks` section (delivery settings). */
 export const serverFile = (webhooks: Readonly<Record<string, unknown>>): string => `module.exports = ({ env }) => ({
@@ -164,7 +181,11 @@ export function closedPort(): Promise<number> {
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 /** Polls `read` every 20 ms until `check` holds (a worker settles an attempt after the receiver saw it); throws after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -81,7 +81,11 @@ export function seededRandom(seed: number): () => number {
  * the newest few so that updates, publishes and deletes of one document race; every body is
  * valid, so any answer but 2xx (and 404 for a document deleted meanwhile) is a server fault.
  */
-export async function runWriteLoad(send: LoadSend, fixtures: LoadFixtures, options: LoadOptions): Promise<LoggedWrite[]> {
+export async function runWriteLoad(
+  send: LoadSend,
+  fixtures: LoadFixtures,
+  options: LoadOptions,
+): Promise<LoggedWrite[]> {
   const log: LoggedWrite[] = [];
   const documents: string[] = [];
   let counter = 0;
@@ -91,13 +95,25 @@ export async function runWriteLoad(send: LoadSend, fixtures: LoadFixtures, optio
     log.push(write);
     options.onLogged?.(write, log.length);
   };
-  const write = async (entry: Omit<LoggedWrite, 'sentAt'>, method: string, path: string, body?: unknown): Promise<LoadResponse | null> => {
+  const write = async (
+    entry: Omit<LoggedWrite, 'sentAt'>,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<LoadResponse | null> => {
     const sentAt = performance.now();
     try {
       const response = await send(method, path, body);
       const documentId = entry.documentId || String(response.json?.data?.documentId ?? '');
       const error = response.status >= 300 ? String(response.json?.error?.message ?? '') : undefined;
-      logged({ ...entry, documentId, sentAt, answeredAt: performance.now(), status: response.status, ...(error ? { error } : {}) });
+      logged({
+        ...entry,
+        documentId,
+        sentAt,
+        answeredAt: performance.now(),
+        status: response.status,
+        ...(error ? { error } : {}),
+      });
       return response;
     } catch (error) {
       logged({ ...entry, sentAt, error: (error as Error).message });
@@ -109,14 +125,20 @@ export async function runWriteLoad(send: LoadSend, fixtures: LoadFixtures, optio
     const random = seededRandom(options.seed * 1000 + index);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const hot = () => pick(documents.slice(-6));
-    const body = (marker: string, full: boolean) => articleBody(fixtures, marker, full, random, options.passwordShare ?? 0.3);
+    const body = (marker: string, full: boolean) =>
+      articleBody(fixtures, marker, full, random, options.passwordShare ?? 0.3);
 
     for (let n = 0; n < options.operations && !options.stop?.(); n += 1) {
       const roll = random();
       if (documents.length < 3 || roll < 0.25) {
         const marker = nextMarker(index);
         const draft = random() < 0.2;
-        const response = await write({ op: 'create', documentId: '', locale: 'en', publishes: !draft, marker }, 'POST', `/api/articles${draft ? '?status=draft' : ''}`, { data: body(marker, true) });
+        const response = await write(
+          { op: 'create', documentId: '', locale: 'en', publishes: !draft, marker },
+          'POST',
+          `/api/articles${draft ? '?status=draft' : ''}`,
+          { data: body(marker, true) },
+        );
         if (response?.status === 201) documents.push(String(response.json?.data?.documentId));
         continue;
       }
@@ -125,24 +147,47 @@ export async function runWriteLoad(send: LoadSend, fixtures: LoadFixtures, optio
         const locale = random() < 0.25 ? 'fr' : 'en';
         const draft = random() < 0.3;
         const marker = nextMarker(index);
-        await write({ op: 'update', documentId, locale, publishes: !draft, marker }, 'PUT', `/api/articles/${documentId}?locale=${locale}${draft ? '&status=draft' : ''}`, { data: body(marker, random() < 0.5) });
+        await write(
+          { op: 'update', documentId, locale, publishes: !draft, marker },
+          'PUT',
+          `/api/articles/${documentId}?locale=${locale}${draft ? '&status=draft' : ''}`,
+          { data: body(marker, random() < 0.5) },
+        );
       } else if (roll < 0.72) {
         // Racing publishes of one document.
         await Promise.all(
           [0, 1, 2].map(() => {
             const marker = nextMarker(index);
-            return write({ op: 'update', documentId, locale: 'en', publishes: true, marker }, 'PUT', `/api/articles/${documentId}`, { data: { summary: marker, author: pick(fixtures.authors) } });
+            return write(
+              { op: 'update', documentId, locale: 'en', publishes: true, marker },
+              'PUT',
+              `/api/articles/${documentId}`,
+              { data: { summary: marker, author: pick(fixtures.authors) } },
+            );
           }),
         );
       } else if (roll < 0.84) {
         // An update and a delete of one document at the same time.
         const marker = nextMarker(index);
         await Promise.all([
-          write({ op: 'update', documentId, locale: 'en', publishes: true, marker }, 'PUT', `/api/articles/${documentId}`, { data: body(marker, true) }),
-          write({ op: 'delete', documentId, locale: 'en', publishes: false, marker: '' }, 'DELETE', `/api/articles/${documentId}?locale=*`),
+          write(
+            { op: 'update', documentId, locale: 'en', publishes: true, marker },
+            'PUT',
+            `/api/articles/${documentId}`,
+            { data: body(marker, true) },
+          ),
+          write(
+            { op: 'delete', documentId, locale: 'en', publishes: false, marker: '' },
+            'DELETE',
+            `/api/articles/${documentId}?locale=*`,
+          ),
         ]);
       } else if (roll < 0.92) {
-        await write({ op: 'delete', documentId, locale: 'en', publishes: false, marker: '' }, 'DELETE', `/api/articles/${documentId}?locale=*`);
+        await write(
+          { op: 'delete', documentId, locale: 'en', publishes: false, marker: '' },
+          'DELETE',
+          `/api/articles/${documentId}?locale=*`,
+        );
       } else {
         await send('GET', `/api/articles/${documentId}?populate=*`).catch(() => null);
       }
@@ -158,7 +203,13 @@ export async function runWriteLoad(send: LoadSend, fixtures: LoadFixtures, optio
  * tags as a list or connect/disconnect), media, the seo component with keywords, a dynamic zone of
  * the three kinds and, for a share of bodies, a password.
  */
-function articleBody(fixtures: LoadFixtures, marker: string, full: boolean, random: () => number, passwordShare: number): Record<string, unknown> {
+function articleBody(
+  fixtures: LoadFixtures,
+  marker: string,
+  full: boolean,
+  random: () => number,
+  passwordShare: number,
+): Record<string, unknown> {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const data: Record<string, unknown> = { title: `t ${marker}`, summary: marker, views: Math.floor(random() * 1000) };
   if (random() < passwordShare) data.secretCode = `secret-${marker}`;

@@ -16,7 +16,11 @@ export interface SchemaSyncPlan {
  * ever dropped or altered in place: a column whose type differs, or one that the schema no longer
  * declares, is reported in `notices` and kept with its data.
  */
-export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], existing: ExistingSchema): SchemaSyncPlan {
+export function planSchemaSync(
+  dialect: Dialect,
+  wanted: readonly TableSpec[],
+  existing: ExistingSchema,
+): SchemaSyncPlan {
   const statements: CompiledQuery[] = [];
   const notices: string[] = [];
   const typeMismatches: string[] = [];
@@ -27,7 +31,9 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
     const columns = existing.tables.get(table.name);
     if (!columns) {
       createdTables.push(table);
-      const parts = table.columns.map((column) => `${q(column.name)} ${dialect.columnType(column)}${column.notNullable ? ' not null' : ''}`);
+      const parts = table.columns.map(
+        (column) => `${q(column.name)} ${dialect.columnType(column)}${column.notNullable ? ' not null' : ''}`,
+      );
       if (dialect.inlineForeignKeys) parts.push(...table.foreignKeys.map((fk) => foreignKeyClause(dialect, fk)));
       statements.push(ddl(`create table ${q(table.name)} (${parts.join(', ')})`));
       continue;
@@ -36,18 +42,23 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
       const type = columns.get(column.name);
       if (type === undefined) {
         if (column.type === 'increments') {
-          notices.push(`table ${table.name} has no "${column.name}" primary key column; it cannot be added to an existing table`);
+          notices.push(
+            `table ${table.name} has no "${column.name}" primary key column; it cannot be added to an existing table`,
+          );
           continue;
         }
         statements.push(ddl(`alter table ${q(table.name)} add column ${q(column.name)} ${dialect.columnType(column)}`));
       } else if (!dialect.sameColumnType(column, type)) {
         typeMismatches.push(`${table.name}.${column.name}`);
-        notices.push(`column ${table.name}.${column.name} has type "${type}" but the schema expects "${dialect.columnType(column)}"; left unchanged (convert it yourself if needed)`);
+        notices.push(
+          `column ${table.name}.${column.name} has type "${type}" but the schema expects "${dialect.columnType(column)}"; left unchanged (convert it yourself if needed)`,
+        );
       }
     }
     const declared = new Set(table.columns.map((c) => c.name));
     for (const name of columns.keys()) {
-      if (!declared.has(name)) notices.push(`column ${table.name}.${name} is no longer in the schema; kept with its data`);
+      if (!declared.has(name))
+        notices.push(`column ${table.name}.${name} is no longer in the schema; kept with its data`);
     }
   }
 
@@ -68,7 +79,9 @@ export function planSchemaSync(dialect: Dialect, wanted: readonly TableSpec[], e
 /** `create [unique] index "name" on "table" ("a", "b")`. */
 function createIndex(dialect: Dialect, table: string, index: IndexSpec): CompiledQuery {
   const q = (name: string) => dialect.quoteIdentifier(name);
-  return ddl(`create ${index.unique ? 'unique ' : ''}index ${q(index.name)} on ${q(table)} (${index.columns.map(q).join(', ')})`);
+  return ddl(
+    `create ${index.unique ? 'unique ' : ''}index ${q(index.name)} on ${q(table)} (${index.columns.map(q).join(', ')})`,
+  );
 }
 
 /** `constraint "fk" foreign key ("a") references "table" ("id") on delete cascade|set null`. */

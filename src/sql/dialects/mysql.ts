@@ -59,7 +59,10 @@ const TEXT_KINDS = new Set<ValueKind>(['string']);
 export const mysqlDialect: Dialect = {
   name: 'mysql',
   // Lock names hold 64 characters at most: the key's SHA-1 stands for it.
-  lockStatement: (key) => ({ sql: 'select get_lock(?, ?) as locked', params: [`cairn:${createHash('sha1').update(key).digest('hex')}`, LOCK_WAIT_SECONDS] }),
+  lockStatement: (key) => ({
+    sql: 'select get_lock(?, ?) as locked',
+    params: [`cairn:${createHash('sha1').update(key).digest('hex')}`, LOCK_WAIT_SECONDS],
+  }),
   releaseLocks: { sql: 'do release_all_locks()', params: [] },
   likeMatchesNul: true,
   forUpdate: ' for update',
@@ -76,7 +79,10 @@ export const mysqlDialect: Dialect = {
             order by t.table_name, c.ordinal_position`,
       params: [],
     },
-    indexesQuery: { sql: 'select distinct index_name as index_name from information_schema.statistics where table_schema = database()', params: [] },
+    indexesQuery: {
+      sql: 'select distinct index_name as index_name from information_schema.statistics where table_schema = database()',
+      params: [],
+    },
   },
   encode(kind, value) {
     if (value === null || value === undefined) return null;
@@ -121,8 +127,10 @@ export const mysqlDialect: Dialect = {
     return column.unsigned && column.type !== 'increments' ? `${type} unsigned` : type;
   },
   sameColumnType(column, reported) {
-    const withoutWidth = column.type === 'boolean' ? reported : reported.replace(/^(tinyint|smallint|mediumint|int|bigint)\(\d+\)/, '$1');
-    const signed = column.unsigned && column.type !== 'increments' ? withoutWidth.replace(/ unsigned$/, '') : withoutWidth;
+    const withoutWidth =
+      column.type === 'boolean' ? reported : reported.replace(/^(tinyint|smallint|mediumint|int|bigint)\(\d+\)/, '$1');
+    const signed =
+      column.unsigned && column.type !== 'increments' ? withoutWidth.replace(/ unsigned$/, '') : withoutWidth;
     return REPORTED_TYPES[column.type].includes(signed);
   },
 };

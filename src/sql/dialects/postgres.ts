@@ -70,7 +70,10 @@ export const postgresDialect: Dialect = {
             order by c.relname, a.attnum`,
       params: [],
     },
-    indexesQuery: { sql: 'select indexname as index_name from pg_indexes where schemaname = current_schema()', params: [] },
+    indexesQuery: {
+      sql: 'select indexname as index_name from pg_indexes where schemaname = current_schema()',
+      params: [],
+    },
   },
   encode(kind, value) {
     if (value === null || value === undefined) return null;
@@ -97,7 +100,9 @@ export const postgresDialect: Dialect = {
   },
   like(column, pattern, insensitive, kind) {
     const target = asText(column, kind);
-    return insensitive ? `lower(${target}) like lower(${pattern}) escape '\\'` : `${target} like ${pattern} escape '\\'`;
+    return insensitive
+      ? `lower(${target}) like lower(${pattern}) escape '\\'`
+      : `${target} like ${pattern} escape '\\'`;
   },
   jsonText(column) {
     return `cast(${column} as text)`;
@@ -134,7 +139,12 @@ function jsonText(value: unknown): string {
 
 /** Datetimes are stored as UTC wall-clock time in `timestamp without time zone` columns. */
 function toUtcText(value: unknown): unknown {
-  const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(/^-?\d+$/.test(String(value)) ? Number(value) : String(value)) : null;
+  const date =
+    value instanceof Date
+      ? value
+      : typeof value === 'string' || typeof value === 'number'
+        ? new Date(/^-?\d+$/.test(String(value)) ? Number(value) : String(value))
+        : null;
   if (!date || Number.isNaN(date.getTime())) return value;
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }

@@ -70,7 +70,9 @@ export const sqliteDialect: Dialect = {
     return kind === 'biginteger' ? `cast(${column} as text)` : column;
   },
   like(column, pattern, insensitive, _kind) {
-    return insensitive ? `lower(${column}) like lower(${pattern}) escape '\\'` : `${column} like ${pattern} escape '\\'`;
+    return insensitive
+      ? `lower(${column}) like lower(${pattern}) escape '\\'`
+      : `${column} like ${pattern} escape '\\'`;
   },
   jsonText(column) {
     return column;
