@@ -4,7 +4,6 @@ import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
 import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
-import { createContentEvents } from './api/content-events.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
 import { i18nRoutes } from './api/i18n-routes.js';
@@ -15,11 +14,12 @@ import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncSchema } from './db/sync-schema.js';
 import { createDocumentContext } from './documents/context.js';
+import { createDocumentService, type DocumentService } from './documents/document-service.js';
 import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
-import { createEventBus, type EventBus } from './events/event-bus.js';
+import { createChangeBus, type ChangeBus } from './events/change-bus.js';
 import { createHttpServer } from './http/create-server.js';
-import { syncLocales } from './i18n/locales.js';
+import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
 import { strapiSchemaRecord } from './schema/strapi-schema.js';
@@ -54,8 +54,10 @@ export interface App {
   readonly db: Database;
   readonly server: FastifyInstance;
   readonly routes: readonly Route[];
-  /** The media library's events (`media.create`, …), emitted after their writes commit; entry events go to the webhooks directly (start-webhooks.ts). */
-  readonly events: EventBus;
+  /** The change bus: one change per committed write, of documents and of the media library. */
+  readonly changes: ChangeBus;
+  /** The document service every consumer reads and writes documents through. */
+  readonly documents: DocumentService;
   /** Start-up findings worth logging: schema differences kept, unknown permission actions, a Public role without permissions. */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -99,10 +101,10 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       roles = await loadRolePermissions(db);
     };
     const limiter = createRateLimiter(config.usersPermissions.ratelimit, () => now().getTime());
-    const events = createEventBus((error, event) =>
-      logger.error({ err: error, event: event.event }, 'an event listener failed'),
+    const changes = createChangeBus((error, change) =>
+      logger.error({ err: error, change: `${change.subject}.${change.kind}` }, 'a change listener failed'),
     );
-    const upload = await createUploadContext({ config, schema: project.schema, db, events, now });
+    const upload = await createUploadContext({ config, schema: project.schema, db, changes, now });
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const entries = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
@@ -111,19 +113,19 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       schema: project.schema,
       db,
       reader: entries,
-      events,
+      changes,
       now,
       onError: onEventError,
     });
     undo.push(() => webhooks.close());
-    const contentEvents = createContentEvents(webhooks, entries, now);
+    const service = createDocumentService({ documents, access, changes });
     const guarded = guardRoutes(
       [
-        ...contentApiRoutes({ config, documents, access, events: contentEvents }),
+        ...contentApiRoutes({ config, schema: project.schema, service }),
         ...authRoutes(auth, config),
-        ...usersRoutes(auth, config, access),
+        ...usersRoutes(auth, config, access, service),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
-        ...i18nRoutes(db, config),
+        ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
         ...uploadRoutes({
           upload: upload.context,
           config,
@@ -151,7 +153,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       db,
       server,
       routes,
-      events,
+      changes,
+      documents: service,
       notices: [
         ...(db.notices ?? []),
         ...sync.notices,

@@ -6,7 +6,7 @@ import type { App } from '../src/app.js';
 import type { DatabaseConfig } from '../src/config/config.js';
 import type { Row } from '../src/db/database.js';
 import { openDatabase } from '../src/db/open-database.js';
-import type { CairnEventName } from '../src/events/event-bus.js';
+import type { WebhookEventName } from '../src/config/webhooks-config.js';
 import type { CompiledQuery } from '../src/sql/dialect.js';
 import { createEntryReader, type EntryEvent, type EntryReader } from '../src/webhooks/entry-reader.js';
 import { startLocalWebhooks } from '../src/webhooks/local-webhooks.js';
@@ -47,7 +47,7 @@ const inProcessReader = (app: App): EntryReader =>
 const entryEvent = (
   documentId: string,
   status: 'draft' | 'published',
-  event: CairnEventName = 'entry.create',
+  event: WebhookEventName = 'entry.create',
 ): EntryEvent => ({
   event,
   createdAt: '2024-05-06T07:08:09.123Z',
@@ -342,7 +342,7 @@ describe('a webhook thread that fails hands over to webhooks on the serving thre
     });
     const [draft] = await inProcessReader(app).bodies([entryEvent(documentId, 'draft', 'entry.delete')]);
     const key = documentKey(entryEvent(documentId, 'draft'));
-    // As the content API does it: the notice before the delete, the events after it committed.
+    // As the webhooks' change listener does it: the notice before the delete, the events after it committed.
     sink.deleting({ key, bodies: { draft: draft ?? '' } });
     expect((await server.request('DELETE', `/api/articles/${documentId}`)).status).toBe(204);
     sink.send([{ kind: 'read', entry: entryEvent(documentId, 'draft') }]);

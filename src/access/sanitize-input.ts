@@ -25,8 +25,17 @@ const IGNORED_KEYS = new Set(['publishedAt', 'locale']);
  * `publishedAt` and `locale` are dropped; private attributes are writable.
  */
 export function sanitizeDataPayload(schema: Schema, type: ContentType, body: unknown): Record<string, unknown> {
+  return sanitizeData(schema, type, dataOfPayload(body));
+}
+
+/** The `data` of a REST body (`{ data: {…} }`); a body that is not an object → 400 `Missing "data" payload…`. */
+export function dataOfPayload(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError(MISSING_DATA);
-  const data = (body as { data?: unknown }).data;
+  return (body as { data?: unknown }).data;
+}
+
+/** The checks of `sanitizeDataPayload` on the `data` object itself (what every consumer writes). */
+export function sanitizeData(schema: Schema, type: ContentType, data: unknown): Record<string, unknown> {
   if (Array.isArray(data)) {
     const message = `this must be a \`object\` type, but the final value was: \`null\` (cast from the value \`${printValue(data)}\`).`;
     throw fieldValidationError([{ path: [], message, name: 'ValidationError', value: null }]);

@@ -1,27 +1,20 @@
-import type { AccessControl } from '../access/principal.js';
-import { prunePopulate } from '../access/prune-populate.js';
-import { assertFindableRelationInput, assertFindableRelations } from '../access/restricted-relations.js';
-import { sanitizeDataPayload } from '../access/sanitize-input.js';
+import { dataOfPayload } from '../access/sanitize-input.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
-import type { DocumentContext } from '../documents/context.js';
-import { findSingleDocumentId } from '../documents/document-rows.js';
-import { findFirstDocument, findManyDocuments, findOneDocument } from '../documents/read-documents.js';
-import { createDocument, deleteDocument, putSingleDocument, updateDocument } from '../documents/write-documents.js';
+import type { DocumentService } from '../documents/document-service.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
-import type { ContentEvents } from './content-events.js';
-import type { GuardedRoute } from './guard.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { formatData } from '../shape/response-format.js';
 import type { Document } from '../shape/shape-rows.js';
+import type { GuardedRoute } from './guard.js';
 
+/** What the content API's routes need: the config, the model and the document service. */
 export interface ContentApiDeps {
   readonly config: Config;
-  readonly documents: DocumentContext;
-  readonly access: AccessControl;
-  readonly events: ContentEvents;
+  readonly schema: Schema;
+  readonly service: DocumentService;
 }
 
 type Verb = 'find' | 'findOne' | 'create' | 'update' | 'delete';
@@ -64,109 +57,75 @@ export function contentRouteTable(schema: Schema, prefix: string): ContentRouteE
 /**
  * The REST routes of every project content type with their handlers. The guard (guard.ts) has
  * authenticated the caller and checked the route's action (401/403 before anything else); each
- * handler normalizes the query, drops what the caller may not see, and calls the document service.
+ * handler parses the request, calls one verb of the document service (which applies the
+ * caller's view of the query and data) and formats the answer.
  */
 export function contentApiRoutes(deps: ContentApiDeps): GuardedRoute[] {
-  return contentRouteTable(deps.documents.schema, deps.config.api.prefix).map((entry) => {
-    const run = handlerFor(deps, entry);
-    return {
-      method: entry.method,
-      path: entry.path,
-      action: entry.action,
-      handle: async (request, principal) => {
-        const query = parseQuery(deps, entry.type, request);
-        const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
-        const populate = prunePopulate(deps.documents.schema, entry.type, query.populate, mayFind);
-        const allowed = { ...query, populate };
-        assertFindableRelations(deps.documents.schema, entry.type, allowed, mayFind);
-        return run(request, allowed, mayFind);
-      },
-    };
-  });
+  return contentRouteTable(deps.schema, deps.config.api.prefix).map((entry) => ({
+    method: entry.method,
+    path: entry.path,
+    action: entry.action,
+    handle: handlerFor(deps, entry),
+  }));
 }
 
-/** A route's work once the caller is authorized: `mayFind` says which content types it may read. */
-type Handler = (request: HttpRequest, query: Query, mayFind: (uid: string) => boolean) => Promise<HttpResponse>;
-
-function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): Handler {
-  const { documents } = deps;
-  const { db, schema } = documents;
-  const read = { schema, exec: db, dialect: db.dialect };
+function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): GuardedRoute['handle'] {
+  const { service, schema } = deps;
   const type = entry.type;
   const single = entry.target === 'single';
+  const query = (request: HttpRequest) => parseQuery(deps, type, request);
   const format = (request: HttpRequest, data: Document | Document[] | null) =>
     formatData(schema, type, data, isV4(request));
-  const input = (request: HttpRequest, mayFind: (uid: string) => boolean) => {
-    const data = sanitizeDataPayload(schema, type, request.body);
-    assertFindableRelationInput(schema, type, data, mayFind);
-    return data;
-  };
   switch (entry.verb) {
     case 'find':
       if (single) {
-        return async (request, query) => {
-          const document = await findFirstDocument(read, type, query);
+        return async (request, caller) => {
+          const document = await service.findFirst(type, query(request), caller);
           if (!document) throw new NotFoundError();
           return ok(200, format(request, document));
         };
       }
-      return async (request, query) => {
-        const { documents: found, pagination } = await findManyDocuments(read, type, query);
-        return ok(200, format(request, found), { pagination });
+      return async (request, caller) => {
+        const { documents, pagination } = await service.findMany(type, query(request), caller);
+        return ok(200, format(request, documents), { pagination });
       };
     case 'findOne':
-      return async (request, query) => {
-        const document = await findOneDocument(read, type, documentIdOf(request), query);
+      return async (request, caller) => {
+        const document = await service.findOne(type, documentIdOf(request), query(request), caller);
         if (!document) throw new NotFoundError();
         return ok(200, format(request, document));
       };
     case 'create':
-      return async (request, query, mayFind) => {
-        const document = await createDocument(documents, type, input(request, mayFind), query);
-        deps.events.written(type, String(document.documentId), query, true);
-        return ok(201, format(request, document));
+      return async (request, caller) => {
+        const parsed = query(request);
+        return ok(201, format(request, await service.create(type, dataOfPayload(request.body), parsed, caller)));
       };
     case 'update':
-      return async (request, query, mayFind) => {
-        const data = input(request, mayFind);
-        if (single) {
-          const { document, created } = await putSingleDocument(documents, type, data, query);
-          deps.events.written(type, String(document.documentId), query, created);
-          return ok(200, format(request, document));
-        }
-        const document = await updateDocument(documents, type, documentIdOf(request), data, query);
+      return async (request, caller) => {
+        const parsed = query(request);
+        const data = dataOfPayload(request.body);
+        if (single) return ok(200, format(request, (await service.put(type, data, parsed, caller)).document));
+        const document = await service.update(type, documentIdOf(request), data, parsed, caller);
         if (!document) throw new NotFoundError();
-        deps.events.written(type, String(document.documentId), query, false);
         return ok(200, format(request, document));
       };
     case 'delete':
-      return async (request, query) => {
+      return async (request, caller) => {
+        const parsed = query(request);
         // REST cannot delete only a draft: Strapi answers 500 here, Cairn a 400 (SPEC §4.1).
         if (type.draftAndPublish && request.query.status === 'draft') {
           throw new ValidationError(
             'Cannot delete only the draft of a document: DELETE removes every version; remove ?status=draft',
           );
         }
-        const documentId = single
-          ? await findSingleDocumentId(db, db.dialect, type, query.locale)
-          : documentIdOf(request);
-        if (documentId !== null) {
-          const deleted = await deps.events.deleting(type, documentId, query);
-          let removed = false;
-          try {
-            removed = await deleteDocument(documents, type, documentId, query);
-          } finally {
-            // A delete that removed nothing (another one got there first) sends no entry.delete.
-            deleted(removed);
-          }
-        }
+        await service.delete(type, single ? null : documentIdOf(request), parsed, caller);
         return { status: 204 };
       };
   }
 }
 
 function parseQuery(deps: ContentApiDeps, type: ContentType, request: HttpRequest): Query {
-  return normalizeQuery(deps.documents.schema, type, request.query, {
+  return normalizeQuery(deps.schema, type, request.query, {
     api: deps.config.api,
     defaultLocale: deps.config.i18n.defaultLocale,
   });

@@ -1,6 +1,5 @@
 import type { Config } from '../config/config.js';
-import type { Database } from '../db/database.js';
-import { listLocales } from '../i18n/locales.js';
+import type { LocaleEntry } from '../i18n/locales.js';
 import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
@@ -10,9 +9,9 @@ export function i18nRouteTable(prefix: string): PluginRouteEntry[] {
 }
 
 /** `GET /api/i18n/locales`: every locale as a plain array, `isDefault` on the configured default. */
-export function i18nRoutes(db: Database, config: Config): GuardedRoute[] {
+export function i18nRoutes(locales: () => Promise<readonly LocaleEntry[]>, config: Config): GuardedRoute[] {
   return i18nRouteTable(config.api.prefix).map((entry) => ({
     ...entry,
-    handle: async () => ({ status: 200, body: await listLocales(db, config.i18n.defaultLocale) }),
+    handle: async () => ({ status: 200, body: await locales() }),
   }));
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { serialQueue } from '../db/database.js';
+import { serialQueue } from '../core/serial-queue.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { buildPermissionTree } from '../users-permissions/permission-tree.js';
 import {

@@ -1,6 +1,5 @@
 import type { AccessControl, Principal } from '../access/principal.js';
-import { prunePopulate } from '../access/prune-populate.js';
-import { assertFindableRelations } from '../access/restricted-relations.js';
+import { authorizeQuery, findableBy } from '../access/authorize-query.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { rowIdParam } from '../core/row-id-param.js';
@@ -78,10 +77,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
       api: uploadApi,
       defaultLocale: deps.config.i18n.defaultLocale,
     });
-    const mayFind = (uid: string) => deps.access.can(principal, `${uid}.find`);
-    const allowed = { ...parsed, populate: prunePopulate(read.schema, fileType, parsed.populate, mayFind), pagination };
-    assertFindableRelations(read.schema, fileType, allowed, mayFind);
-    return allowed;
+    return authorizeQuery(read.schema, fileType, { ...parsed, pagination }, findableBy(deps.access, principal));
   };
   const all: Query['pagination'] = { mode: 'all', withCount: false };
   const pageOf = (raw: Readonly<Record<string, unknown>>): Query['pagination'] => {

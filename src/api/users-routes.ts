@@ -1,13 +1,10 @@
+import { authorizeQuery, findableBy } from '../access/authorize-query.js';
 import type { AccessControl, Principal } from '../access/principal.js';
-import { prunePopulate } from '../access/prune-populate.js';
-import { assertFindableRelations } from '../access/restricted-relations.js';
 import type { Config } from '../config/config.js';
 import { UnauthorizedError } from '../core/errors.js';
-import { findManyDocuments } from '../documents/read-documents.js';
+import type { DocumentService } from '../documents/document-service.js';
 import type { HttpRequest, HttpResponse } from '../http/http-types.js';
-import { planCount } from '../plan/plan-read.js';
 import type { Query } from '../query/query-types.js';
-import { compileCount } from '../sql/compile-read.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
 import { rowIdParam } from '../core/row-id-param.js';
 import { createUser, deleteUser, updateUser } from '../users-permissions/user-admin.js';
@@ -21,34 +18,30 @@ const ACTION = 'plugin::users-permissions.user';
  * Queries take Strapi's parameters on the user type; relations the caller may not `find` (the
  * role, unless granted) are silently not populated.
  */
-export function usersRoutes(ctx: AuthContext, config: Config, access: AccessControl): GuardedRoute[] {
-  const query = (request: HttpRequest, principal: Principal, all = false): Query => {
+export function usersRoutes(
+  ctx: AuthContext,
+  config: Config,
+  access: AccessControl,
+  service: DocumentService,
+): GuardedRoute[] {
+  const parse = (request: HttpRequest, all = false): Query => {
     const parsed = userQuery(ctx, config, request.query);
-    const mayFind = (uid: string) => access.can(principal, `${uid}.find`);
-    const allowed = {
-      ...parsed,
-      populate: prunePopulate(ctx.documents.schema, ctx.userType, parsed.populate, mayFind),
-    };
-    assertFindableRelations(ctx.documents.schema, ctx.userType, allowed, mayFind);
     // Strapi's user list has no default page size: without `pagination`, every user is returned.
     if (all && request.query.pagination === undefined)
-      return { ...allowed, pagination: { mode: 'all', withCount: false } };
-    return { ...allowed, pagination: { ...allowed.pagination, withCount: false } };
+      return { ...parsed, pagination: { mode: 'all', withCount: false } };
+    return { ...parsed, pagination: { ...parsed.pagination, withCount: false } };
   };
-  const read = { schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect };
+  /** The caller's view of the query, for the routes that read through users-permissions' own functions. */
+  const query = (request: HttpRequest, principal: Principal): Query =>
+    authorizeQuery(ctx.documents.schema, ctx.userType, parse(request), findableBy(access, principal));
   const handlers: Record<UsersRouteName, GuardedRoute['handle']> = {
     me: async (request, principal) => {
       if (principal.kind !== 'user') throw new UnauthorizedError();
       return json(200, await readUserDocument(ctx, principal.user.id, query(request, principal)));
     },
     find: async (request, principal) =>
-      json(200, (await findManyDocuments(read, ctx.userType, query(request, principal, true))).documents),
-    count: async (request, principal) => {
-      const [row] = await read.exec.all(
-        compileCount(read.dialect, planCount(read.schema, ctx.userType, query(request, principal))),
-      );
-      return json(200, Number(row?.count ?? 0));
-    },
+      json(200, (await service.findMany(ctx.userType, parse(request, true), principal)).documents),
+    count: async (request, principal) => json(200, await service.count(ctx.userType, parse(request), principal)),
     findOne: async (request, principal) => {
       const id = rowIdParam(request.params.id);
       const user = id === null ? null : await readUserDocument(ctx, id, query(request, principal));

@@ -2,6 +2,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../app.js';
+import { sqliteFile } from '../db/database-files.js';
 import { describeDatabase } from '../config/describe-database.js';
 import { loadProject, type Project } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
@@ -60,11 +61,8 @@ async function launch(project: Project, logger: Logger): Promise<App> {
     );
   }
   const { database } = project.config;
-  const newFile =
-    database.client === 'sqlite' &&
-    database.filename !== undefined &&
-    database.filename !== ':memory:' &&
-    !existsSync(database.filename);
+  const file = sqliteFile(database);
+  const newFile = file !== null && !existsSync(file);
   logger.info(`database: ${describeDatabase(database)}${newFile ? ' (new file)' : ''}`);
   const app = await createApp(project, { logger });
   for (const notice of app.notices) logger.warn(notice);

@@ -12,6 +12,9 @@ export const WEBHOOK_EVENTS = [
   'media.delete',
 ] as const;
 
+/** An event a webhook may subscribe to. */
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
 /** A webhook declared in `config/webhooks.js`. */
 export interface WebhookDeclaration {
   readonly name: string;

@@ -59,19 +59,6 @@ export interface Database extends Executor {
 export type QueryListener = (query: CompiledQuery) => void;
 
 /**
- * Runs `task`s one after the other, in call order: a transaction's single connection must not be
- * given a second statement while one is running (pg deprecates it; ordering must be kept).
- */
-export function serialQueue(): <T>(task: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(task: () => Promise<T>) => {
-    const run = tail.then(task);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-}
-
-/**
  * Takes the named locks of a transaction on `tx`, in sorted order (see Transaction.lock): one
  * statement per key. A MySQL lock not granted within its wait is reported as a lock timeout.
  */

@@ -4,7 +4,6 @@ import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { mysqlDialect } from '../sql/dialects/mysql.js';
 import {
-  serialQueue,
   takeLocks,
   type Database,
   type Executor,
@@ -13,6 +12,7 @@ import {
   type Transaction,
   type TransactionOptions,
 } from './database.js';
+import { serialQueue } from '../core/serial-queue.js';
 import { retryConflicts } from './retry-conflicts.js';
 import { translateDriverError } from './translate-driver-error.js';
 

@@ -4,7 +4,6 @@ import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
 import { postgresDialect } from '../sql/dialects/postgres.js';
 import {
-  serialQueue,
   takeLocks,
   type Database,
   type Executor,
@@ -14,6 +13,7 @@ import {
   type TransactionOptions,
 } from './database.js';
 import { checkPostgresText } from './postgres-text.js';
+import { serialQueue } from '../core/serial-queue.js';
 import { retryConflicts } from './retry-conflicts.js';
 import { statementNamer } from './statement-names.js';
 import { translateDriverError } from './translate-driver-error.js';

@@ -38,6 +38,12 @@ export async function findManyDocuments(
   return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
 }
 
+/** How many documents (versions the query's status and locale select) match its filters: one COUNT. */
+export async function countDocuments(read: ReadContext, type: ContentType, query: Query): Promise<number> {
+  const [row] = await read.exec.all(compileCount(read.dialect, planCount(read.schema, type, query)));
+  return Number(row?.count ?? 0);
+}
+
 /** One document (the version the query's status and locale select), or null. */
 export async function findOneDocument(
   read: ReadContext,

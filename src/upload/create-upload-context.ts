@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { findManyDocuments } from '../documents/read-documents.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
@@ -22,7 +22,7 @@ export async function createUploadContext(options: {
   readonly config: Config;
   readonly schema: Schema;
   readonly db: Database;
-  readonly events: EventBus;
+  readonly changes: ChangeBus;
   readonly now: () => Date;
 }): Promise<{ readonly context: UploadContext; readonly tempRoot: string; readonly fileType: ContentType }> {
   const { config, schema, db } = options;
@@ -40,7 +40,7 @@ export async function createUploadContext(options: {
     db,
     provider: createLocalProvider(config.upload.publicDir),
     imageSettings: () => imageSettings,
-    events: options.events,
+    changes: options.changes,
     now: options.now,
     readFile: async (id) =>
       (

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { UploadConfig } from '../config/upload-config.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import { mediaCategory } from '../schema/media-category.js';
 import { checkFileType, type TypeVerdict } from './check-file-type.js';
 import { detectContent } from './detect-content.js';
@@ -33,7 +33,8 @@ export interface UploadContext {
   readonly provider: UploadProvider;
   /** `plugin_upload_settings` (size optimisation, responsive formats, auto-orientation) with the breakpoints. */
   readonly imageSettings: () => ImageSettings;
-  readonly events: EventBus;
+  /** Where committed media writes are published. */
+  readonly changes: ChangeBus;
   readonly now: () => Date;
   /** Reads a file back as the API shows it (for events). */
   readonly readFile: (id: number) => Promise<Readonly<Record<string, unknown>> | null>;
@@ -91,7 +92,7 @@ export async function uploadFiles(
       }
       return created;
     });
-    await emit(ctx, 'media.create', ids);
+    await emit(ctx, 'create', ids);
     return ids;
   } catch (error) {
     await removeObjects(
@@ -131,7 +132,7 @@ export async function replaceFile(
     throw error;
   }
   await removeObjects(ctx, objectsOf(old));
-  await emit(ctx, 'media.update', [id]);
+  await emit(ctx, 'update', [id]);
 }
 
 /** `POST /api/upload?id=` without a file: changes name, alternative text and caption. */
@@ -140,7 +141,7 @@ export async function updateFileInfo(ctx: UploadContext, id: number, info: FileI
     if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
     await updateFileInfoRow(tx, ctx.db, id, info, ctx.now());
   });
-  await emit(ctx, 'media.update', [id]);
+  await emit(ctx, 'update', [id]);
 }
 
 /**
@@ -156,7 +157,7 @@ export async function deleteFile(
   if (!old) return false;
   await ctx.db.transaction((tx) => deleteFileRow(tx, ctx.db, id));
   await removeObjects(ctx, objectsOf(old));
-  ctx.events.emit({ event: 'media.delete', createdAt: ctx.now().toISOString(), media: shown });
+  ctx.changes.publish({ subject: 'media', kind: 'delete', file: shown, at: ctx.now() });
   return true;
 }
 
@@ -287,9 +288,9 @@ async function removeObjects(
   );
 }
 
-async function emit(ctx: UploadContext, event: 'media.create' | 'media.update', ids: readonly number[]): Promise<void> {
+async function emit(ctx: UploadContext, kind: 'create' | 'update', ids: readonly number[]): Promise<void> {
   for (const id of ids) {
-    const media = await ctx.readFile(id);
-    if (media) ctx.events.emit({ event, createdAt: ctx.now().toISOString(), media });
+    const file = await ctx.readFile(id);
+    if (file) ctx.changes.publish({ subject: 'media', kind, file, at: ctx.now() });
   }
 }

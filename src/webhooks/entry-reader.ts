@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
-import type { CairnEventName } from '../events/event-bus.js';
+import type { WebhookEventName } from '../config/webhooks-config.js';
 import { findDocumentsById, type ReadContext } from '../documents/read-documents.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
@@ -8,7 +8,7 @@ import type { ContentType, Model, Schema } from '../schema/types.js';
 
 /** An entry event to build: its payload fields, and which version of which document its `entry` is. */
 export interface EntryEvent {
-  readonly event: CairnEventName;
+  readonly event: WebhookEventName;
   readonly createdAt: string;
   readonly model: string;
   readonly uid: string;

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { DatabaseConfig } from '../config/config.js';
 import type { Database } from '../db/database.js';
+import { sqliteFile } from '../db/database-files.js';
 import { openDatabase } from '../db/open-database.js';
+import { moveSqliteTable, sqliteHasTable } from '../db/sqlite-tables.js';
 import { syncSchema } from '../db/sync-schema.js';
 import { WEBHOOK_DELIVERIES_TABLE } from '../schema/tables.js';
 
@@ -18,9 +20,8 @@ const DELIVERIES = WEBHOOK_DELIVERIES_TABLE.name;
  * database has no file to put beside.
  */
 export function deliveryQueueFile(database: DatabaseConfig): string | null {
-  if (database.client !== 'sqlite') return null;
-  const filename = database.filename ?? '.tmp/data.db';
-  if (filename === ':memory:' || filename.startsWith('file:')) return null;
+  const filename = sqliteFile(database);
+  if (filename === null) return null;
   const extension = extname(filename);
   return join(dirname(filename), `${basename(filename, extension)}-webhooks${extension}`);
 }
@@ -56,29 +57,15 @@ export async function openQueueDatabase(database: DatabaseConfig, content: Datab
  * copies again without duplicates. Nothing to do on other databases or when there is no such table.
  */
 export async function moveDeliveriesToQueueFile(database: DatabaseConfig, content: Database): Promise<void> {
-  const file = deliveryQueueFile(database);
-  if (file === null) return;
-  const [found] = await content.all({
-    sql: "select count(*) as n from sqlite_master where type = 'table' and name = ?",
-    params: [DELIVERIES],
-  });
-  if (Number(found?.n ?? 0) === 0) return;
+  const source = sqliteFile(database);
+  if (source === null || deliveryQueueFile(database) === null || !(await sqliteHasTable(content, DELIVERIES))) return;
   const queue = await openQueueDatabase(database, content);
   try {
-    const columns = WEBHOOK_DELIVERIES_TABLE.columns.map((column) => `"${column.name}"`).join(', ');
-    await queue.db.run({ sql: 'attach database ? as moved', params: [database.filename ?? '.tmp/data.db'] });
-    try {
-      await queue.db.run({
-        sql: `insert or ignore into "${DELIVERIES}" (${columns}) select ${columns} from moved."${DELIVERIES}"`,
-        params: [],
-      });
-    } finally {
-      await queue.db.run({ sql: 'detach database moved', params: [] });
-    }
+    const columns = WEBHOOK_DELIVERIES_TABLE.columns.map((column) => column.name);
+    await moveSqliteTable(content, source, queue.db, DELIVERIES, columns);
   } finally {
     await queue.close();
   }
-  await content.run({ sql: `drop table "${DELIVERIES}"`, params: [] });
 }
 
 /** Whether the queue's own file exists (a server that never had a webhook has none). */

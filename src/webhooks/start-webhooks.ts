@@ -1,34 +1,34 @@
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
-import type { EventBus } from '../events/event-bus.js';
+import { shareableWithThread } from '../db/database-files.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import type { Schema } from '../schema/types.js';
 import type { EntryReader } from './entry-reader.js';
 import { startLocalWebhooks, type WebhookSink } from './local-webhooks.js';
 import { deliveryQueueFile, moveDeliveriesToQueueFile, queueFileExists } from './queue-database.js';
 import { startThreadedWebhooks } from './threaded-webhooks.js';
+import { webhookChanges } from './webhook-changes.js';
 import { syncWebhooks } from './webhook-store.js';
 
-/** The webhooks of a running server: where content writes send their events. */
+/** The webhooks of a running server (they listen to the change bus). */
 export interface Webhooks extends WebhookSink {
   /** Whether an enabled webhook subscribes to `event` (entry bodies cost reads: only wanted ones are built). */
   wants(event: string): boolean;
 }
 
-const MEDIA_EVENTS = ['media.create', 'media.update', 'media.delete'];
-
 /**
  * Syncs `config/webhooks.js` into `strapi_webhooks` and starts delivering: on the webhook thread
  * when a webhook is enabled (threaded-webhooks.ts), else on this thread (a SQLite database a
- * thread cannot share, or deliveries left by an earlier run to send). Media events come from `events`;
- * entry events from the content API (content-events.ts), through the returned `Webhooks`.
+ * thread cannot share, or deliveries left by an earlier run to send). Listens to `changes` for
+ * what to send (webhook-changes.ts) while an enabled webhook subscribes to anything.
  */
 export async function startWebhooks(options: {
   readonly config: Config;
   readonly schema: Schema;
   readonly db: Database;
-  /** Reads entry bodies on this thread (the fallback's reads). */
+  /** Reads entry bodies on this thread (the fallback's reads, and a delete's entries before it). */
   readonly reader: EntryReader;
-  readonly events: EventBus;
+  readonly changes: ChangeBus;
   readonly now: () => Date;
   readonly onError: (error: unknown) => void;
 }): Promise<Webhooks> {
@@ -41,7 +41,7 @@ export async function startWebhooks(options: {
     startLocalWebhooks(setup, { content: db, reader: options.reader, now: options.now, onError: options.onError });
   const queueFile = deliveryQueueFile(config.database);
   // A SQLite database without a file of its own name (`:memory:`, a `file:` URI) is not shared with a thread.
-  const threadable = config.database.client !== 'sqlite' || queueFile !== null;
+  const threadable = shareableWithThread(config.database);
   let sink: WebhookSink;
   if (subscribed.size > 0 && threadable) {
     const data = {
@@ -56,18 +56,16 @@ export async function startWebhooks(options: {
   // No webhook, and no queue file a delivery could be waiting in: nothing to run.
   else sink = { deleting: () => undefined, send: () => undefined, close: async () => undefined };
 
-  const media = MEDIA_EVENTS.filter((event) => subscribed.has(event));
-  const unsubscribe =
-    media.length > 0
-      ? options.events.on(
-          (event) => sink.send([{ kind: 'built', event: event.event, body: JSON.stringify(event) }]),
-          media,
-        )
-      : () => undefined;
-  return {
+  const running: Webhooks = {
     wants: (event) => subscribed.has(event),
     deleting: (notice) => sink.deleting(notice),
     send: (items) => sink.send(items),
+    close: () => sink.close(),
+  };
+  const unsubscribe =
+    subscribed.size > 0 ? options.changes.subscribe(webhookChanges(running, options.reader)) : () => undefined;
+  return {
+    ...running,
     async close() {
       unsubscribe();
       await sink.close();

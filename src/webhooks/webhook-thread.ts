@@ -10,6 +10,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import type { DatabaseConfig } from '../config/config.js';
 import type { WebhookDeliveryConfig } from '../config/webhooks-config.js';
 import type { Database } from '../db/database.js';
+import { withPoolOf } from '../db/database-files.js';
 import { openDatabase } from '../db/open-database.js';
 import type { Schema } from '../schema/types.js';
 import type { WebhookWorker } from './delivery-worker.js';
@@ -101,7 +102,7 @@ async function close({ content, queue, worker }: Running): Promise<void> {
 async function open(): Promise<Running> {
   // PostgreSQL and MySQL: two connections of the thread's own (entry reads one after the
   // other; queue writes beside them), never the server's. SQLite: a read-only connection.
-  const database = data.database.client === 'sqlite' ? data.database : { ...data.database, pool: { min: 0, max: 2 } };
+  const database = withPoolOf(data.database, 2);
   const content = await openDatabase(database, undefined, { readOnly: true });
   let queue: QueueDatabase | null = null;
   try {

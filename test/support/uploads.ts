@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import type { CairnEvent } from '../../src/events/event-bus.js';
 import { bytesToKilobytes } from '../../src/upload/image-formats.js';
 import { uploadBody, type UploadForm } from './multipart.js';
 import { countRows } from './row-counts.js';
@@ -309,20 +308,31 @@ export function expectUploadCounts(
   });
 }
 
-/** Starts recording the server's `media.*` events into `vars.events` (entry events are left out). */
+/** A media change as its webhook event names it: `{ event: 'media.create', createdAt, media }`. */
+interface MediaEvent {
+  readonly event: string;
+  readonly createdAt: string;
+  readonly media: unknown;
+}
+
+/** Starts recording the server's media changes into `vars.events` (document changes are left out). */
 export const recordEvents = (): Step =>
-  dbStep('record the media events of the event bus', ({ vars, server }) => {
-    const events: CairnEvent[] = [];
+  dbStep('record the media changes of the change bus', ({ vars, server }) => {
+    const events: MediaEvent[] = [];
     vars.events = events;
-    server.app.events.on((event) => {
-      if (event.event.startsWith('media.')) events.push(event);
+    server.app.changes.subscribe({
+      changed(change) {
+        if (change.subject === 'media') {
+          events.push({ event: `media.${change.kind}`, createdAt: change.at.toISOString(), media: change.file });
+        }
+      },
     });
   });
 
 /** The events since the last check are exactly these (built from the saved values), then forgotten. */
 export function expectEvents(name: string, expected: (vars: Vars) => unknown[]): Step {
   return dbStep(name, ({ vars }) => {
-    const events = vars.events as CairnEvent[];
+    const events = vars.events as MediaEvent[];
     expect(events).toEqual(expected(vars));
     events.length = 0;
   });

@@ -1,0 +1,176 @@
+import { authorizeQuery, findableBy } from '../access/authorize-query.js';
+import type { AccessControl, Principal } from '../access/principal.js';
+import { assertFindableRelationInput } from '../access/restricted-relations.js';
+import { sanitizeData } from '../access/sanitize-input.js';
+import type { ChangeBus, DocumentChange, DocumentChangeKind } from '../events/change-bus.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType } from '../schema/types.js';
+import type { Document } from '../shape/shape-rows.js';
+import type { DocumentContext } from './context.js';
+import { findSingleDocumentId } from './document-rows.js';
+import {
+  countDocuments,
+  findFirstDocument,
+  findManyDocuments,
+  findOneDocument,
+  type PaginationMeta,
+  type ReadContext,
+} from './read-documents.js';
+import { publishDocument, unpublishDocument } from './publish-documents.js';
+import { createDocument, deleteDocument, putSingleDocument, updateDocument } from './write-documents.js';
+
+/**
+ * The document service: every consumer (the REST content API, the users API, later GraphQL and
+ * the admin panel) reads and writes documents through these verbs, so none can skip what they
+ * own. Each verb, top to bottom:
+ *
+ * 1. `authorize`: the caller's view of the query — populate pruned to the types it may `find`,
+ *    filters and sorts through a relation it may not read refused (as Strapi's content API does;
+ *    access/authorize-query.ts);
+ * 2. for writes, `input`: the data's keys checked (unknown and non-writable keys refused) and
+ *    relations to types the caller may not read refused;
+ * 3. the work: one read, or one transaction (validation, draft & publish, locks; write-documents.ts);
+ * 4. for writes, after the commit: the change events on the bus (none on rollback).
+ *
+ * The route's own permission (`api::article.article.create`, …) is the consumer's guard: a
+ * verb runs for a caller already allowed to call it.
+ */
+export interface DocumentService {
+  findMany(
+    type: ContentType,
+    query: Query,
+    caller: Principal,
+  ): Promise<{ readonly documents: Document[]; readonly pagination: PaginationMeta }>;
+  /** The document's version the query selects (status, locale), or null. */
+  findOne(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
+  /** The first document the query selects (a single type's only one), or null. */
+  findFirst(type: ContentType, query: Query, caller: Principal): Promise<Document | null>;
+  count(type: ContentType, query: Query, caller: Principal): Promise<number>;
+  /** Creates a document (and publishes it unless `status=draft`). */
+  create(type: ContentType, data: unknown, query: Query, caller: Principal): Promise<Document>;
+  /** Updates a document's version in the query's locale; null when there is none. */
+  update(
+    type: ContentType,
+    documentId: string,
+    data: unknown,
+    query: Query,
+    caller: Principal,
+  ): Promise<Document | null>;
+  /** A single type's write: updates its document, or creates it when it has none in that locale. */
+  put(
+    type: ContentType,
+    data: unknown,
+    query: Query,
+    caller: Principal,
+  ): Promise<{ readonly document: Document; readonly created: boolean }>;
+  /**
+   * Deletes a document's versions in the query's locale (`*`: all); `documentId` null: the single
+   * type's document. False when there was nothing to delete.
+   */
+  delete(type: ContentType, documentId: string | null, query: Query, caller: Principal): Promise<boolean>;
+  /**
+   * Publishes the document's drafts in the query's locale (`*`: all): its published version, or
+   * null when it has no draft there. Draft & publish types only (else a 400).
+   */
+  publish(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
+  /** Removes the published versions in the query's locale: the draft, or null when nothing was published. */
+  unpublish(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
+}
+
+/** Builds the service once, in the composition root. */
+export function createDocumentService(deps: {
+  readonly documents: DocumentContext;
+  readonly access: AccessControl;
+  readonly changes: ChangeBus;
+}): DocumentService {
+  const { documents, access, changes } = deps;
+  const { schema, db } = documents;
+  const read: ReadContext = { schema, exec: db, dialect: db.dialect };
+  const authorize = (type: ContentType, query: Query, caller: Principal): Query =>
+    authorizeQuery(schema, type, query, findableBy(access, caller));
+  const input = (type: ContentType, data: unknown, caller: Principal): Record<string, unknown> => {
+    const clean = sanitizeData(schema, type, data);
+    assertFindableRelationInput(schema, type, clean, findableBy(access, caller));
+    return clean;
+  };
+  const change = (
+    kind: DocumentChangeKind,
+    type: ContentType,
+    documentId: string,
+    query: Query,
+    published = false,
+  ): DocumentChange => ({
+    subject: 'document',
+    kind,
+    type,
+    documentId,
+    locale: query.locale === '*' ? null : query.locale,
+    published,
+    at: documents.now(),
+  });
+  /** A committed create or update (which publishes too, under draft & publish, unless `status=draft`). */
+  const written = (kind: 'create' | 'update', type: ContentType, document: Document, query: Query) => {
+    const published = type.draftAndPublish && query.status !== 'draft';
+    changes.publish(change(kind, type, String(document.documentId), query, published));
+  };
+
+  return {
+    // Async, so that a refused query is a rejected promise like every other failure.
+    findMany: async (type, query, caller) => findManyDocuments(read, type, authorize(type, query, caller)),
+    findOne: async (type, documentId, query, caller) =>
+      findOneDocument(read, type, documentId, authorize(type, query, caller)),
+    findFirst: async (type, query, caller) => findFirstDocument(read, type, authorize(type, query, caller)),
+    count: async (type, query, caller) => countDocuments(read, type, authorize(type, query, caller)),
+
+    async create(type, data, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const document = await createDocument(documents, type, input(type, data, caller), allowed);
+      written('create', type, document, allowed);
+      return document;
+    },
+
+    async update(type, documentId, data, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const document = await updateDocument(documents, type, documentId, input(type, data, caller), allowed);
+      if (document) written('update', type, document, allowed);
+      return document;
+    },
+
+    async put(type, data, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const result = await putSingleDocument(documents, type, input(type, data, caller), allowed);
+      written(result.created ? 'create' : 'update', type, result.document, allowed);
+      return result;
+    },
+
+    async delete(type, documentId, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const target = documentId ?? (await findSingleDocumentId(db, db.dialect, type, allowed.locale));
+      if (target === null) return false;
+      // Listeners that need the document as it was read it now; a committed delete is published.
+      const outcome = await changes.deleting(change('delete', type, target, allowed));
+      let removed = false;
+      try {
+        removed = await deleteDocument(documents, type, target, allowed);
+      } finally {
+        // A delete that removed nothing (another one got there first) publishes nothing.
+        outcome(removed);
+      }
+      return removed;
+    },
+
+    async publish(type, documentId, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const document = await publishDocument(documents, type, documentId, allowed);
+      if (document) changes.publish(change('publish', type, documentId, allowed));
+      return document;
+    },
+
+    async unpublish(type, documentId, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const document = await unpublishDocument(documents, type, documentId, allowed);
+      if (document) changes.publish(change('unpublish', type, documentId, allowed));
+      return document;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { ValidationError } from '../core/errors.js';
+import type { Executor } from '../db/database.js';
+import { isIn } from '../plan/simple-plans.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType } from '../schema/types.js';
+import { compileDelete } from '../sql/compile-write.js';
+import type { Document } from '../shape/shape-rows.js';
+import type { DocumentContext } from './context.js';
+import { publishDraft } from './publish-draft.js';
+import { findOneDocument } from './read-documents.js';
+import { deleteRowTrees } from './row-tree.js';
+import { lockDocument, lockDocumentForDelete } from './write-locks.js';
+
+/** Publishing verbs exist only where versions do (Strapi refuses them too). */
+function requireDraftAndPublish(type: ContentType): void {
+  if (!type.draftAndPublish) throw new ValidationError(`${type.uid} does not have draft & publish enabled`);
+}
+
+/**
+ * Publishes a document's drafts in the query's locale (`*`: every locale it has), each replacing
+ * its published version (publish-draft.ts: required attributes and uniqueness checked first),
+ * holding the document's lock, in one transaction. Returns the published version in the query's
+ * locale (the first published locale with `*`), or null when the document has no draft there.
+ */
+export async function publishDocument(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+): Promise<Document | null> {
+  requireDraftAndPublish(type);
+  return ctx.db.transaction(async (tx) => {
+    const rows = await lockDocument(tx, ctx.db.dialect, type, documentId);
+    const drafts = rows.filter((row) => row.status === 'draft' && inLocale(row.locale, query.locale));
+    if (drafts.length === 0) return null;
+    for (const draft of drafts) await publishDraft(ctx, tx, type, draft.id, { documentId, locale: draft.locale });
+    return readVersion(ctx, tx, type, documentId, query, 'published');
+  });
+}
+
+/**
+ * Unpublishes a document in the query's locale (`*`: every locale): deletes its published
+ * versions with their components and media links (relation links go with the rows); the drafts
+ * stay. Returns the draft in the query's locale, or null when nothing was published there.
+ */
+export async function unpublishDocument(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+): Promise<Document | null> {
+  requireDraftAndPublish(type);
+  return ctx.db.transaction(async (tx) => {
+    const rows = await lockDocumentForDelete(tx, ctx.db.dialect, type, documentId);
+    const ids = rows
+      .filter((row) => row.status === 'published' && inLocale(row.locale, query.locale))
+      .map((row) => row.id);
+    if (ids.length === 0) return null;
+    await deleteRowTrees({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, ids);
+    await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: isIn('id', ids) }));
+    return readVersion(ctx, tx, type, documentId, query, 'draft');
+  });
+}
+
+function inLocale(rowLocale: string | null, locale: string | null): boolean {
+  return locale === null || locale === '*' || rowLocale === locale;
+}
+
+/** The document's version of `status`, shaped by the query's `fields` and `populate`. */
+async function readVersion(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+  status: 'draft' | 'published',
+): Promise<Document | null> {
+  const read = { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect };
+  const versionQuery: Query = { ...query, status, filters: null, search: null, publicationFilter: null };
+  return findOneDocument(read, type, documentId, versionQuery);
+}
