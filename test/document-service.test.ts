@@ -256,3 +256,115 @@ for (const database of inject('databases')) {
     });
   });
 }
+
+/** Authors with draft & publish, so that an article's draft and published rows link to different author rows. */
+const DRAFT_AND_PUBLISH_AUTHOR = JSON.stringify({
+  kind: 'collectionType',
+  collectionName: 'authors',
+  info: { singularName: 'author', pluralName: 'authors', displayName: 'Author' },
+  options: { draftAndPublish: true },
+  attributes: {
+    name: { type: 'string', required: true },
+    articles: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', mappedBy: 'author' },
+  },
+});
+
+for (const database of inject('databases')) {
+  describe(`[${database}] discarding a draft`, () => {
+    let server: TestServer;
+    const caller = token('full-access');
+    const sql = (text: string) => server.app.db.all({ sql: text, params: [] });
+    beforeAll(async () => {
+      server = await startTestServer({
+        database,
+        files: { 'src/api/author/content-types/author/schema.json': DRAFT_AND_PUBLISH_AUTHOR },
+      });
+    });
+    afterAll(() => server.close());
+
+    it('the draft becomes a copy of the published version again: scalars, component, relation to the author draft; one change; nothing left behind', async () => {
+      const { documents, project } = server.app;
+      const type = (uid: string) => project.schema.contentTypes.get(uid) as ContentType;
+      const article = type('api::article.article');
+      const author = type('api::author.author');
+      const query = (model: ContentType, raw: Record<string, unknown> = {}) =>
+        normalizeQuery(project.schema, model, raw, {
+          api: project.config.api,
+          defaultLocale: project.config.i18n.defaultLocale,
+        });
+      const ada = String((await documents.create(author, { name: 'Ada' }, query(author), caller)).documentId);
+      const grace = String((await documents.create(author, { name: 'Grace' }, query(author), caller)).documentId);
+      const created = await documents.create(
+        article,
+        { title: 'Published title', author: ada, seo: { metaTitle: 'Published seo' } },
+        query(article),
+        caller,
+      );
+      const documentId = String(created.documentId);
+      await documents.update(
+        article,
+        documentId,
+        { title: 'Draft title', author: grace, seo: { metaTitle: 'Draft seo' } },
+        query(article, { status: 'draft' }),
+        caller,
+      );
+      const read = (status: 'draft' | 'published') =>
+        documents.findOne(
+          article,
+          documentId,
+          query(article, { status, populate: { author: { fields: ['name', 'publishedAt'] }, seo: true } }),
+          caller,
+        );
+      expect(await read('draft')).toMatchObject({
+        title: 'Draft title',
+        author: { name: 'Grace' },
+        seo: { metaTitle: 'Draft seo' },
+      });
+
+      const changes: Change[] = [];
+      const off = server.app.changes.subscribe({ changed: (change) => void changes.push(change) });
+      const discarded = await documents.discardDraft(article, documentId, query(article), caller);
+      off();
+      expect(changes.map((change) => change.kind)).toEqual(['discard']);
+      expect(discarded).toMatchObject({ documentId, title: 'Published title', publishedAt: null });
+      // The draft links the author's draft (publishedAt null), the published version its published row.
+      expect(await read('draft')).toMatchObject({
+        title: 'Published title',
+        author: { documentId: ada, publishedAt: null },
+        seo: { metaTitle: 'Published seo' },
+      });
+      expect(await read('published')).toMatchObject({
+        title: 'Published title',
+        author: { documentId: ada, publishedAt: expect.any(String) },
+        seo: { metaTitle: 'Published seo' },
+      });
+      // One draft and one published row; no component row without its article.
+      const rows = await sql(`select published_at from articles where document_id = '${documentId}'`);
+      expect(rows.map((row) => (row.published_at === null ? 'draft' : 'published')).sort()).toEqual([
+        'draft',
+        'published',
+      ]);
+      const orphans = await sql(
+        'select count(*) as n from components_shared_seos c where not exists (select 1 from articles_cmps l where l.cmp_id = c.id)',
+      );
+      expect(Number(orphans[0]?.n)).toBe(0);
+
+      // Publishing the restored draft links the published author again.
+      await documents.publish(article, documentId, query(article), caller);
+      expect(await read('published')).toMatchObject({ author: { documentId: ada, publishedAt: expect.any(String) } });
+
+      // A document never published has nothing to go back to: null, no change.
+      const draftOnly = await documents.create(
+        article,
+        { title: 'Only a draft' },
+        query(article, { status: 'draft' }),
+        caller,
+      );
+      changes.length = 0;
+      const again = server.app.changes.subscribe({ changed: (change) => void changes.push(change) });
+      expect(await documents.discardDraft(article, String(draftOnly.documentId), query(article), caller)).toBeNull();
+      again();
+      expect(changes).toEqual([]);
+    });
+  });
+}

@@ -1,4 +1,5 @@
 import type { Condition, RowValues, SelectColumn, ValueKind } from '../plan/plan-types.js';
+import type { Status } from '../query/query-types.js';
 import { eq, isIn } from '../plan/simple-plans.js';
 import { relationLink, type RelationLink } from '../schema/links.js';
 import { getModel, type ContentType, type Model } from '../schema/types.js';
@@ -9,10 +10,11 @@ import type { LinkWriter } from './write-relations.js';
 type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
 
 /**
- * Copies the relation links of row `fromId` (a draft, or a component of one) to row `toId`, on
- * both sides of every relation the model has. With `toPublished` (publishing), targets with draft
- * & publish are mapped to their published version of the same document and locale and links to
- * drafts never published are dropped; otherwise links are copied as they are. Order columns are carried over. A self link (the row related to itself through a
+ * Copies the relation links of row `fromId` to row `toId`, on both sides of every relation the
+ * model has. With `mapTo` (a copy to the other status: publishing a draft, or a draft replaced by
+ * the published version), targets with draft & publish are mapped to their version of that status
+ * in the same document and locale, and links without one are dropped; with null, links are copied
+ * as they are. Order columns are carried over. A self link (the row related to itself through a
  * bidirectional self relation) is one link row both sides see: it is copied from the owner side
  * only.
  */
@@ -21,7 +23,7 @@ export async function copyLinks(
   model: Model,
   fromId: number,
   toId: number,
-  toPublished = true,
+  mapTo: Status | null = 'published',
 ): Promise<void> {
   for (const attribute of model.attributes.values()) {
     if (attribute.type !== 'relation' || attribute.target === undefined) continue;
@@ -34,11 +36,12 @@ export async function copyLinks(
     );
     if (links.length === 0) continue;
     const published =
-      toPublished && target.modelType === 'contentType' && target.draftAndPublish
-        ? await publishedVersions(
+      mapTo !== null && target.modelType === 'contentType' && target.draftAndPublish
+        ? await versionsIn(
             writer,
             target,
             links.map((l) => l.target),
+            mapTo,
           )
         : null;
     const rows: RowValues[] = [];
@@ -121,11 +124,12 @@ async function readLinks(writer: LinkWriter, link: JoinTableLink, sourceId: numb
   }));
 }
 
-/** Draft row id → the newest published row of the same document and locale. */
-async function publishedVersions(
+/** Row id → the newest row of `status` of the same document and locale. */
+async function versionsIn(
   writer: LinkWriter,
   target: ContentType,
   draftIds: readonly number[],
+  status: Status,
 ): Promise<Map<number, number>> {
   const sameLocale: Condition = {
     kind: 'sameValue',
@@ -152,7 +156,7 @@ async function publishedVersions(
               {
                 kind: 'compare',
                 column: { alias: 'p', column: 'published_at' },
-                op: 'notNull',
+                op: status === 'published' ? 'notNull' : 'null',
                 value: true,
                 valueKind: 'datetime',
               },

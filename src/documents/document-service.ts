@@ -16,7 +16,7 @@ import {
   type PaginationMeta,
   type ReadContext,
 } from './read-documents.js';
-import { publishDocument, unpublishDocument } from './publish-documents.js';
+import { discardDraft, publishDocument, unpublishDocument } from './publish-documents.js';
 import { createDocument, deleteDocument, putSingleDocument, updateDocument } from './write-documents.js';
 
 /**
@@ -75,6 +75,11 @@ export interface DocumentService {
   publish(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
   /** Removes the published versions in the query's locale: the draft, or null when nothing was published. */
   unpublish(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
+  /**
+   * Replaces the drafts in the query's locale by copies of their published versions: the new
+   * draft, or null when nothing is published there.
+   */
+  discardDraft(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
 }
 
 /** Builds the service once, in the composition root. */
@@ -170,6 +175,13 @@ export function createDocumentService(deps: {
       const allowed = authorize(type, query, caller);
       const document = await unpublishDocument(documents, type, documentId, allowed);
       if (document) changes.publish(change('unpublish', type, documentId, allowed));
+      return document;
+    },
+
+    async discardDraft(type, documentId, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const document = await discardDraft(documents, type, documentId, allowed);
+      if (document) changes.publish(change('discard', type, documentId, allowed));
       return document;
     },
   };

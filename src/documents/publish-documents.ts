@@ -3,12 +3,14 @@ import type { Executor } from '../db/database.js';
 import { isIn } from '../plan/simple-plans.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
-import { compileDelete } from '../sql/compile-write.js';
+import { storedColumns } from '../plan/plan-write.js';
+import { compileCopyRows, compileDelete } from '../sql/compile-write.js';
 import type { Document } from '../shape/shape-rows.js';
 import type { DocumentContext } from './context.js';
 import { publishDraft } from './publish-draft.js';
 import { findOneDocument } from './read-documents.js';
-import { deleteRowTrees } from './row-tree.js';
+import { repointIncomingLinks } from './copy-links.js';
+import { copyRowTree, deleteRowTrees } from './row-tree.js';
 import { lockDocument, lockDocumentForDelete } from './write-locks.js';
 
 /** Publishing verbs exist only where versions do (Strapi refuses them too). */
@@ -58,6 +60,48 @@ export async function unpublishDocument(
     if (ids.length === 0) return null;
     await deleteRowTrees({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, ids);
     await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: isIn('id', ids) }));
+    return readVersion(ctx, tx, type, documentId, query, 'draft');
+  });
+}
+
+/**
+ * Discards a document's drafts in the query's locale (`*`: every locale): each draft is replaced
+ * by a copy of its locale's published version — components, media and relation links, relations
+ * to draft & publish targets mapped to their drafts — as Strapi's `discardDraft` does. One-way
+ * links from other rows to the old draft move to the new one. Returns the new draft in the query's
+ * locale, or null when nothing is published there (there is nothing to go back to).
+ */
+export async function discardDraft(
+  ctx: DocumentContext,
+  type: ContentType,
+  documentId: string,
+  query: Query,
+): Promise<Document | null> {
+  requireDraftAndPublish(type);
+  return ctx.db.transaction(async (tx) => {
+    const dialect = ctx.db.dialect;
+    const writer = { schema: ctx.schema, exec: tx, dialect };
+    const rows = await lockDocumentForDelete(tx, dialect, type, documentId);
+    const published = rows.filter((row) => row.status === 'published' && inLocale(row.locale, query.locale));
+    if (published.length === 0) return null;
+    for (const version of published) {
+      const drafts = rows.filter((row) => row.status === 'draft' && row.locale === version.locale).map((row) => row.id);
+      const [draftId] = await tx.insert(
+        compileCopyRows(dialect, {
+          table: type.table,
+          columns: storedColumns(type),
+          overrides: new Map([['published_at', { value: null, kind: 'datetime' }]]),
+          where: isIn('id', [version.id]),
+        }),
+        1,
+      );
+      if (draftId === undefined) throw new Error(`Copying ${type.uid} row ${version.id} returned no id`);
+      await copyRowTree(writer, type, version.id, draftId, undefined, 'draft');
+      if (drafts.length === 0) continue;
+      await repointIncomingLinks(writer, type, drafts, draftId);
+      await deleteRowTrees(writer, type, drafts);
+      await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', drafts) }));
+    }
     return readVersion(ctx, tx, type, documentId, query, 'draft');
   });
 }

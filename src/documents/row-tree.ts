@@ -2,6 +2,7 @@ import { componentJoinTable, MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../pla
 import { allOf, type Condition, type RowValues, type ValueKind } from '../plan/plan-types.js';
 import { eq, isIn } from '../plan/simple-plans.js';
 import { storedColumns } from '../plan/plan-write.js';
+import type { Status } from '../query/query-types.js';
 import type { Model } from '../schema/types.js';
 import { compileCopyRows, compileDelete, compileInsert } from '../sql/compile-write.js';
 import { copyLinks } from './copy-links.js';
@@ -138,9 +139,10 @@ async function deleteComponents(writer: LinkWriter, links: readonly ComponentLin
 }
 
 /**
- * Gives row `toId` a copy of row `fromId`'s tree (publishing a draft): relation links with
- * draft & publish targets mapped to their published versions (links to drafts without one are
- * dropped), media morph rows, and fresh copies of every component row, recursively.
+ * Gives row `toId` a copy of row `fromId`'s tree: relation links with draft & publish targets
+ * mapped to their `mapTo` versions (publishing: the published ones, links to drafts without one
+ * dropped; null: kept as they are, see copyLinks), media morph rows, and fresh copies of every
+ * component row, recursively.
  * `only` limits the copy to some attributes' media and components, without the row's own relation
  * links (a new localization takes the shared attributes of another locale); the components it
  * copies then keep their links as they are, since source and copy have the same status.
@@ -151,10 +153,10 @@ export async function copyRowTree(
   fromId: number,
   toId: number,
   only?: ReadonlySet<string>,
-  sameStatus = false,
+  mapTo: Status | null = 'published',
 ): Promise<void> {
   const attributes = [...model.attributes.values()].filter((a) => only === undefined || only.has(a.name));
-  if (only === undefined) await copyLinks(writer, model, fromId, toId, !sameStatus);
+  if (only === undefined) await copyLinks(writer, model, fromId, toId, mapTo);
   const copyMedia = (field?: string) =>
     writer.exec.run(
       compileCopyRows(writer.dialect, {
@@ -187,7 +189,7 @@ export async function copyRowTree(
         : compileInsert(writer.dialect, { table: component.table, rows: [new Map()] });
     const [copyId] = await writer.exec.insert(copy, 1);
     if (copyId === undefined) continue;
-    await copyRowTree(writer, component, link.componentId, copyId, undefined, sameStatus || only !== undefined);
+    await copyRowTree(writer, component, link.componentId, copyId, undefined, only !== undefined ? null : mapTo);
     rows.push(
       new Map<string, { value: unknown; kind: ValueKind }>([
         ['entity_id', { value: toId, kind: 'integer' }],
