@@ -119,6 +119,19 @@ export function createDocumentService(deps: {
     changes.publish(change(kind, type, String(document.documentId), query, published));
   };
 
+  /** publish, unpublish, discardDraft: the work on the document's versions, then its change when there was any. */
+  const versionVerb =
+    (
+      kind: 'publish' | 'unpublish' | 'discard',
+      work: (ctx: DocumentContext, type: ContentType, documentId: string, query: Query) => Promise<Document | null>,
+    ) =>
+    async (type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null> => {
+      const allowed = authorize(type, query, caller);
+      const document = await work(documents, type, documentId, allowed);
+      if (document) changes.publish(change(kind, type, documentId, allowed));
+      return document;
+    };
+
   return {
     // Async, so that a refused query is a rejected promise like every other failure.
     findMany: async (type, query, caller) => findManyDocuments(read, type, authorize(type, query, caller)),
@@ -164,25 +177,8 @@ export function createDocumentService(deps: {
       return removed;
     },
 
-    async publish(type, documentId, query, caller) {
-      const allowed = authorize(type, query, caller);
-      const document = await publishDocument(documents, type, documentId, allowed);
-      if (document) changes.publish(change('publish', type, documentId, allowed));
-      return document;
-    },
-
-    async unpublish(type, documentId, query, caller) {
-      const allowed = authorize(type, query, caller);
-      const document = await unpublishDocument(documents, type, documentId, allowed);
-      if (document) changes.publish(change('unpublish', type, documentId, allowed));
-      return document;
-    },
-
-    async discardDraft(type, documentId, query, caller) {
-      const allowed = authorize(type, query, caller);
-      const document = await discardDraft(documents, type, documentId, allowed);
-      if (document) changes.publish(change('discard', type, documentId, allowed));
-      return document;
-    },
+    publish: versionVerb('publish', publishDocument),
+    unpublish: versionVerb('unpublish', unpublishDocument),
+    discardDraft: versionVerb('discard', discardDraft),
   };
 }
