@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Principal } from '../src/access/principal.js';
 import type { DocumentService } from '../src/documents/document-service.js';
 import type { Change } from '../src/events/change-bus.js';
+import type { Document } from '../src/shape/shape-rows.js';
 import { normalizeQuery } from '../src/query/normalize-query.js';
 import type { Query } from '../src/query/query-types.js';
 import type { ContentType } from '../src/schema/types.js';
@@ -175,6 +176,24 @@ for (const database of inject('databases')) {
         const duplicate = () => documents.create(author, { name: 'Ada' }, query(author), caller);
         expect(await published(duplicate)).toEqual([]);
         await expect(duplicate()).rejects.toMatchObject({ status: 400, message: 'This attribute must be unique' });
+
+        // publish, unpublish, discardDraft: one change each; the populated author as for reads.
+        let version: Document | null = null;
+        const publishing = await published(
+          async () => (version = await documents.publish(article, documentId, withAuthor, caller)),
+        );
+        expect(kinds(publishing)).toEqual([`publish ${documentId}`]);
+        expect(version === null ? null : 'author' in version).toBe(mayFindAuthors);
+        expect(kinds(await published(() => documents.unpublish(article, documentId, withAuthor, caller)))).toEqual([
+          `unpublish ${documentId}`,
+        ]);
+        await documents.publish(article, documentId, query(article), caller);
+        expect(kinds(await published(() => documents.discardDraft(article, documentId, withAuthor, caller)))).toEqual([
+          `discard ${documentId}`,
+        ]);
+        if (!mayFindAuthors) {
+          await expect(documents.publish(article, documentId, byAuthor, caller)).rejects.toMatchObject(refusedAuthor);
+        }
 
         // put (a single type): create then update, one change each.
         const firstPut = await published(() =>
