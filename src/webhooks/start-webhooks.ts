@@ -10,10 +10,9 @@ import { startThreadedWebhooks } from './threaded-webhooks.js';
 import { webhookChanges } from './webhook-changes.js';
 import { syncWebhooks } from './webhook-store.js';
 
-/** The webhooks of a running server (they listen to the change bus). */
-export interface Webhooks extends WebhookSink {
-  /** Whether an enabled webhook subscribes to `event` (entry bodies cost reads: only wanted ones are built). */
-  wants(event: string): boolean;
+/** The webhooks of a running server (they listen to the change bus): what stops them. */
+export interface RunningWebhooks {
+  close(): Promise<void>;
 }
 
 /**
@@ -31,7 +30,7 @@ export async function startWebhooks(options: {
   readonly changes: ChangeBus;
   readonly now: () => Date;
   readonly onError: (error: unknown) => void;
-}): Promise<Webhooks> {
+}): Promise<RunningWebhooks> {
   const { config, db } = options;
   const webhooks = await syncWebhooks(db, config.webhooks);
   await moveDeliveriesToQueueFile(config.database, db);
@@ -56,16 +55,16 @@ export async function startWebhooks(options: {
   // No webhook, and no queue file a delivery could be waiting in: nothing to run.
   else sink = { deleting: () => undefined, send: () => undefined, close: async () => undefined };
 
-  const running: Webhooks = {
-    wants: (event) => subscribed.has(event),
-    deleting: (notice) => sink.deleting(notice),
-    send: (items) => sink.send(items),
-    close: () => sink.close(),
-  };
-  const unsubscribe =
-    subscribed.size > 0 ? options.changes.subscribe(webhookChanges(running, options.reader)) : () => undefined;
+  const listener = webhookChanges(
+    {
+      wants: (event) => subscribed.has(event),
+      deleting: (notice) => sink.deleting(notice),
+      send: (items) => sink.send(items),
+    },
+    options.reader,
+  );
+  const unsubscribe = subscribed.size > 0 ? options.changes.subscribe(listener) : () => undefined;
   return {
-    ...running,
     async close() {
       unsubscribe();
       await sink.close();

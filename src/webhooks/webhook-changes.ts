@@ -1,7 +1,7 @@
 import type { WebhookEventName } from '../config/webhooks-config.js';
 import type { Change, ChangeListener, DocumentChange, DocumentChangeKind } from '../events/change-bus.js';
 import type { EntryEvent, EntryReader } from './entry-reader.js';
-import type { Webhooks } from './start-webhooks.js';
+import type { WebhookSink } from './local-webhooks.js';
 import { documentKey, type WebhookItem } from './webhook-pipeline.js';
 
 /** The entry event each document change sends (discarding a draft sends none, as in Strapi). */
@@ -19,6 +19,12 @@ const READ_EVENTS: readonly WebhookEventName[] = ['entry.create', 'entry.update'
 /** The events whose bodies are entries (a delete's entry is kept for those of earlier writes). */
 const ENTRY_EVENTS: readonly WebhookEventName[] = [...READ_EVENTS, 'entry.delete'];
 
+/** Where the listener hands events: the webhooks' sink, and which events an enabled webhook wants. */
+export interface WebhookTarget extends Pick<WebhookSink, 'deleting' | 'send'> {
+  /** Whether an enabled webhook subscribes to `event` (entry bodies cost reads: only wanted ones are built). */
+  wants(event: string): boolean;
+}
+
 /**
  * The webhooks' listener on the change bus: Strapi's event payloads
  * (`{ event, createdAt, model, uid, entry }`, the entry deep-populated and private fields left
@@ -31,10 +37,7 @@ const ENTRY_EVENTS: readonly WebhookEventName[] = [...READ_EVENTS, 'entry.delete
  * also keep it for the events of earlier writes whose entry they read only after the delete.
  * Events go out in the order of the writes; `createdAt` is the time of the write.
  */
-export function webhookChanges(
-  webhooks: Pick<Webhooks, 'wants' | 'deleting' | 'send'>,
-  deletingReader: EntryReader,
-): ChangeListener {
+export function webhookChanges(webhooks: WebhookTarget, deletingReader: EntryReader): ChangeListener {
   const entryEvent = (event: WebhookEventName, change: DocumentChange, status: EntryEvent['status']): EntryEvent => ({
     event,
     createdAt: change.at.toISOString(),
