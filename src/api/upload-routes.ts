@@ -2,9 +2,11 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import { authorizeQuery, findableBy } from '../access/authorize-query.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 import { rowIdParam } from '../core/row-id-param.js';
 import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
 import type { HttpRequest, HttpResponse } from '../http/http-types.js';
+import { normalizePagination } from '../query/normalize-pagination.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
@@ -83,16 +85,12 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   const pageOf = (raw: Readonly<Record<string, unknown>>): Query['pagination'] => {
     checkFilesPageParams(raw);
     // Strapi's findAndCountPage reads the keys of an object and ignores anything else (`pagination=abc`).
-    const pagination =
-      raw.pagination !== null && typeof raw.pagination === 'object' && !Array.isArray(raw.pagination)
-        ? raw.pagination
-        : undefined;
-    return normalizeQuery(
-      read.schema,
-      fileType,
-      { pagination },
-      { api: uploadApi, defaultLocale: deps.config.i18n.defaultLocale },
-    ).pagination;
+    const { defaultLimit, maxLimit, withCount } = deps.config.api;
+    return normalizePagination(isRecord(raw.pagination) ? raw.pagination : undefined, {
+      defaultLimit,
+      maxLimit,
+      withCount,
+    });
   };
   const filesById = async (ids: readonly number[], q: Query): Promise<Document[]> => {
     if (ids.length === 0) return [];
