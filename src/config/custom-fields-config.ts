@@ -1,5 +1,6 @@
 import { ProjectError } from '../core/errors.js';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType, type CustomFieldTypes } from '../schema/custom-fields.js';
+import { isRecord } from '../core/is-record.js';
 
 /** Strapi's custom-field uids: `plugin::<plugin>.<name>` or `global::<name>` (names as its registry checks them). */
 const UID = /^(?:plugin::[^\s.:]+\.|global::)(?![0-9])[A-Za-z0-9$_-]+$/;
@@ -19,7 +20,7 @@ const UID = /^(?:plugin::[^\s.:]+\.|global::)(?![0-9])[A-Za-z0-9$_-]+$/;
 export function normalizeCustomFields(raw: unknown): CustomFieldTypes {
   const fields = new Map<string, CustomFieldType>();
   if (raw === undefined) return fields;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+  if (!isRecord(raw)) {
     throw new ProjectError(`config/custom-fields: must export an object { '<custom field uid>': { type: '<type>' } }`);
   }
   for (const [uid, entry] of Object.entries(raw)) {
@@ -28,8 +29,7 @@ export function normalizeCustomFields(raw: unknown): CustomFieldTypes {
         `config/custom-fields: "${uid}" is not a custom field uid; use "plugin::<plugin>.<name>" or "global::<name>", as the schema's "customField" says`,
       );
     }
-    const type =
-      entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as { type?: unknown }).type : undefined;
+    const type = isRecord(entry) ? entry.type : undefined;
     if (!CUSTOM_FIELD_TYPES.includes(type as CustomFieldType)) {
       throw new ProjectError(
         `config/custom-fields: "${uid}" must be { type: '<type>' } with one of ${CUSTOM_FIELD_TYPES.join(', ')}; got ${JSON.stringify(entry)}`,

@@ -1,4 +1,5 @@
 import { ProjectError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
 
 /** What Cairn honours of `config/middlewares` besides `strapi::cors` and `strapi::body`. */
 export interface MiddlewaresConfig {
@@ -60,10 +61,7 @@ const SECURITY_DEFAULTS: Obj = {
  */
 export function normalizeMiddlewares(raw: unknown): MiddlewaresConfig {
   const list = raw === undefined ? DEFAULT_MIDDLEWARES : raw;
-  if (
-    !Array.isArray(list) ||
-    !list.every((entry) => typeof entry === 'string' || (isObject(entry) && !Array.isArray(entry)))
-  ) {
+  if (!Array.isArray(list) || !list.every((entry) => typeof entry === 'string' || isRecord(entry))) {
     throw new ProjectError(
       'config/middlewares: must export an array of middleware names or { name, config } objects, as Strapi expects',
     );
@@ -72,7 +70,7 @@ export function normalizeMiddlewares(raw: unknown): MiddlewaresConfig {
     const found: unknown = list.find((item) => item === name || (isObject(item) && item.name === name));
     if (found === undefined) return null;
     const config = isObject(found) ? found.config : undefined;
-    if (config !== undefined && (!isObject(config) || Array.isArray(config)))
+    if (config !== undefined && !isRecord(config))
       throw new ProjectError(`config/middlewares: the config of ${name} must be an object`);
     return config ?? {};
   };

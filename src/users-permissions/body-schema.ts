@@ -1,6 +1,7 @@
 import { fieldValidationError, ValidationError, type FieldError } from '../core/errors.js';
 import { printValue } from '../core/print-value.js';
 import { fieldLabel } from '../validation/field-label.js';
+import { isRecord } from '../core/is-record.js';
 
 /** What one check says about a value: nothing when it passes, else its errors (usually one). */
 export type CheckResult = readonly FieldError[] | undefined;
@@ -41,7 +42,7 @@ export interface BodySchema {
  *     details.errors [{ path: ['identifier'], message: 'identifier is a required field', name: 'ValidationError' }]
  */
 export async function validateBody(body: unknown, schema: BodySchema): Promise<Record<string, unknown>> {
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+  if (body !== undefined && body !== null && !isRecord(body)) {
     throw new ValidationError('The request body must be a JSON object');
   }
   const values = (body ?? {}) as Record<string, unknown>;

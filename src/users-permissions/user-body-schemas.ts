@@ -1,9 +1,7 @@
 import type { FieldError } from '../core/errors.js';
 import { CREATE_USER_FIELDS, UPDATE_USER_FIELDS } from './auth-body-schemas.js';
 import { problem, typeProblem, type BodySchema, type CheckResult, type FieldRules } from './body-schema.js';
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  Object.prototype.toString.call(value) === '[object Object]';
+import { isRecord } from '../core/is-record.js';
 
 /** Strapi's `strapiID`: a string or a non-negative integer. */
 const isStrapiId = (value: unknown) =>
@@ -21,7 +19,7 @@ function roleRules(creating: boolean): FieldRules {
   const check = (value: unknown): CheckResult => {
     if (value === undefined) return creating ? problem(['role'], 'role is a required field', value) : undefined;
     if (typeof value !== 'object') return isStrapiId(value) ? undefined : typeProblem(['role'], 'strapiID', value);
-    if (!isPlainObject(value)) return typeProblem(['role'], 'object', value);
+    if (!isRecord(value)) return typeProblem(['role'], 'object', value);
     const errors = [
       ...listErrors(value, 'connect', creating),
       ...(creating ? [] : listErrors(value, 'disconnect', false)),
@@ -50,7 +48,7 @@ function listErrors(role: Record<string, unknown>, key: 'connect' | 'disconnect'
   if (creating && list.length === 0) errors.push(...problem(path, 'Users must have a role', list));
   list.forEach((entry, index) => {
     const at = [...path, String(index)];
-    if (!isPlainObject(entry)) errors.push(...typeProblem(at, 'object', entry));
+    if (!isRecord(entry)) errors.push(...typeProblem(at, 'object', entry));
     else if (entry.id == null && entry.documentId == null)
       errors.push(...problem(at, 'Relation entry must include an id or documentId', entry));
   });
