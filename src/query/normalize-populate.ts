@@ -51,7 +51,7 @@ export function normalizePopulate(schema: Schema, model: Model, raw: unknown): P
 
 function normalizeRoot(schema: Schema, model: Model, raw: unknown): PopulateNode[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  if (raw === '*') return starNodes(schema, model);
+  if (raw === '*') return starNodes(model);
   if (typeof raw === 'string')
     return normalizeObject(schema, model, pathsToTree(schema, model, raw.split(','), null), null, true);
   if (Array.isArray(raw)) {
@@ -122,7 +122,7 @@ function normalizeObject(
       populate: [],
     };
     if (TRUE_VALUES.has(value)) nodes.push(base);
-    else if (value === '*') nodes.push({ ...base, populate: starOnTarget(schema, target, here) });
+    else if (value === '*') nodes.push({ ...base, populate: starOnTarget(target, here) });
     else if (isRecord(value))
       nodes.push({ ...base, ...normalizeOptions(schema, model, target, key, value, here, fromPath) });
     else
@@ -167,7 +167,7 @@ function normalizeOptions(
 
 function nested(schema: Schema, target: Model, raw: unknown, here: string, fromPath: boolean): PopulateNode[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  if (raw === '*') return starNodes(schema, target);
+  if (raw === '*') return starNodes(target);
   if (isRecord(raw)) return normalizeObject(schema, target, raw, here, fromPath);
   const paths = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [];
   return normalizeObject(schema, target, pathsToTree(schema, target, paths, here), null, false);
@@ -211,7 +211,7 @@ function normalizeDynamicZone(
     return zone((component) => plain(normalizeObject(schema, component, ownKeys(component, populate), here, true)));
   }
   if (populate !== undefined && populate !== '*') throw invalid('populate', here);
-  if (on === undefined) return zone((component) => plain(populate === '*' ? starNodes(schema, component) : []));
+  if (on === undefined) return zone((component) => plain(populate === '*' ? starNodes(component) : []));
   if (on === '') return zone(() => undefined);
   if (!isRecord(on)) throw invalid('on', `${here}.on`);
   const requested = new Map(
@@ -234,7 +234,7 @@ function normalizeFragment(schema: Schema, uid: string, spec: unknown, here: str
   const component = getModel(schema, uid);
   if (!component) throw invalid(uid, `${here}.on.${uid}`);
   if (TRUE_VALUES.has(spec) || FALSE_VALUES.has(spec)) return { fields: null, filters: null, populate: [] };
-  if (spec === '*') return { fields: null, filters: null, populate: starOnTarget(schema, component, here) };
+  if (spec === '*') return { fields: null, filters: null, populate: starOnTarget(component, here) };
   if (typeof spec === 'string') throw invalid(spec, attributeOf(component, spec) ? `${here}.${spec}` : here);
   if (!isRecord(spec)) throw invalid(uid, `${here}.on.${uid}`);
   for (const key of Object.keys(spec)) if (!FRAGMENT_KEYS.has(key)) throw invalid(key, here);

@@ -17,7 +17,7 @@ interface RawTerm {
  * `author.name` and `author.email` share one). Each joins two tables to the query, and MariaDB
  * joins at most 61 tables (SQLite 64): a `sort` 30 relations deep answered 500 there.
  */
-export const MAX_SORT_HOPS = 20;
+const MAX_SORT_HOPS = 20;
 
 /**
  * `sort` in every Strapi form → SortTerm[]:

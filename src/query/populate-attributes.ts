@@ -40,25 +40,23 @@ export function kindOf(attribute: Attribute | 'localizations'): TargetPopulateNo
 }
 
 /** Every attribute `populate=*` (or `[populate]=*`) selects, one level, in schema order. */
-export function starNodes(schema: Schema, model: Model): PopulateNode[] {
-  const names = [...model.attributes.values()].filter(isPopulatable).map((a) => a.name);
-  if (model.modelType === 'contentType' && model.localized) names.push('localizations');
-  return names.map((name) => defaultNode(schema, model, name));
+export function starNodes(model: Model): PopulateNode[] {
+  const attributes: (Attribute | 'localizations')[] = [...model.attributes.values()].filter(isPopulatable);
+  if (model.modelType === 'contentType' && model.localized) attributes.push('localizations');
+  return attributes.map(defaultNode);
 }
 
-function defaultNode(schema: Schema, model: Model, name: string): PopulateNode {
-  const attribute = attributeOf(model, name);
-  if (!attribute) throw invalidPopulateKey(name, name);
+function defaultNode(attribute: Attribute | 'localizations'): PopulateNode {
   if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {
     return {
       kind: 'dynamiczone',
-      attribute: name,
+      attribute: attribute.name,
       fragments: new Map(attribute.components.map((uid) => [uid, { fields: null, filters: null, populate: [] }])),
     };
   }
   return {
     kind: kindOf(attribute),
-    attribute: name,
+    attribute: attribute === 'localizations' ? attribute : attribute.name,
     fields: null,
     sort: [],
     filters: null,
@@ -72,12 +70,12 @@ function defaultNode(schema: Schema, model: Model, name: string): PopulateNode {
  * relation or media attribute (`Invalid key articles at tags.articles`); a target without any
  * behaves like `[populate]=*`.
  */
-export function starOnTarget(schema: Schema, target: Model, here: string): PopulateNode[] {
+export function starOnTarget(target: Model, here: string): PopulateNode[] {
   const first = [...target.attributes.values()].find((a) => (a.type === 'relation' && !a.system) || a.type === 'media');
   if (first)
     throw new ValidationError(`Invalid key ${first.name} at ${here}.${first.name}`, {
       key: first.name,
       path: `${here}.${first.name}`,
     });
-  return starNodes(schema, target);
+  return starNodes(target);
 }
