@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import type { DatabaseConfig } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { CompiledQuery } from '../sql/dialect.js';
-import { mysqlDialect } from '../sql/dialects/mysql.js';
+import { MYSQL_RELEASE_LOCKS, mysqlDialect } from '../sql/dialects/mysql.js';
 import {
   takeLocks,
   type Database,
@@ -108,9 +108,9 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
    * transaction on MySQL). A connection that cannot release them is closed, which releases them.
    */
   const releaseConnection = async (client: mysql.PoolConnection, locked: boolean) => {
-    if (locked && mysqlDialect.releaseLocks) {
+    if (locked) {
       try {
-        await client.query(mysqlDialect.releaseLocks.sql);
+        await client.query(MYSQL_RELEASE_LOCKS);
       } catch {
         client.destroy();
         return;
@@ -118,6 +118,9 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
     }
     client.release();
   };
+
+  /** Pooled connections whose session runs at `writeIsolation` (statements outside a transaction too: each reads what committed before it either way). */
+  const atWriteIsolation = new WeakSet<object>();
 
   return {
     dialect: mysqlDialect,
@@ -128,10 +131,13 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
         const client = await pool.getConnection();
         let locked = false;
         try {
-          // Applies to the next transaction only; the session keeps the server's level.
-          await client.query(
-            `set transaction isolation level ${options.snapshot ? 'repeatable read' : writeIsolation}`,
-          );
+          // Writes run at the session's level, set once per connection; a snapshot sets its own
+          // for that one transaction.
+          if (!atWriteIsolation.has(client.connection)) {
+            await client.query(`set session transaction isolation level ${writeIsolation}`);
+            atWriteIsolation.add(client.connection);
+          }
+          if (options.snapshot) await client.query('set transaction isolation level repeatable read');
           await client.query(
             options.snapshot ? 'start transaction with consistent snapshot, read only' : 'start transaction',
           );

@@ -69,11 +69,9 @@ export interface Dialect {
   /**
    * The statement taking the named lock `key` until the transaction ends (PostgreSQL: a
    * transaction-level advisory lock; MySQL: a user-level lock answering `locked` = 1, released
-   * by `releaseLocks`), or null where one transaction runs at a time (SQLite).
+   * by `MYSQL_RELEASE_LOCKS`), or null where one transaction runs at a time (SQLite).
    */
   lockStatement(key: string): CompiledQuery | null;
-  /** Releases every named lock the connection holds, once its transaction ended (MySQL), or null. */
-  readonly releaseLocks: CompiledQuery | null;
   /** Appended to a SELECT whose rows stay locked until the transaction ends (`FOR UPDATE`), or ''. */
   readonly forUpdate: string;
   /** Foreign keys are declared inside CREATE TABLE (SQLite cannot add them later). */

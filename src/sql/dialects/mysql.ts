@@ -51,6 +51,12 @@ const LOCK_WAIT_SECONDS = 50;
 const TEXT_KINDS = new Set<ValueKind>(['string']);
 
 /**
+ * Releases every user-level lock the connection holds: they outlive a transaction on MySQL, so
+ * a connection goes back to the pool only after this.
+ */
+export const MYSQL_RELEASE_LOCKS = 'do release_all_locks()';
+
+/**
  * MySQL 8 and MariaDB 10.6+: `?` placeholders, no RETURNING (the driver reports insert ids),
  * booleans as tinyint(1), datetimes in UTC (the pool uses `timezone: 'Z'`). LIKE follows the
  * column collation, so `$contains` is case-insensitive with the usual `*_ci` collations, as
@@ -63,7 +69,6 @@ export const mysqlDialect: Dialect = {
     sql: 'select get_lock(?, ?) as locked',
     params: [`cairn:${createHash('sha1').update(key).digest('hex')}`, LOCK_WAIT_SECONDS],
   }),
-  releaseLocks: { sql: 'do release_all_locks()', params: [] },
   likeMatchesNul: true,
   forUpdate: ' for update',
   supportsReturning: false,

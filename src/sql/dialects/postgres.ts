@@ -53,7 +53,6 @@ export const postgresDialect: Dialect = {
   name: 'postgres',
   // A 64-bit hash of the key: two keys sharing a hash only wait for each other, never both pass.
   lockStatement: (key) => ({ sql: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', params: [key] }),
-  releaseLocks: null,
   likeMatchesNul: true,
   forUpdate: ' for update',
   supportsReturning: true,

@@ -30,7 +30,6 @@ export const sqliteDialect: Dialect = {
   name: 'sqlite',
   // One transaction at a time on the connection (db/sqlite-database.ts): nothing to lock.
   lockStatement: () => null,
-  releaseLocks: null,
   likeMatchesNul: false,
   forUpdate: '',
   supportsReturning: true,
