@@ -12,7 +12,7 @@ import { uploadRoutes } from './api/upload-routes.js';
 import { usersRoutes } from './api/users-routes.js';
 import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
-import { syncSchema } from './db/sync-schema.js';
+import { syncProjectSchema } from './db/sync-project-schema.js';
 import { createDocumentContext } from './documents/context.js';
 import { createDocumentService, type DocumentService } from './documents/document-service.js';
 import { createEmailTransport } from './email/create-email-transport.js';
@@ -22,8 +22,6 @@ import { createHttpServer } from './http/create-server.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
-import { strapiSchemaRecord } from './schema/strapi-schema.js';
-import { planTables } from './schema/tables.js';
 import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import {
@@ -34,7 +32,6 @@ import {
 import { publicRoleNotice } from './users-permissions/public-role-notice.js';
 import { createUploadContext } from './upload/create-upload-context.js';
 import { createEntryReader } from './webhooks/entry-reader.js';
-import { deliveryQueueFile } from './webhooks/queue-database.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
@@ -76,8 +73,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
   try {
-    const tables = planTables(project.schema, { deliveryQueue: deliveryQueueFile(config.database) === null });
-    const sync = await syncSchema(db, tables, { record: strapiSchemaRecord(project.schema), now: now() });
+    const sync = await syncProjectSchema(db, project.schema, config.database, now());
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
     let roles: RolePermissions = await loadRolePermissions(db);
     await syncLocales(db, config.i18n, now());
