@@ -8,7 +8,7 @@
  */
 
 /** bcrypt cost, as Strapi hashes passwords (`$2…$10$…`). */
-export const PASSWORD_HASH_ROUNDS = 10;
+const PASSWORD_HASH_ROUNDS = 10;
 
 /**
  * A bcrypt hash of `password` at cost 10: `$2b$10$` + 53 characters. Strapi (bcryptjs) reads

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How many times in all a transaction runs before its conflict is reported to the client. */
-export const TRANSACTION_ATTEMPTS = 5;
+const TRANSACTION_ATTEMPTS = 5;
 /** The first retry waits up to this long (random), each next one up to twice as long. */
 const FIRST_BACKOFF_MS = 5;
 
@@ -30,7 +30,7 @@ const CONFLICT_CODES = new Set([
 ]);
 
 /** Whether `error` (or the driver error it was translated from) is a conflict with another transaction. */
-export function isTransactionConflict(error: unknown): boolean {
+function isTransactionConflict(error: unknown): boolean {
   for (
     let current = error, depth = 0;
     current && depth < 3;

@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../core/errors.js';
 export const SQLITE_BUSY_ATTEMPT_MS = 20;
 
 /** Whether a better-sqlite3 error is SQLITE_BUSY: another process holds the lock. */
-export function isSqliteBusy(error: unknown): boolean {
+function isSqliteBusy(error: unknown): boolean {
   return /^SQLITE_BUSY/.test(String((error as { code?: unknown } | null)?.code ?? ''));
 }
 

@@ -13,7 +13,7 @@ import { refsOf } from './resolve-relations.js';
 export const MAX_WRITE_ITEMS = 1000;
 
 /** Relation references, file ids and component items of a prepared write, nested components included. */
-export function countWriteItems(prepared: PreparedValues): number {
+function countWriteItems(prepared: PreparedValues): number {
   let count = 0;
   for (const relation of prepared.relations) count += refsOf(relation.input).length;
   for (const media of prepared.media) count += media.fileIds.length;

@@ -6,7 +6,7 @@ import { isRecord } from '../core/is-record.js';
 type Obj = Record<string, unknown>;
 
 /** Sets the security headers of one response (before it is written). */
-export type ApplySecurityHeaders = (request: IncomingMessage, response: ServerResponse) => void;
+type ApplySecurityHeaders = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * Compiles `strapi::security`'s helmet options once, at start: the headers Strapi's security

@@ -34,7 +34,7 @@ export type CustomFieldTypes = ReadonlyMap<string, CustomFieldType>;
  * builds the uid from the plugin's `strapi.name` and the field's `name`; every row was read in the
  * plugin's own source (the file named in `source`, a `register` call).
  */
-export const KNOWN_CUSTOM_FIELDS: readonly {
+const KNOWN_CUSTOM_FIELDS: readonly {
   readonly uid: string;
   readonly type: CustomFieldType;
   readonly source: string;

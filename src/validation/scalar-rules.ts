@@ -4,7 +4,7 @@ import type { ScalarAttribute } from '../schema/types.js';
 import { wellFormedJson } from './well-formed-json.js';
 
 /** One failed check: its message and the value it reports. */
-export interface RuleProblem {
+interface RuleProblem {
   readonly message: string;
   readonly value: unknown;
 }
