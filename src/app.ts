@@ -18,6 +18,8 @@ import { createDocumentService, type DocumentService } from './documents/documen
 import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createChangeBus, type ChangeBus } from './events/change-bus.js';
+import { createAdminApi } from './admin/create-admin-api.js';
+import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
@@ -134,7 +136,16 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       access,
       limiter,
     );
-    const routes: Route[] = [healthRoute, ...guarded];
+    const admin = await createAdminApi({
+      project,
+      db,
+      upload,
+      service,
+      access,
+      now,
+      locales: () => listLocales(db, config.i18n.defaultLocale),
+    });
+    const routes: Route[] = [healthRoute, ...guarded, ...admin.routes];
     const server = await createHttpServer(routes, {
       bodyLimit: config.bodyLimit,
       cors: config.cors,
@@ -143,6 +154,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       publicDir: config.upload.publicDir,
       securityHeaders: config.middlewares.security,
       poweredBy: config.middlewares.poweredBy,
+      adminPanel: config.admin.serveAdminPanel
+        ? { url: config.admin.url, buildDir: findAdminBuild(project.dir) }
+        : null,
     });
     return {
       project,

@@ -13,11 +13,37 @@ export interface UserIdentity {
   readonly sessionId: string | null;
 }
 
-/** Who is calling: nobody (the Public role), an API token, or a signed-in user (its role). */
+/**
+ * An admin panel user signed in with an admin access token. `may(action, subject)` answers from
+ * the user's admin roles (`admin_permissions`): a Super Admin may do everything.
+ */
+export interface AdminIdentity {
+  readonly id: number;
+  readonly sessionId: string;
+  readonly isSuperAdmin: boolean;
+  may(action: string, subject: string | null): boolean;
+}
+
+/** Who is calling: nobody (the Public role), an API token, a signed-in user (its role), or an admin panel user. */
 export type Principal =
   | { readonly kind: 'public' }
   | { readonly kind: 'apiToken'; readonly token: ApiTokenGrant }
-  | { readonly kind: 'user'; readonly user: UserIdentity };
+  | { readonly kind: 'user'; readonly user: UserIdentity }
+  | { readonly kind: 'admin'; readonly admin: AdminIdentity };
+
+/**
+ * The content manager's action behind a content-API action (`api::article.article.find` →
+ * `plugin::content-manager.explorer.read` on `api::article.article`): what an admin user may do
+ * through the document service.
+ */
+const EXPLORER_ACTIONS: Readonly<Record<string, string>> = {
+  find: 'read',
+  findOne: 'read',
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  publish: 'publish',
+};
 
 const PUBLIC: Principal = { kind: 'public' };
 const LAST_USED_INTERVAL_MS = 3600 * 1000;
@@ -90,6 +116,14 @@ export function createAccessControl(options: {
 /** Whether `principal` may perform `action`. */
 export function isAllowed(principal: Principal, action: string, roles: RolePermissions): boolean {
   switch (principal.kind) {
+    case 'admin': {
+      if (principal.admin.isSuperAdmin) return true;
+      const dot = action.lastIndexOf('.');
+      const verb = EXPLORER_ACTIONS[action.slice(dot + 1)];
+      return (
+        verb !== undefined && principal.admin.may(`plugin::content-manager.explorer.${verb}`, action.slice(0, dot))
+      );
+    }
     case 'public':
       return roles.byType.get('public')?.has(action) ?? false;
     case 'user':

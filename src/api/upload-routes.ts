@@ -12,7 +12,7 @@ import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
 import { checkFilesPageParams, filesListPaging, TOP_LEVEL_PAGING_KEYS } from '../upload/files-paging.js';
-import { receiveUpload, type ReceivedUpload } from '../upload/receive-upload.js';
+import { emptyUpload, jsonFields, receiveMultipart } from '../upload/upload-input.js';
 import { parseFileInfo, parseUploadTarget } from '../upload/upload-body.js';
 import {
   deleteFile,
@@ -26,9 +26,6 @@ import type { PluginRouteEntry } from './auth-routes.js';
 import type { GuardedRoute } from './guard.js';
 
 const ACTION = 'plugin::upload.content-api';
-/** At most this many files and text fields in one upload. */
-const MAX_FILES = 100;
-const MAX_FIELDS = 100;
 
 type UploadRouteName = 'upload' | 'find' | 'findPage' | 'findOne' | 'destroy';
 const UPLOAD_ROUTES: readonly (readonly [UploadRouteName, GuardedRoute['method'], string])[] = [
@@ -112,7 +109,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   };
   const handlers: Record<UploadRouteName, GuardedRoute['handle']> = {
     upload: async (request, principal) => {
-      const received = await receive(request, deps.tempRoot, deps.upload.config.sizeLimitBytes);
+      const received = await receiveMultipart(request.multipart, deps.tempRoot, deps.upload.config.sizeLimitBytes);
       try {
         const fields = received?.fields ?? jsonFields(request.body);
         const files = received?.files ?? [];
@@ -160,22 +157,6 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
     },
   };
   return uploadRouteTable(deps.config.api.prefix).map(({ name, ...entry }) => ({ ...entry, handle: handlers[name] }));
-}
-
-async function receive(request: HttpRequest, tempRoot: string, fileSize: number): Promise<ReceivedUpload | null> {
-  if (!request.multipart) return null;
-  return receiveUpload(request.multipart({ fileSize, files: MAX_FILES, fields: MAX_FIELDS }), tempRoot);
-}
-
-/** A JSON body's `fileInfo` (an object, not a string), for `?id=` info updates sent as JSON. */
-function jsonFields(body: unknown): Record<string, string> {
-  const fileInfo = body && typeof body === 'object' ? (body as { fileInfo?: unknown }).fileInfo : undefined;
-  if (fileInfo === undefined) return {};
-  return { fileInfo: typeof fileInfo === 'string' ? fileInfo : JSON.stringify(fileInfo) };
-}
-
-function emptyUpload(): ReceivedUpload {
-  return { files: [], fields: {}, workDir: '', cleanup: async () => undefined };
 }
 
 /** The query without its paging keys, which each list route reads its own way. */

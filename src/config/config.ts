@@ -1,4 +1,5 @@
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
+import type { AdminConfig } from './admin-config.js';
 import type { EmailConfig } from '../email/email-transport.js';
 import type { CustomFieldTypes } from '../schema/custom-fields.js';
 import type { MiddlewaresConfig } from './middlewares-config.js';
@@ -56,10 +57,8 @@ export interface Config {
   };
   readonly database: DatabaseConfig;
   readonly api: ApiConfig;
-  readonly admin: {
-    readonly apiTokenSalt: string;
-    readonly encryptionKey: string | undefined;
-  };
+  /** `config/admin`: API token salt, encryption key, the admin panel's auth and URL. */
+  readonly admin: AdminConfig;
   readonly i18n: {
     readonly locales: readonly string[];
     readonly defaultLocale: string;

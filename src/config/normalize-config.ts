@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ProjectError } from '../core/errors.js';
 import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } from './config.js';
+import { normalizeAdminConfig } from './admin-config.js';
 import { normalizeCustomFields } from './custom-fields-config.js';
 import type { RawConfig } from './load-config-files.js';
 import { normalizeMiddlewares } from './middlewares-config.js';
@@ -41,7 +42,6 @@ export function normalizeConfig(
     const entry = middlewares.find((m) => obj(m).name === name);
     return obj(obj(entry).config);
   };
-  const admin = obj(raw.admin);
   const plugins = obj(raw.plugins);
   return Object.freeze({
     server: {
@@ -53,15 +53,7 @@ export function normalizeConfig(
     },
     database: normalizeDatabase(obj(raw.database), dir),
     api: normalizeApi(obj(raw.api)),
-    admin: {
-      apiTokenSalt: requiredString(
-        obj(admin.apiToken).salt,
-        'admin',
-        '"apiToken.salt" is not set; set API_TOKEN_SALT in .env',
-      ),
-      encryptionKey:
-        typeof obj(admin.secrets).encryptionKey === 'string' ? (obj(admin.secrets).encryptionKey as string) : undefined,
-    },
+    admin: normalizeAdminConfig(raw.admin),
     i18n: normalizeI18n(obj(obj(plugins.i18n).config)),
     cors: normalizeCors(middlewareConfig('strapi::cors')),
     bodyLimit: parseByteSize(
@@ -78,11 +70,6 @@ export function normalizeConfig(
     permissions: normalizePermissions(raw.permissions),
     customFields: normalizeCustomFields(raw['custom-fields']),
   });
-}
-
-function requiredString(value: unknown, where: string, problem: string): string {
-  if (typeof value !== 'string' || value === '') return fail(where, problem);
-  return value;
 }
 
 const CLIENT_ALIASES: Readonly<Record<string, DatabaseClient>> = {

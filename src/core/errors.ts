@@ -71,6 +71,15 @@ export class ForbiddenError extends ApplicationError {
   }
 }
 
+/** 403 from a route's policy (the content manager's for a model it does not show): Strapi's `PolicyError`. */
+export class PolicyError extends ApplicationError {
+  override readonly status = 403;
+  constructor(message = 'Policy Failed', details: ErrorDetails = {}) {
+    super(message, details);
+    this.name = 'PolicyError';
+  }
+}
+
 /** 404. Routes and unknown documents answer with Koa's `Not Found` message, as Strapi does. */
 export class NotFoundError extends ApplicationError {
   override readonly status = 404;

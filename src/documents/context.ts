@@ -11,6 +11,8 @@ export interface DocumentContext {
   readonly now: () => Date;
   /** The project's default locale: a reference to a localized document from a non-localized one, without a locale, means it. */
   readonly defaultLocale: string | null;
+  /** The admin user writing (recorded as `created_by_id`/`updated_by_id`, as Strapi records its editors); absent for other callers. */
+  readonly actor?: number;
 }
 
 /** Compiles one validator per content type and component. */

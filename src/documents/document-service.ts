@@ -91,6 +91,9 @@ export function createDocumentService(deps: {
   const { documents, access, changes } = deps;
   const { schema, db } = documents;
   const read: ReadContext = { schema, exec: db, dialect: db.dialect };
+  /** The context a caller's writes run in: an admin user's are recorded as theirs. */
+  const contextOf = (caller: Principal): DocumentContext =>
+    caller.kind === 'admin' ? { ...documents, actor: caller.admin.id } : documents;
   const authorize = (type: ContentType, query: Query, caller: Principal): Query =>
     authorizeQuery(schema, type, query, findableBy(access, caller));
   const input = (type: ContentType, data: unknown, caller: Principal): Record<string, unknown> => {
@@ -127,7 +130,7 @@ export function createDocumentService(deps: {
     ) =>
     async (type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null> => {
       const allowed = authorize(type, query, caller);
-      const document = await work(documents, type, documentId, allowed);
+      const document = await work(contextOf(caller), type, documentId, allowed);
       if (document) changes.publish(change(kind, type, documentId, allowed));
       return document;
     };
@@ -142,21 +145,21 @@ export function createDocumentService(deps: {
 
     async create(type, data, query, caller) {
       const allowed = authorize(type, query, caller);
-      const document = await createDocument(documents, type, input(type, data, caller), allowed);
+      const document = await createDocument(contextOf(caller), type, input(type, data, caller), allowed);
       written('create', type, document, allowed);
       return document;
     },
 
     async update(type, documentId, data, query, caller) {
       const allowed = authorize(type, query, caller);
-      const document = await updateDocument(documents, type, documentId, input(type, data, caller), allowed);
+      const document = await updateDocument(contextOf(caller), type, documentId, input(type, data, caller), allowed);
       if (document) written('update', type, document, allowed);
       return document;
     },
 
     async put(type, data, query, caller) {
       const allowed = authorize(type, query, caller);
-      const result = await putSingleDocument(documents, type, input(type, data, caller), allowed);
+      const result = await putSingleDocument(contextOf(caller), type, input(type, data, caller), allowed);
       written(result.created ? 'create' : 'update', type, result.document, allowed);
       return result;
     },

@@ -164,7 +164,7 @@ async function insertDocument(
   const status = type.draftAndPublish ? 'draft' : 'published';
   await checkUnique(tx, ctx.db.dialect, type, prepared.attributes, { status, locale });
   const system = newRowColumns({ documentId, now, publishedAt: type.draftAndPublish ? null : now, locale });
-  const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system));
+  const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system, actorColumns(ctx, true)));
   if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
   await writeRowTree(writer, type, rowId, prepared, true, resolved);
   if (type.draftAndPublish && query.status !== 'draft')
@@ -215,7 +215,11 @@ async function changeDocument(
     valueKind: 'integer',
   } as const;
   await tx.run(
-    compileUpdate(dialect, { table: type.table, set: mergeRows(prepared.columns, system), where: idCondition }),
+    compileUpdate(dialect, {
+      table: type.table,
+      set: mergeRows(prepared.columns, system, actorColumns(ctx, false)),
+      where: idCondition,
+    }),
   );
   await writeRowTree(writer, type, rowId, prepared, false, resolved);
   const publishing = type.draftAndPublish && query.status !== 'draft';
@@ -250,6 +254,20 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 async function unwrap<T>(settled: Settled<T>): Promise<T> {
   if (!settled.ok) throw settled.error;
   return settled.value;
+}
+
+/** `created_by_id` (on insert) and `updated_by_id` of the admin user writing, when one is. */
+function actorColumns(ctx: DocumentContext, creating: boolean): RowValues {
+  if (ctx.actor === undefined) return new Map();
+  const actor = { value: ctx.actor, kind: 'integer' as const };
+  return new Map(
+    creating
+      ? [
+          ['created_by_id', actor],
+          ['updated_by_id', actor],
+        ]
+      : [['updated_by_id', actor]],
+  );
 }
 
 /** How relation references in a write to `type` resolve (see resolve-relations.ts). */

@@ -8,6 +8,7 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/er
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
 import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route } from './http-types.js';
+import { registerAdminPanel } from './admin-panel-files.js';
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
 
@@ -24,6 +25,8 @@ export interface HttpServerOptions {
   readonly securityHeaders?: Readonly<Record<string, unknown>> | null;
   /** `X-Powered-By` on every response (`strapi::poweredBy`); none when absent. */
   readonly poweredBy?: string | null;
+  /** The admin panel: served at `url` from the project's build (or a page saying how to get one); absent: not served. */
+  readonly adminPanel?: { readonly url: string; readonly buildDir: string | null } | null;
 }
 
 /** qs options Strapi's query middleware uses. */
@@ -88,6 +91,7 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
   }
 
   if (options.publicDir) await registerPublicFiles(app, options.publicDir);
+  if (options.adminPanel) await registerAdminPanel(app, options.adminPanel.url, options.adminPanel.buildDir);
   app.addHook('onResponse', async (request, reply) => {
     options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });

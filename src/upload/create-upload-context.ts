@@ -16,7 +16,8 @@ export const FILE_UID = 'plugin::upload.file';
 /**
  * Builds the upload context at start: the provider, the image settings from the core store, and
  * `public/uploads` (with its `.tmp` folder, where multipart files are streamed first: on the same
- * disk, so storing a file is a rename).
+ * disk, so storing a file is a rename). `reloadImageSettings` reads the settings again once the
+ * media library's settings page has saved them.
  */
 export async function createUploadContext(options: {
   readonly config: Config;
@@ -24,12 +25,20 @@ export async function createUploadContext(options: {
   readonly db: Database;
   readonly changes: ChangeBus;
   readonly now: () => Date;
-}): Promise<{ readonly context: UploadContext; readonly tempRoot: string; readonly fileType: ContentType }> {
+}): Promise<{
+  readonly context: UploadContext;
+  readonly tempRoot: string;
+  readonly fileType: ContentType;
+  readonly reloadImageSettings: () => Promise<void>;
+}> {
   const { config, schema, db } = options;
   const fileType = schema.contentTypes.get(FILE_UID) as ContentType;
   const uploadsDir = join(config.upload.publicDir, 'uploads');
   await mkdir(uploadsDir, { recursive: true });
-  const imageSettings = await loadImageSettings(db, config.upload.breakpoints);
+  let imageSettings = await loadImageSettings(db, config.upload.breakpoints);
+  const reloadImageSettings = async () => {
+    imageSettings = await loadImageSettings(db, config.upload.breakpoints);
+  };
   const read = { schema, exec: db, dialect: db.dialect };
   const everyColumn: Query = {
     ...normalizeQuery(schema, fileType, {}, { api: config.api, defaultLocale: config.i18n.defaultLocale }),
@@ -50,5 +59,5 @@ export async function createUploadContext(options: {
         })
       ).documents[0] ?? null,
   };
-  return { context, tempRoot: join(uploadsDir, '.tmp'), fileType };
+  return { context, tempRoot: join(uploadsDir, '.tmp'), fileType, reloadImageSettings };
 }

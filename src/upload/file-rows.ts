@@ -7,6 +7,7 @@ import type { Condition } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { decodeValue } from '../shape/decode-value.js';
+import { resolveFolder } from './file-folders.js';
 import type { UploadTarget } from './upload-body.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
@@ -62,11 +63,26 @@ const fileColumns = (values: FileRowValues) =>
   }) as const;
 
 /**
- * Inserts a `files` row in Strapi's "API Uploads" folder (created on first use and remembered in
- * the core store as Strapi does) and returns its id.
+ * Who uploads a file, when it is not the content API: the media library puts it in the folder its
+ * `fileInfo` names (null: the root) and records the admin user as its creator, as Strapi does.
  */
-export async function insertFileRow(tx: Executor, db: Database, values: FileRowValues, now: Date): Promise<number> {
-  const folder = await apiUploadsFolder(tx, db, now);
+export interface LibraryUpload {
+  readonly folderId: number | null;
+  readonly adminId: number;
+}
+
+/**
+ * Inserts a `files` row and returns its id: in Strapi's "API Uploads" folder (created on first
+ * use and remembered in the core store as Strapi does), or where a media library upload puts it.
+ */
+export async function insertFileRow(
+  tx: Executor,
+  db: Database,
+  values: FileRowValues,
+  now: Date,
+  library: LibraryUpload | null = null,
+): Promise<number> {
+  const folder = library ? await resolveFolder(tx, db, library.folderId) : await apiUploadsFolder(tx, db, now);
   const [id] = await tx.insert(
     compileInsert(db.dialect, {
       table: FILES,
@@ -76,16 +92,23 @@ export async function insertFileRow(tx: Executor, db: Database, values: FileRowV
           ...fileColumns(values),
           focal_point: [null, 'json'],
           preview_url: [null, 'string'],
-          folder_path: [folder.path, 'string'],
+          folder_path: [folder?.path ?? '/', 'string'],
           created_at: [now, 'datetime'],
           updated_at: [now, 'datetime'],
           published_at: [now, 'datetime'],
+          ...(library
+            ? {
+                created_by_id: [library.adminId, 'integer'] as const,
+                updated_by_id: [library.adminId, 'integer'] as const,
+              }
+            : {}),
         }),
       ],
     }),
     1,
   );
   if (id === undefined) throw new Error('the files row was not inserted');
+  if (!folder) return id;
   await tx.run(
     compileInsert(db.dialect, {
       table: FOLDER_LINKS,
@@ -95,18 +118,19 @@ export async function insertFileRow(tx: Executor, db: Database, values: FileRowV
   return id;
 }
 
-/** Replaces the stored-object columns of a file (after a replace upload). */
+/** Replaces the stored-object columns of a file (after a replace upload); `updatedBy`: the admin user who replaced it. */
 export async function replaceFileRow(
   tx: Executor,
   db: Database,
   id: number,
   values: FileRowValues,
   now: Date,
+  updatedBy: number | null = null,
 ): Promise<void> {
   await tx.run(
     compileUpdate(db.dialect, {
       table: FILES,
-      set: rowOf({ ...fileColumns(values), updated_at: [now, 'datetime'] }),
+      set: rowOf({ ...fileColumns(values), updated_at: [now, 'datetime'], ...updatedByColumn(updatedBy) }),
       where: eq('id', id, 'integer'),
     }),
   );
@@ -119,9 +143,11 @@ export async function updateFileInfoRow(
   id: number,
   info: { readonly name?: string | null; readonly alternativeText?: string | null; readonly caption?: string | null },
   now: Date,
+  updatedBy: number | null = null,
 ): Promise<void> {
   const set = rowOf({
     updated_at: [now, 'datetime'],
+    ...updatedByColumn(updatedBy),
     ...(info.name !== undefined && info.name !== null ? { name: [info.name, 'string'] as const } : {}),
     ...(info.alternativeText !== undefined && info.alternativeText !== null
       ? { alternative_text: [info.alternativeText, 'string'] as const }
@@ -129,6 +155,10 @@ export async function updateFileInfoRow(
     ...(info.caption !== undefined && info.caption !== null ? { caption: [info.caption, 'string'] as const } : {}),
   });
   await tx.run(compileUpdate(db.dialect, { table: FILES, set, where: eq('id', id, 'integer') }));
+}
+
+function updatedByColumn(updatedBy: number | null): Record<string, readonly [number, 'integer']> {
+  return updatedBy === null ? {} : { updated_by_id: [updatedBy, 'integer'] };
 }
 
 /** The stored objects of file `id`, or null. */

@@ -7,6 +7,8 @@ export interface FileInfo {
   readonly name?: string | null;
   readonly alternativeText?: string | null;
   readonly caption?: string | null;
+  /** The media library's folder id (null: the root); the content API never sets it (its uploads go to API Uploads). */
+  readonly folder?: number | null;
 }
 
 /** Where an upload links its files (`ref`, `refId`, `field`). */

@@ -6,6 +6,7 @@ import type { ChangeBus } from '../events/change-bus.js';
 import { mediaCategory } from '../schema/media-category.js';
 import { checkFileType, type TypeVerdict } from './check-file-type.js';
 import { detectContent } from './detect-content.js';
+import { placeFiles, resolveFolder } from './file-folders.js';
 import { fileExtension, fileHash, isAcceptableFileName } from './file-names.js';
 import {
   deleteFileRow,
@@ -62,13 +63,16 @@ interface Stored {
  * file left (and its image formats) with the provider, then records every `files` row — and the
  * `ref` link — in one transaction. If anything fails, the stored objects are deleted again, so no
  * file is left without its row nor a row without its file. Emits `media.create` per file after
- * the commit. Returns the new file ids in upload order.
+ * the commit. Returns the new file ids in upload order. With `adminId` (the media library's
+ * uploads), each file goes to the folder its info names (the root without one) instead of
+ * API Uploads, and records that admin user as its creator.
  */
 export async function uploadFiles(
   ctx: UploadContext,
   upload: ReceivedUpload,
   infos: readonly FileInfo[],
   target: UploadTarget | null,
+  adminId: number | null = null,
 ): Promise<number[]> {
   if (upload.files.length === 0) throw new ValidationError('Files are empty');
   const accepted = await screenTypes(
@@ -85,8 +89,9 @@ export async function uploadFiles(
       if (target && !(await lockTargetRow(tx, ctx.db, target)))
         throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
       const created: number[] = [];
-      for (const file of stored) {
-        const id = await insertFileRow(tx, ctx.db, file.values, ctx.now());
+      for (const [index, file] of stored.entries()) {
+        const library = adminId === null ? null : { folderId: accepted[index]?.info.folder ?? null, adminId };
+        const id = await insertFileRow(tx, ctx.db, file.values, ctx.now(), library);
         if (target) await linkFileToRow(tx, ctx.db, target, id);
         created.push(id);
       }
@@ -105,13 +110,15 @@ export async function uploadFiles(
 
 /**
  * `POST /api/upload?id=` with one file: the file keeps its id and links; its stored objects are
- * replaced (the old ones deleted after the commit). `fileInfo` may rename it.
+ * replaced (the old ones deleted after the commit). `fileInfo` may rename it (and, from the
+ * media library, move it: `folder`); `adminId` is recorded as the file's last editor.
  */
 export async function replaceFile(
   ctx: UploadContext,
   id: number,
   upload: ReceivedUpload,
   info: FileInfo,
+  adminId: number | null = null,
 ): Promise<void> {
   if (upload.files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
   const [file] = upload.files;
@@ -125,7 +132,8 @@ export async function replaceFile(
   try {
     await ctx.db.transaction(async (tx) => {
       if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
-      await replaceFileRow(tx, ctx.db, id, replacement.values, ctx.now());
+      await replaceFileRow(tx, ctx.db, id, replacement.values, ctx.now(), adminId);
+      if (info.folder !== undefined) await placeFiles(tx, ctx.db, [id], await resolveFolder(tx, ctx.db, info.folder));
     });
   } catch (error) {
     await removeObjects(ctx, replacement.objects);
@@ -135,11 +143,21 @@ export async function replaceFile(
   await emit(ctx, 'update', [id]);
 }
 
-/** `POST /api/upload?id=` without a file: changes name, alternative text and caption. */
-export async function updateFileInfo(ctx: UploadContext, id: number, info: FileInfo): Promise<void> {
+/**
+ * `POST /api/upload?id=` without a file: changes name, alternative text and caption (and, from
+ * the media library, the folder: `folder`, null for the root); `adminId` is recorded as the
+ * file's last editor.
+ */
+export async function updateFileInfo(
+  ctx: UploadContext,
+  id: number,
+  info: FileInfo,
+  adminId: number | null = null,
+): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
-    await updateFileInfoRow(tx, ctx.db, id, info, ctx.now());
+    await updateFileInfoRow(tx, ctx.db, id, info, ctx.now(), adminId);
+    if (info.folder !== undefined) await placeFiles(tx, ctx.db, [id], await resolveFolder(tx, ctx.db, info.folder));
   });
   await emit(ctx, 'update', [id]);
 }

@@ -8,11 +8,10 @@ import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-writ
 import { decodeValue } from '../shape/decode-value.js';
 
 const SESSIONS = 'strapi_sessions';
-const ORIGIN = 'users-permissions';
 /** Every this many sessions opened, the plugin's expired ones are deleted (Strapi's session manager: every 50 too). */
 const CLEANUP_EVERY = 50;
 
-/** A stored refresh session (one per device login), in Strapi's `strapi_sessions` table. */
+/** A stored refresh session (one per device login), in Strapi's `strapi_sessions` table (`origin` says whose: the users-permissions plugin's or the admin panel's). */
 export interface Session {
   readonly sessionId: string;
   readonly userId: string;
@@ -21,6 +20,15 @@ export interface Session {
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly absoluteExpiresAt: number;
+}
+
+/**
+ * Whose sessions a store keeps: the users-permissions plugin's, or the admin panel's; `refresh`
+ * sessions are remembered across browser restarts, `session` ones last as long as the browser's.
+ */
+export interface SessionKind {
+  readonly origin: 'users-permissions' | 'admin';
+  readonly type: 'refresh' | 'session';
 }
 
 /** Session lifetimes in seconds: idle (each refresh extends it) and absolute (from the login). */
@@ -37,7 +45,13 @@ export interface SessionLifetimes {
  * every {@link CLEANUP_EVERY} openings they are deleted, so the table (read on every request in
  * refresh mode) does not grow with every refresh forever.
  */
-export function createSessionStore(db: Database, lifetimes: SessionLifetimes, now: () => number) {
+export function createSessionStore(
+  db: Database,
+  lifetimes: SessionLifetimes,
+  now: () => number,
+  kind: SessionKind = { origin: 'users-permissions', type: 'refresh' },
+) {
+  const { origin, type } = kind;
   const select = (where: Condition) =>
     compileSelect(
       db.dialect,
@@ -49,6 +63,7 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
           deviceId: ['device_id', 'string'],
           status: ['status', 'string'],
           origin: ['origin', 'string'],
+          type: ['type', 'string'],
           createdAt: ['created_at', 'datetime'],
           expiresAt: ['expires_at', 'datetime'],
           absoluteExpiresAt: ['absolute_expires_at', 'datetime'],
@@ -73,7 +88,7 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
     });
     const expired: Condition = { kind: 'or', children: [before('expires_at'), before('absolute_expires_at')] };
     await db.run(
-      compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: [eq('origin', ORIGIN), expired] } }),
+      compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: [eq('origin', origin), expired] } }),
     );
   };
   const open = async (
@@ -103,11 +118,11 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
             user_id: [userId, 'string'],
             session_id: [session.sessionId, 'string'],
             device_id: [deviceId, 'string'],
-            origin: [ORIGIN, 'string'],
+            origin: [origin, 'string'],
             expires_at: [new Date(session.expiresAt), 'datetime'],
             absolute_expires_at: [new Date(session.absoluteExpiresAt), 'datetime'],
             status: ['active', 'string'],
-            type: ['refresh', 'string'],
+            type: [type, 'string'],
             created_at: [date, 'datetime'],
             updated_at: [date, 'datetime'],
             published_at: [date, 'datetime'],
@@ -120,7 +135,7 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
   };
   const find = async (exec: Executor, sessionId: string): Promise<Session | null> => {
     const [row] = await exec.all(select(eq('session_id', sessionId)));
-    return row && row.origin === ORIGIN ? toSession(row) : null;
+    return row && row.origin === origin && (row.type ?? 'refresh') === type ? toSession(row) : null;
   };
   const usable = (session: Session | null): session is Session =>
     session !== null && session.status === 'active' && session.expiresAt > now() && session.absoluteExpiresAt > now();
@@ -172,7 +187,7 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
     /** The user's active, unexpired sessions, oldest first. */
     async listUsable(userId: string): Promise<Session[]> {
       const rows = await db.all(
-        select({ kind: 'and', children: [eq('user_id', userId), eq('origin', ORIGIN), eq('status', 'active')] }),
+        select({ kind: 'and', children: [eq('user_id', userId), eq('origin', origin), eq('status', 'active')] }),
       );
       return rows.map(toSession).filter(usable);
     },
@@ -180,14 +195,14 @@ export function createSessionStore(db: Database, lifetimes: SessionLifetimes, no
     revoke(userId: string, deviceId?: string): Promise<number> {
       const conditions = [
         eq('user_id', userId),
-        eq('origin', ORIGIN),
+        eq('origin', origin),
         ...(deviceId === undefined ? [] : [eq('device_id', deviceId)]),
       ];
       return db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }));
     },
     /** Deletes one session of the user; false when the user has no such session. */
     async revokeOne(userId: string, sessionId: string): Promise<boolean> {
-      const conditions = [eq('user_id', userId), eq('origin', ORIGIN), eq('session_id', sessionId)];
+      const conditions = [eq('user_id', userId), eq('origin', origin), eq('session_id', sessionId)];
       return (
         (await db.run(compileDelete(db.dialect, { table: SESSIONS, where: { kind: 'and', children: conditions } }))) > 0
       );

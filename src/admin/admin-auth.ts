@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminIdentity } from '../access/principal.js';
+import { bearerToken } from '../access/principal.js';
+import type { AdminConfig } from '../config/admin-config.js';
+import { UnauthorizedError } from '../core/errors.js';
+import type { Database } from '../db/database.js';
+import { createJwtService, type JwtService } from '../users-permissions/jwt-service.js';
+import { createSessionStore, type Session, type SessionStore } from '../users-permissions/session-store.js';
+import type { AdminPermissions, StoredPermission } from './admin-roles.js';
+import type { AdminUser, AdminUserStore } from './admin-users.js';
+
+/** The admin panel's refresh cookie, as Strapi names it. */
+export const ADMIN_REFRESH_COOKIE = 'strapi_admin_refresh';
+const INVALID = 'Missing or invalid credentials';
+
+/** A signed-in admin: the tokens to answer and the refresh cookie to set. */
+export interface AdminSignIn {
+  readonly accessToken: string;
+  readonly setCookie: string;
+}
+
+/**
+ * Admin authentication, separate from users-permissions: its own secret (`ADMIN_JWT_SECRET`), its
+ * own sessions (`strapi_sessions` rows with origin `admin`) and refresh cookie. A sign-in opens a
+ * session (type `refresh` when the user asked to be remembered, else `session`, which ends
+ * sooner and whose cookie lasts as long as the browser); the short-lived access token names it,
+ * and is accepted only while that session is active: logging out ends it at once.
+ */
+export interface AdminAuth {
+  signIn(userId: number, options: { readonly deviceId?: string; readonly rememberMe?: boolean }): Promise<AdminSignIn>;
+  /** The admin an `Authorization: Bearer` header proves (401 otherwise). */
+  authenticate(
+    authorization: string | undefined,
+  ): Promise<{ readonly identity: AdminIdentity; readonly user: AdminUser }>;
+  /** A new access token for a refresh cookie, the session rotated (401 when missing or unusable). */
+  refresh(refreshToken: string | undefined): Promise<AdminSignIn>;
+  /** Ends the user's sessions on one device, or all of them. */
+  signOut(userId: number, deviceId?: string): Promise<void>;
+  /** The `Set-Cookie` that clears the refresh cookie. */
+  readonly clearCookie: string;
+  /** Every permission the user's roles grant, in role then permission order. */
+  permissionsOf(userId: number): Promise<StoredPermission[]>;
+  /** Re-reads the roles' permissions (after they change). */
+  reloadPermissions(): Promise<void>;
+}
+
+/** Builds admin authentication in the composition root. */
+export function createAdminAuth(options: {
+  readonly db: Database;
+  readonly config: AdminConfig;
+  readonly users: AdminUserStore;
+  readonly permissions: () => Promise<AdminPermissions>;
+  readonly now: () => Date;
+}): AdminAuth {
+  const { db, config, users } = options;
+  const auth = config.auth;
+  const clock = () => options.now().getTime();
+  const jwt: JwtService | null = auth.secret ? createJwtService(auth.secret, 'HS256', clock) : null;
+  const signer = (): JwtService => {
+    if (!jwt)
+      throw new UnauthorizedError('The admin panel is not configured: set ADMIN_JWT_SECRET (config/admin auth.secret)');
+    return jwt;
+  };
+  const remembered: SessionStore = createSessionStore(
+    db,
+    { idleSeconds: auth.idleRefreshTokenLifespan, maxSeconds: auth.maxRefreshTokenLifespan },
+    clock,
+    { origin: 'admin', type: 'refresh' },
+  );
+  const browser: SessionStore = createSessionStore(
+    db,
+    { idleSeconds: auth.idleSessionLifespan, maxSeconds: auth.maxSessionLifespan },
+    clock,
+    { origin: 'admin', type: 'session' },
+  );
+  let permissions: AdminPermissions | null = null;
+  const loadPermissions = async () => (permissions ??= await options.permissions());
+
+  const cookie = (value: string, expires: number | null): string => {
+    const parts = [`${ADMIN_REFRESH_COOKIE}=${value}`, `path=${auth.cookie.path}`];
+    if (expires !== null) parts.push(`expires=${new Date(expires).toUTCString()}`);
+    if (auth.cookie.domain) parts.push(`domain=${auth.cookie.domain}`);
+    parts.push(`samesite=${auth.cookie.sameSite}`, 'httponly');
+    return parts.join('; ');
+  };
+  const tokensFor = async (session: Session, rememberMe: boolean): Promise<AdminSignIn> => {
+    const { sessionId, userId } = session;
+    const signing = signer();
+    const accessToken = await signing.issue({ userId, sessionId, type: 'access' }, auth.accessTokenLifespan);
+    const refreshSeconds = Math.max(1, Math.floor((session.expiresAt - clock()) / 1000));
+    const refreshToken = await signing.issue({ userId, sessionId, type: 'refresh', rememberMe }, refreshSeconds);
+    return { accessToken, setCookie: cookie(refreshToken, rememberMe ? session.absoluteExpiresAt : null) };
+  };
+
+  return {
+    async signIn(userId, { deviceId, rememberMe = false }) {
+      signer();
+      const store = rememberMe ? remembered : browser;
+      return tokensFor(await store.open(String(userId), deviceId ?? randomUUID()), rememberMe);
+    },
+
+    async authenticate(authorization) {
+      const token = bearerToken(authorization);
+      if (token === null || !jwt) throw new UnauthorizedError(INVALID);
+      const payload = await jwt.verify(token);
+      if (!payload || payload.type !== 'access' || typeof payload.sessionId !== 'string')
+        throw new UnauthorizedError(INVALID);
+      const session = (await browser.findUsable(payload.sessionId)) ?? (await remembered.findUsable(payload.sessionId));
+      if (!session) throw new UnauthorizedError(INVALID);
+      const user = await users.byId(Number(session.userId));
+      if (!user || !user.isActive || user.blocked) throw new UnauthorizedError(INVALID);
+      const roles = await users.rolesOf(user.id);
+      const loaded = await loadPermissions();
+      const isSuperAdmin = roles.some((role) => role.id === loaded.superAdminRoleId);
+      const granted = new Set<string>();
+      for (const role of roles)
+        for (const permission of loaded.byRole.get(role.id) ?? [])
+          granted.add(`${permission.action} ${permission.subject ?? ''}`);
+      const identity: AdminIdentity = {
+        id: user.id,
+        sessionId: session.sessionId,
+        isSuperAdmin,
+        may: (action, subject) => isSuperAdmin || granted.has(`${action} ${subject ?? ''}`),
+      };
+      return { identity, user };
+    },
+
+    async refresh(refreshToken) {
+      if (!refreshToken) throw new UnauthorizedError('Missing refresh token');
+      const payload = await signer().verify(refreshToken);
+      if (!payload || payload.type !== 'refresh' || typeof payload.sessionId !== 'string')
+        throw new UnauthorizedError('Invalid refresh token');
+      const rememberMe = payload.rememberMe === true;
+      const next = await (rememberMe ? remembered : browser).rotate(payload.sessionId);
+      if (!next) throw new UnauthorizedError('Invalid refresh token');
+      return tokensFor(next, rememberMe);
+    },
+
+    async signOut(userId, deviceId) {
+      await remembered.revoke(String(userId), deviceId);
+      await browser.revoke(String(userId), deviceId);
+    },
+
+    clearCookie: cookie('', 0),
+
+    async permissionsOf(userId) {
+      const roles = await users.rolesOf(userId);
+      const loaded = await loadPermissions();
+      return roles.flatMap((role) => loaded.byRole.get(role.id) ?? []);
+    },
+
+    async reloadPermissions() {
+      permissions = await options.permissions();
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import { createDocumentId } from '../core/document-id.js';
+import type { Database, Executor, Row } from '../db/database.js';
+import { isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
+import type { Schema } from '../schema/types.js';
+import { decodeValue } from '../shape/decode-value.js';
+import { compileSelect } from '../sql/compile-read.js';
+import { compileDelete, compileInsert } from '../sql/compile-write.js';
+import { defaultRolePermissions, superAdminPermissions, type AdminPermission } from './admin-permission-catalog.js';
+
+const ROLES = 'admin_roles';
+const PERMISSIONS = 'admin_permissions';
+const PERMISSION_ROLES = 'admin_permissions_role_lnk';
+
+/** The Super Admin role's code: its holders may do everything. */
+export const SUPER_ADMIN_CODE = 'strapi-super-admin';
+
+/** Strapi's three default roles, created when the database has none. */
+const DEFAULT_ROLES = [
+  {
+    name: 'Super Admin',
+    code: SUPER_ADMIN_CODE,
+    description: 'Super Admins can access and manage all features and settings.',
+  },
+  {
+    name: 'Editor',
+    code: 'strapi-editor',
+    description: 'Editors can manage and publish contents including those of other users.',
+  },
+  { name: 'Author', code: 'strapi-author', description: 'Authors can manage the content they have created.' },
+] as const;
+
+/** A stored permission with its row id, as `/admin/users/me/permissions` answers it. */
+export interface StoredPermission extends AdminPermission {
+  readonly id: number;
+}
+
+/** Every role's permissions, read once at start and again when they change. */
+export interface AdminPermissions {
+  readonly superAdminRoleId: number | null;
+  readonly byRole: ReadonlyMap<number, readonly StoredPermission[]>;
+}
+
+/**
+ * At start, as Strapi does: creates the Super Admin, Editor and Author roles with their default
+ * permissions when there are no roles at all, then rewrites the Super Admin's permissions when
+ * the model changed (every action on every type, every field, every locale). Roles and
+ * permissions an editor configured in Strapi are left as they are.
+ */
+export async function syncAdminRoles(
+  db: Database,
+  schema: Schema,
+  locales: readonly string[],
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.lock(['admin-roles']);
+    const roles = await tx.all(
+      compileSelect(db.dialect, simpleSelect(ROLES, { id: ['id', 'integer'], code: ['code', 'string'] }, null)),
+    );
+    if (roles.length === 0) {
+      for (const role of DEFAULT_ROLES) {
+        const [id] = await tx.insert(
+          compileInsert(db.dialect, {
+            table: ROLES,
+            rows: [
+              rowOf({
+                document_id: [createDocumentId(), 'string'],
+                name: [role.name, 'string'],
+                code: [role.code, 'string'],
+                description: [role.description, 'string'],
+                created_at: [now, 'datetime'],
+                updated_at: [now, 'datetime'],
+                published_at: [now, 'datetime'],
+              }),
+            ],
+          }),
+          1,
+        );
+        if (id === undefined) throw new Error('Inserting an admin role returned no id');
+        if (role.code !== SUPER_ADMIN_CODE)
+          await insertPermissions(tx, db, id, defaultRolePermissions(schema, locales, role.code), now);
+        else roles.push({ id, code: role.code });
+      }
+    }
+    const superAdmin = roles.find((role) => role.code === SUPER_ADMIN_CODE);
+    if (!superAdmin) return;
+    const roleId = Number(superAdmin.id);
+    const wanted = superAdminPermissions(schema, locales);
+    const stored = await permissionsOfRoles(tx, db, [roleId]);
+    const key = (p: AdminPermission) => JSON.stringify([p.action, p.subject, p.properties, p.conditions]);
+    const current = (stored.get(roleId) ?? []).map(key);
+    if (current.length === wanted.length && wanted.every((p, index) => key(p) === current[index])) return;
+    const ids = (stored.get(roleId) ?? []).map((p) => p.id);
+    if (ids.length > 0) {
+      await tx.run(compileDelete(db.dialect, { table: PERMISSION_ROLES, where: isIn('permission_id', ids) }));
+      await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', ids) }));
+    }
+    await insertPermissions(tx, db, roleId, wanted, now);
+  });
+}
+
+/** Reads every role's permissions (and which role is the Super Admin's). */
+export async function loadAdminPermissions(db: Database): Promise<AdminPermissions> {
+  const roles = await db.all(
+    compileSelect(db.dialect, simpleSelect(ROLES, { id: ['id', 'integer'], code: ['code', 'string'] }, null)),
+  );
+  const superAdmin = roles.find((role) => role.code === SUPER_ADMIN_CODE);
+  return {
+    superAdminRoleId: superAdmin ? Number(superAdmin.id) : null,
+    byRole: await permissionsOfRoles(
+      db,
+      db,
+      roles.map((role) => Number(role.id)),
+    ),
+  };
+}
+
+async function permissionsOfRoles(
+  exec: Executor,
+  db: Database,
+  roleIds: readonly number[],
+): Promise<Map<number, StoredPermission[]>> {
+  const result = new Map<number, StoredPermission[]>(roleIds.map((id) => [id, []]));
+  if (roleIds.length === 0) return result;
+  const links = await exec.all(
+    compileSelect(db.dialect, {
+      ...simpleSelect(
+        PERMISSION_ROLES,
+        { permissionId: ['permission_id', 'integer'], roleId: ['role_id', 'integer'] },
+        isIn('role_id', roleIds),
+      ),
+      orderBy: [
+        { column: { alias: '', column: 'permission_ord' }, direction: 'asc', kind: 'float' },
+        { column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' },
+      ],
+    }),
+  );
+  const ids = links.map((link) => Number(link.permissionId));
+  const rows = new Map<number, Row>();
+  // Read in chunks: a Super Admin role holds about a hundred permissions, a large project many more.
+  for (let start = 0; start < ids.length; start += 500) {
+    const chunk = ids.slice(start, start + 500);
+    const found = await exec.all(
+      compileSelect(
+        db.dialect,
+        simpleSelect(
+          PERMISSIONS,
+          {
+            id: ['id', 'integer'],
+            action: ['action', 'string'],
+            subject: ['subject', 'string'],
+            properties: ['properties', 'json'],
+            conditions: ['conditions', 'json'],
+            actionParameters: ['action_parameters', 'json'],
+          },
+          isIn('id', chunk),
+        ),
+      ),
+    );
+    for (const row of found) rows.set(Number(row.id), row);
+  }
+  for (const link of links) {
+    const row = rows.get(Number(link.permissionId));
+    if (!row) continue;
+    result.get(Number(link.roleId))?.push({
+      id: Number(row.id),
+      action: String(row.action),
+      subject: (row.subject as string | null) ?? null,
+      properties: objectOr(decodeValue('json', row.properties), {}),
+      conditions: arrayOfStrings(decodeValue('json', row.conditions)),
+      actionParameters: objectOr(decodeValue('json', row.actionParameters), {}),
+    });
+  }
+  return result;
+}
+
+async function insertPermissions(
+  tx: Executor,
+  db: Database,
+  roleId: number,
+  permissions: readonly AdminPermission[],
+  now: Date,
+): Promise<void> {
+  for (let start = 0; start < permissions.length; start += 100) {
+    const chunk = permissions.slice(start, start + 100);
+    const ids = await tx.insert(
+      compileInsert(db.dialect, {
+        table: PERMISSIONS,
+        rows: chunk.map((p) =>
+          rowOf({
+            document_id: [createDocumentId(), 'string'],
+            action: [p.action, 'string'],
+            action_parameters: [p.actionParameters, 'json'],
+            subject: [p.subject, 'string'],
+            properties: [p.properties, 'json'],
+            conditions: [p.conditions, 'json'],
+            created_at: [now, 'datetime'],
+            updated_at: [now, 'datetime'],
+            published_at: [now, 'datetime'],
+          }),
+        ),
+      }),
+      chunk.length,
+    );
+    await tx.insert(
+      compileInsert(db.dialect, {
+        table: PERMISSION_ROLES,
+        rows: ids.map((id, index) =>
+          rowOf({
+            permission_id: [id, 'integer'],
+            role_id: [roleId, 'integer'],
+            permission_ord: [start + index + 1, 'float'],
+          }),
+        ),
+      }),
+      ids.length,
+    );
+  }
+}
+
+function objectOr(value: unknown, fallback: Record<string, unknown>): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : fallback;
+}
+
+function arrayOfStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

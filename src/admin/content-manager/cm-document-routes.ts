@@ -1,0 +1,316 @@
+import type { AdminIdentity } from '../../access/principal.js';
+import { NotFoundError, PolicyError, ValidationError } from '../../core/errors.js';
+import { isRecord } from '../../core/is-record.js';
+import type { HttpRequest, HttpResponse } from '../../http/http-types.js';
+import type { Query } from '../../query/query-types.js';
+import type { ContentType } from '../../schema/types.js';
+import type { Document } from '../../shape/shape-rows.js';
+import { shownInContentManager } from '../admin-permission-catalog.js';
+import type { AdminRoute } from '../admin-route.js';
+import { cleanFormData } from './cm-form-data.js';
+import {
+  adminCaller,
+  cmQuery,
+  creatorsOf,
+  shapeForContentManager,
+  versionsOf,
+  type CmDocument,
+  type CmReadDeps,
+} from './cm-read.js';
+
+const COLLECTION = '/content-manager/collection-types/:model';
+const SINGLE = '/content-manager/single-types/:model';
+const EXPLORER = 'plugin::content-manager.explorer';
+
+/**
+ * The content manager's document routes (collection and single types): list, read, create,
+ * update, delete, publish, unpublish, discard, the bulk actions. Each calls the document service
+ * as the signed-in admin (who is recorded as creator and editor) and shapes its answer for the
+ * admin panel (cm-read.ts): the admin's own format is the only thing added here.
+ */
+export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
+  const { service, schema } = deps;
+  const typeOf = (request: HttpRequest, kind: ContentType['kind']): ContentType => {
+    const type = schema.contentTypes.get(String(request.params.model));
+    if (!type || !shownInContentManager(type) || type.kind !== kind) throw new PolicyError();
+    return type;
+  };
+  const may = (admin: AdminIdentity, verb: string, type: ContentType) => {
+    if (!admin.may(`${EXPLORER}.${verb}`, type.uid)) throw new PolicyError();
+  };
+  const query = (type: ContentType, request: HttpRequest, view: 'list' | 'edit' = 'edit'): Query =>
+    cmQuery(deps, type, request.query, view);
+  const one = async (type: ContentType, document: Document | null, q: Query): Promise<HttpResponse> => {
+    if (!document) throw new NotFoundError();
+    const [shaped] = await shapeForContentManager(deps, type, [document], 'edit');
+    return { status: 200, body: { data: shaped, meta: await documentMeta(deps, type, shaped as CmDocument, q) } };
+  };
+  const documentIdOf = (request: HttpRequest) => String(request.params.documentId);
+  const single = async (type: ContentType, q: Query, admin: AdminIdentity) =>
+    service.findFirst(type, q, adminCaller(admin));
+  const draftQuery = (q: Query): Query => ({ ...q, status: 'draft' });
+
+  const routes: AdminRoute[] = [
+    {
+      method: 'GET',
+      path: COLLECTION,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'read', type);
+        const q = query(type, request, 'list');
+        const { documents, pagination } = await service.findMany(type, q, adminCaller(admin));
+        return {
+          status: 200,
+          body: { results: await shapeForContentManager(deps, type, documents, 'list'), pagination },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: COLLECTION,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'create', type);
+        const q = draftQuery(query(type, request));
+        const created = await service.create(type, cleanFormData(schema, type, request.body), q, adminCaller(admin));
+        return { ...(await one(type, created, q)), status: 201 };
+      },
+    },
+    {
+      method: 'GET',
+      path: `${COLLECTION}/:documentId`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'read', type);
+        const q = query(type, request);
+        return one(type, await service.findOne(type, documentIdOf(request), q, adminCaller(admin)), q);
+      },
+    },
+    {
+      method: 'PUT',
+      path: `${COLLECTION}/:documentId`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'update', type);
+        const q = draftQuery(query(type, request));
+        const documentId = documentIdOf(request);
+        let data = cleanFormData(schema, type, request.body);
+        // Creating a translation: the form's non-localized fields (sent empty) must not overwrite the
+        // other locales' values (strapi/strapi#21594); the new locale takes theirs.
+        if (type.localized && q.locale !== null) {
+          const versions = await versionsOf(deps.db, type, [documentId]);
+          if (versions.length > 0 && !versions.some((v) => v.locale === q.locale)) data = localizedOnly(type, data);
+        }
+        return one(type, await service.update(type, documentId, data, q, adminCaller(admin)), q);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${COLLECTION}/:documentId`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'delete', type);
+        const removed = await service.delete(type, documentIdOf(request), query(type, request), adminCaller(admin));
+        if (!removed) throw new NotFoundError();
+        return { status: 200, body: {} };
+      },
+    },
+    {
+      method: 'POST',
+      path: `${COLLECTION}/:documentId/actions/publish`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'publish', type);
+        const q = query(type, request);
+        const caller = adminCaller(admin);
+        const documentId = documentIdOf(request);
+        if (isRecord(request.body) && Object.keys(request.body).length > 0) {
+          const updated = await service.update(
+            type,
+            documentId,
+            cleanFormData(schema, type, request.body),
+            draftQuery(q),
+            caller,
+          );
+          if (!updated) throw new NotFoundError();
+        }
+        const published = await service.publish(type, documentId, q, caller);
+        if (!published) throw new NotFoundError();
+        return one(type, published, { ...q, status: 'published' });
+      },
+    },
+    ...(['unpublish', 'discard'] as const).map((action): AdminRoute => ({
+      method: 'POST',
+      path: `${COLLECTION}/:documentId/actions/${action}`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, action === 'unpublish' ? 'publish' : 'update', type);
+        const q = query(type, request);
+        const caller = adminCaller(admin);
+        const documentId = documentIdOf(request);
+        const discardToo = action === 'unpublish' && isRecord(request.body) && request.body.discardDraft === true;
+        // "Unpublish and discard changes": the draft becomes the published version first.
+        if (discardToo) await service.discardDraft(type, documentId, q, caller);
+        const result =
+          action === 'unpublish'
+            ? await service.unpublish(type, documentId, q, caller)
+            : await service.discardDraft(type, documentId, q, caller);
+        if (!result) throw new NotFoundError();
+        const draft = await service.findOne(type, documentId, draftQuery(q), caller);
+        return one(type, draft, draftQuery(q));
+      },
+    })),
+    {
+      method: 'GET',
+      path: `${COLLECTION}/:documentId/actions/countDraftRelations`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        typeOf(request, 'collectionType');
+        void admin;
+        return { status: 200, body: { data: { draftM2mLinks: 0, unpublishedRelations: 0 } } };
+      },
+    },
+    {
+      method: 'GET',
+      path: `${COLLECTION}/actions/countManyEntriesDraftRelations`,
+      auth: 'admin',
+      handle: async (request) => {
+        typeOf(request, 'collectionType');
+        return { status: 200, body: { data: 0 } };
+      },
+    },
+    ...(['bulkPublish', 'bulkUnpublish', 'bulkDelete'] as const).map((action): AdminRoute => ({
+      method: 'POST',
+      path: `${COLLECTION}/actions/${action}`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, action === 'bulkDelete' ? 'delete' : 'publish', type);
+        const ids = isRecord(request.body) ? request.body.documentIds : undefined;
+        if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+          throw new ValidationError('documentIds must be an array of documentIds');
+        const q = query(type, request);
+        const caller = adminCaller(admin);
+        let count = 0;
+        for (const documentId of ids as string[]) {
+          const done =
+            action === 'bulkPublish'
+              ? await service.publish(type, documentId, q, caller)
+              : action === 'bulkUnpublish'
+                ? await service.unpublish(type, documentId, q, caller)
+                : await service.delete(type, documentId, q, caller);
+          if (done) count += 1;
+        }
+        return { status: 200, body: { count } };
+      },
+    })),
+    {
+      method: 'GET',
+      path: SINGLE,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'singleType');
+        may(admin, 'read', type);
+        const q = query(type, request);
+        return one(type, await single(type, q, admin), q);
+      },
+    },
+    {
+      method: 'PUT',
+      path: SINGLE,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'singleType');
+        may(admin, 'update', type);
+        const q = draftQuery(query(type, request));
+        const { document } = await service.put(type, cleanFormData(schema, type, request.body), q, adminCaller(admin));
+        return one(type, document, q);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: SINGLE,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'singleType');
+        may(admin, 'delete', type);
+        if (!(await service.delete(type, null, query(type, request), adminCaller(admin)))) throw new NotFoundError();
+        return { status: 200, body: {} };
+      },
+    },
+    ...(['publish', 'unpublish', 'discard'] as const).map((action): AdminRoute => ({
+      method: 'POST',
+      path: `${SINGLE}/actions/${action}`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'singleType');
+        may(admin, action === 'discard' ? 'update' : 'publish', type);
+        const q = query(type, request);
+        const caller = adminCaller(admin);
+        if (action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0)
+          await service.put(type, cleanFormData(schema, type, request.body), draftQuery(q), caller);
+        const current = await single(type, draftQuery(q), admin);
+        if (!current) throw new NotFoundError();
+        const documentId = String(current.documentId);
+        const result =
+          action === 'publish'
+            ? await service.publish(type, documentId, q, caller)
+            : action === 'unpublish'
+              ? await service.unpublish(type, documentId, q, caller)
+              : await service.discardDraft(type, documentId, q, caller);
+        if (!result) throw new NotFoundError();
+        const status = action === 'publish' ? 'published' : 'draft';
+        return one(type, await service.findOne(type, documentId, { ...q, status }, caller), { ...q, status });
+      },
+    })),
+  ];
+  return routes;
+}
+
+/** The form data of localized attributes only. */
+function localizedOnly(type: ContentType, data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([key]) => type.attributes.get(key)?.localized !== false));
+}
+
+/**
+ * `meta` of a single document: its other locales (`availableLocales`, each with its status) and
+ * its other version in the same locale (`availableStatus`: the published one beside a draft, or
+ * the draft beside a published one).
+ */
+async function documentMeta(deps: CmReadDeps, type: ContentType, document: CmDocument, q: Query) {
+  const versions = await versionsOf(deps.db, type, [String(document.documentId)]);
+  const locale = (document.locale as string | null | undefined) ?? null;
+  const showingDraft = document.publishedAt === null;
+  const otherStatus = type.draftAndPublish
+    ? versions.filter((v) => v.locale === locale && (v.publishedAt === null) !== showingDraft)
+    : [];
+  const otherLocales = type.localized
+    ? versions.filter((v) => v.locale !== locale && (v.publishedAt === null) === (q.status === 'draft'))
+    : [];
+  const creators = await creatorsOf(
+    deps.db,
+    type,
+    [...otherStatus, ...otherLocales].map((v) => v.id),
+  );
+  const view = (v: (typeof versions)[number]) => ({
+    id: v.id,
+    documentId: v.documentId,
+    locale: v.locale,
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+    publishedAt: v.publishedAt,
+    createdBy: creators.get(v.id)?.createdBy ?? null,
+    updatedBy: creators.get(v.id)?.updatedBy ?? null,
+  });
+  return {
+    availableLocales: otherLocales.map((v) => ({ ...view(v), status: v.status })),
+    availableStatus: otherStatus.map(view),
+  };
+}

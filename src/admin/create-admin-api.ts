@@ -1,0 +1,101 @@
+import type { AccessControl } from '../access/principal.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { Database } from '../db/database.js';
+import type { Route } from '../http/http-types.js';
+import type { LocaleEntry } from '../i18n/locales.js';
+import type { Project } from '../project/load-project.js';
+import type { createUploadContext } from '../upload/create-upload-context.js';
+import { createRateLimiter } from '../users-permissions/rate-limiter.js';
+import { createAdminAuth, type AdminAuth } from './admin-auth.js';
+import { adminAuthRoutes } from './admin-auth-routes.js';
+import { guardAdminRoutes } from './admin-guard.js';
+import { adminInfoRoutes } from './admin-info-routes.js';
+import { loadAdminPermissions, syncAdminRoles } from './admin-roles.js';
+import { ok, type AdminRoute } from './admin-route.js';
+import { cmDocumentRoutes } from './content-manager/cm-document-routes.js';
+import { cmHomepageRoutes } from './content-manager/cm-homepage-routes.js';
+import { cmRelationRoutes } from './content-manager/cm-relation-routes.js';
+import { cmUidRoutes } from './content-manager/cm-uid-routes.js';
+import { syncContentManagerConfigurations } from './content-manager/cm-configuration-store.js';
+import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
+import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
+import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
+import { readModelFiles } from '../project/read-model-files.js';
+import { createAdminUserStore } from './admin-users.js';
+
+/** What the admin API is built from: the same database, document service and upload service as the content API. */
+export interface AdminApiDeps {
+  readonly project: Project;
+  readonly db: Database;
+  readonly service: DocumentService;
+  readonly upload: Awaited<ReturnType<typeof createUploadContext>>;
+  readonly access: AccessControl;
+  readonly locales: () => Promise<readonly LocaleEntry[]>;
+  readonly now: () => Date;
+}
+
+/** The admin API, ready to serve. */
+export interface AdminApi {
+  readonly routes: readonly Route[];
+  readonly auth: AdminAuth;
+}
+
+/**
+ * The admin panel's API as one room: at start, Strapi's admin roles and the Super Admin's
+ * permissions are brought up to date with the model; then every admin route (accounts, start-up
+ * and home page, content manager, media library) is secured by admin authentication.
+ */
+export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
+  const { project, db, now } = deps;
+  const { config, schema } = project;
+  const localeCodes = (await deps.locales()).map((locale) => locale.code);
+  await syncAdminRoles(db, schema, localeCodes, now());
+  const users = createAdminUserStore(db, now);
+  const auth = createAdminAuth({
+    db,
+    config: config.admin,
+    users,
+    permissions: () => loadAdminPermissions(db),
+    now,
+  });
+  const limiter = createRateLimiter(config.admin.auth.rateLimit, () => now().getTime());
+  const definitions = readModelFiles(project.dir);
+  const configurations = await syncContentManagerConfigurations(db, schema, now, definitions);
+  const cm = { config, schema, db, service: deps.service };
+  const { upload } = deps;
+  const routes: AdminRoute[] = [
+    ...adminAuthRoutes({ db, auth, users, limiter }),
+    {
+      method: 'GET',
+      path: '/admin/guided-tour-meta',
+      auth: 'admin',
+      handle: async (_request, admin) => {
+        const first = await users.first();
+        return ok(guidedTourMeta(schema, admin.isSuperAdmin && first === admin.id, definitions));
+      },
+    },
+    ...contentManagerLayoutRoutes({ schema, db, now, definitions, configurations }),
+    ...cmDocumentRoutes(cm),
+    ...cmRelationRoutes(cm),
+    ...cmUidRoutes(cm),
+    ...cmHomepageRoutes(cm),
+    ...mediaLibraryRoutes({
+      upload: upload.context,
+      config,
+      access: deps.access,
+      read: { schema, exec: db, dialect: db.dialect },
+      fileType: upload.fileType,
+      tempRoot: upload.tempRoot,
+      db,
+      reloadImageSettings: upload.reloadImageSettings,
+    }),
+    ...adminInfoRoutes({
+      config,
+      schema,
+      db,
+      locales: deps.locales,
+      environment: project.env.NODE_ENV ?? 'development',
+    }),
+  ];
+  return { routes: guardAdminRoutes(routes, auth), auth };
+}
