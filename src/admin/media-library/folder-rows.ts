@@ -24,6 +24,7 @@ export const FOLDERS_LOCK = 'media-library:folders';
 const F = 'f';
 const L = 'l';
 
+/** A folder row: id, name, pathId and path. */
 export interface FolderRow extends FolderRef {
   readonly name: string;
   readonly pathId: number;
@@ -40,10 +41,12 @@ function toFolderRow(row: Readonly<Record<string, unknown>>): FolderRow {
   return { id: Number(row.id), name: String(row.name), pathId: Number(row.pathId), path: String(row.path) };
 }
 
+/** The folder with row id `id`, or null. */
 export async function folderRow(exec: Executor, db: Database, id: number): Promise<FolderRow | null> {
   return (await foldersById(exec, db, [id]))[0] ?? null;
 }
 
+/** The folders with these row ids (unknown ids left out). */
 export async function foldersById(exec: Executor, db: Database, ids: readonly number[]): Promise<FolderRow[]> {
   if (ids.length === 0) return [];
   const rows = await exec.all(compileSelect(db.dialect, simpleSelect(FOLDERS, FOLDER_COLUMNS, isIn('id', ids))));
@@ -61,6 +64,7 @@ export async function parentOf(exec: Executor, db: Database, id: number | null):
   return parent;
 }
 
+/** The row id of a folder's parent, or null at the root. */
 export async function parentIdOf(exec: Executor, db: Database, id: number): Promise<number | null> {
   const [row] = await exec.all(
     compileSelect(
@@ -135,6 +139,7 @@ export async function checkFreeName(
     ]);
 }
 
+/** The largest pathId so far (0 when there is no folder): a new folder takes the next one. */
 export async function maxPathId(exec: Executor, db: Database): Promise<number> {
   const plan: SelectPlan = {
     ...simpleSelect(FOLDERS, {}),

@@ -123,21 +123,20 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
       await deps.reloadImageSettings();
       return ok(settings);
     }),
-    post('/upload', undefined, (request, admin) =>
-      withUpload(request, async (received) => {
+    post('/upload', undefined, async (request, admin) => {
+      if (request.query.id === undefined) need(admin, CREATE);
+      return withUpload(request, async (received) => {
         const files = received?.files ?? [];
         if (request.query.id !== undefined) return updateOrReplace(request, admin, received);
         if (!received || files.length === 0) throw new ApplicationError('Files are empty');
-        need(admin, CREATE);
         const infos = parseLibraryFileInfo(received.fields.fileInfo, files.length);
         const ids = await uploadFiles(upload, received, infos, null, admin.id);
         return { status: 201, body: (await reads.filesById(ids, false)).map(signed) };
-      }),
-    ),
+      });
+    }),
     // Strapi 5.54's one-file upload (the Media Library sends each file on its own): one file object back.
-    post('/upload/files', undefined, (request, admin) =>
+    post('/upload/files', CREATE, (request, admin) =>
       withUpload(request, async (received) => {
-        need(admin, CREATE);
         const [file] = received?.files ?? [];
         if (!received || !file) throw new ApplicationError('Files are empty');
         const raw = received.fields.fileInfo;
