@@ -20,7 +20,6 @@ import { syncContentManagerConfigurations } from './content-manager/cm-configura
 import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
 import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
 import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
-import { readModelFiles } from '../project/read-model-files.js';
 import { createAdminUserStore } from './admin-users.js';
 
 /** What the admin API is built from: the same database, document service and upload service as the content API. */
@@ -59,7 +58,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     now,
   });
   const limiter = createRateLimiter(config.admin.auth.rateLimit, () => now().getTime());
-  const definitions = readModelFiles(project.dir);
+  const definitions = project.modelFiles;
   const configurations = await syncContentManagerConfigurations(db, schema, now, definitions);
   const cm = { config, schema, db, service: deps.service };
   const { upload } = deps;

@@ -18,6 +18,8 @@ export interface Project {
   readonly env: EnvVars;
   readonly config: Config;
   readonly schema: Schema;
+  /** The project's content-type and component files as written (the admin panel echoes them). */
+  readonly modelFiles: ReturnType<typeof readModelFiles>;
   /** Custom code files Cairn does not execute (logged once at start). */
   readonly ignoredFiles: readonly string[];
   /** Secrets generated into `.env` by this load. */
@@ -57,6 +59,7 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     env: projectEnv.vars,
     config,
     schema,
+    modelFiles: files,
     ignoredFiles: listIgnoredCodeFiles(root),
     generatedSecrets: projectEnv.generated,
     warnings: [projectEnv.warning, databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME)].filter(
