@@ -16,7 +16,12 @@ import { cmDocumentRoutes } from './content-manager/cm-document-routes.js';
 import { cmHomepageRoutes } from './content-manager/cm-homepage-routes.js';
 import { cmRelationRoutes } from './content-manager/cm-relation-routes.js';
 import { cmUidRoutes } from './content-manager/cm-uid-routes.js';
-import { syncContentManagerConfigurations } from './content-manager/cm-configuration-store.js';
+import {
+  syncContentManagerConfigurations,
+  type ContentManagerConfigurations,
+} from './content-manager/cm-configuration-store.js';
+import { isRecord } from '../core/is-record.js';
+import type { ContentType } from '../schema/types.js';
 import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
 import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
 import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
@@ -37,6 +42,13 @@ export interface AdminApiDeps {
 export interface AdminApi {
   readonly routes: readonly Route[];
   readonly auth: AdminAuth;
+}
+
+/** A type's main field from its view configuration; null when that is the id. */
+function mainFieldOf(configurations: ContentManagerConfigurations, type: ContentType): string | null {
+  const settings = configurations.get(type.uid)?.settings;
+  const main = isRecord(settings) ? settings.mainField : undefined;
+  return typeof main === 'string' && main !== 'id' && main !== 'documentId' && type.attributes.has(main) ? main : null;
 }
 
 /**
@@ -60,7 +72,13 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
   const limiter = createRateLimiter(config.admin.auth.rateLimit, () => now().getTime());
   const definitions = project.modelFiles;
   const configurations = await syncContentManagerConfigurations(db, schema, now, definitions);
-  const cm = { config, schema, db, service: deps.service };
+  const cm = {
+    config,
+    schema,
+    db,
+    service: deps.service,
+    mainField: (type: ContentType) => mainFieldOf(configurations, type),
+  };
   const { upload } = deps;
   const routes: AdminRoute[] = [
     ...adminAuthRoutes({ db, auth, users, limiter }),

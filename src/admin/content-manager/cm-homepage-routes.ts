@@ -7,7 +7,6 @@ import { compileSelect } from '../../sql/compile-read.js';
 import type { AdminRoute } from '../admin-route.js';
 import { shownInContentManager } from '../admin-permission-catalog.js';
 import type { CmReadDeps } from './cm-read.js';
-import { defaultMainField } from './cm-relation-routes.js';
 
 /** How many documents the home page's recent lists show. */
 const RECENT = 4;
@@ -31,8 +30,8 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
   const types = () =>
     [...schema.contentTypes.values()].filter((type) => type.origin === 'api' && shownInContentManager(type));
   const versions = async (type: ContentType): Promise<Version[]> => {
-    const main = defaultMainField(type);
-    const mainColumn = main === 'documentId' ? null : type.attributes.get(main);
+    const main = deps.mainField(type);
+    const mainColumn = main === null ? undefined : type.attributes.get(main);
     const columns: Record<string, readonly [string, ValueKind]> = {
       documentId: ['document_id', 'string'],
       updatedAt: ['updated_at', 'datetime'],

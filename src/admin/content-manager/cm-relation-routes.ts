@@ -4,15 +4,7 @@ import { normalizeQuery } from '../../query/normalize-query.js';
 import type { Document } from '../../shape/shape-rows.js';
 import { formatData } from '../../shape/response-format.js';
 import type { AdminRoute } from '../admin-route.js';
-import { adminCaller, type CmReadDeps } from './cm-read.js';
-
-/** The attribute the content manager shows a document by: its first string attribute, else `documentId`. */
-export function defaultMainField(model: Model): string {
-  for (const attribute of model.attributes.values()) {
-    if (attribute.type === 'string' && !attribute.system && !attribute.private) return attribute.name;
-  }
-  return 'documentId';
-}
+import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
 
 function relationOf(
   deps: CmReadDeps,
@@ -30,15 +22,9 @@ function relationOf(
 }
 
 /** What a relation picker shows of each target: its main field, dates, and locale and status where the target has them. */
-function pickerFields(target: ContentType): string[] {
-  const main = defaultMainField(target);
+function pickerFields(main: string | null, target: ContentType): string[] {
   return [
-    ...new Set([
-      ...(main === 'documentId' ? [] : [main]),
-      'updatedAt',
-      'publishedAt',
-      ...(target.localized ? ['locale'] : []),
-    ]),
+    ...new Set([...(main === null ? [] : [main]), 'updatedAt', 'publishedAt', ...(target.localized ? ['locale'] : [])]),
   ];
 }
 
@@ -56,25 +42,24 @@ const positive = (value: unknown, fallback: number): number => {
  */
 export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
   const { service, schema } = deps;
-  const listQuery = (target: ContentType, raw: Readonly<Record<string, unknown>>) =>
-    normalizeQuery(
+  const listQuery = (target: ContentType, raw: Readonly<Record<string, unknown>>) => {
+    const main = deps.mainField(target);
+    return normalizeQuery(
       schema,
       target,
       {
-        fields: pickerFields(target),
+        fields: pickerFields(main, target),
         status: 'draft',
         ...(target.localized && typeof raw.locale === 'string' && raw.locale !== '' ? { locale: raw.locale } : {}),
-        ...(typeof raw._q === 'string' && raw._q !== '' && defaultMainField(target) !== 'documentId'
-          ? { filters: { [defaultMainField(target)]: { $containsi: raw._q } } }
+        ...(typeof raw._q === 'string' && raw._q !== '' && main !== null
+          ? { filters: { [main]: { $containsi: raw._q } } }
           : {}),
         pagination: { page: positive(raw.page, 1), pageSize: positive(raw.pageSize, 10) },
-        sort: defaultMainField(target) === 'documentId' ? 'id:asc' : `${defaultMainField(target)}:asc`,
+        sort: main === null ? 'id:asc' : `${main}:asc`,
       },
-      {
-        api: { ...deps.config.api, strictParams: false, documentsStrictParams: false, maxLimit: 100 },
-        defaultLocale: deps.config.i18n.defaultLocale,
-      },
+      cmQueryOptions(deps, 100),
     );
+  };
   const shape = (target: ContentType, documents: Document[]) =>
     (formatData(schema, target, documents, false) as Record<string, unknown>[]).map((document) => ({
       ...document,
@@ -117,12 +102,9 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
               ...(model.localized && typeof request.query.locale === 'string' && request.query.locale !== ''
                 ? { locale: request.query.locale }
                 : {}),
-              populate: { [field]: { fields: pickerFields(target) } },
+              populate: { [field]: { fields: pickerFields(deps.mainField(target), target) } },
             },
-            {
-              api: { ...deps.config.api, strictParams: false, documentsStrictParams: false },
-              defaultLocale: deps.config.i18n.defaultLocale,
-            },
+            cmQueryOptions(deps, deps.config.api.maxLimit),
           );
           const document = await service.findOne(model, String(request.params.id), source, caller);
           if (!document) throw new NotFoundError();

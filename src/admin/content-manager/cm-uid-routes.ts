@@ -3,7 +3,7 @@ import { ValidationError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
 import type { ContentType } from '../../schema/types.js';
 import type { AdminRoute } from '../admin-route.js';
-import { adminCaller, type CmReadDeps } from './cm-read.js';
+import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
 
 /**
@@ -40,10 +40,7 @@ export function cmUidRoutes(deps: CmReadDeps): AdminRoute[] {
         ...(type.localized && typeof locale === 'string' && locale !== '' ? { locale } : {}),
         pagination: { pageSize: 1000 },
       },
-      {
-        api: { ...deps.config.api, strictParams: false, maxLimit: null },
-        defaultLocale: deps.config.i18n.defaultLocale,
-      },
+      cmQueryOptions(deps),
     );
     const { documents } = await service.findMany(type, query, adminCaller(admin));
     return new Set(documents.map((document) => String(document[field])));
