@@ -86,7 +86,11 @@ export function createAdminAuth(options: {
   const tokensFor = async (session: Session, rememberMe: boolean): Promise<AdminSignIn> => {
     const { sessionId, userId } = session;
     const signing = signer();
-    const accessToken = await signing.issue({ userId, sessionId, type: 'access' }, auth.accessTokenLifespan);
+    // `rememberMe` names the session's store, so checking an access token costs one lookup.
+    const accessToken = await signing.issue(
+      { userId, sessionId, type: 'access', rememberMe },
+      auth.accessTokenLifespan,
+    );
     const refreshSeconds = Math.max(1, Math.floor((session.expiresAt - clock()) / 1000));
     const refreshToken = await signing.issue({ userId, sessionId, type: 'refresh', rememberMe }, refreshSeconds);
     return { accessToken, setCookie: cookie(refreshToken, rememberMe ? session.absoluteExpiresAt : null) };
@@ -105,7 +109,7 @@ export function createAdminAuth(options: {
       const payload = await jwt.verify(token);
       if (!payload || payload.type !== 'access' || typeof payload.sessionId !== 'string')
         throw new UnauthorizedError(INVALID);
-      const session = (await browser.findUsable(payload.sessionId)) ?? (await remembered.findUsable(payload.sessionId));
+      const session = await (payload.rememberMe === true ? remembered : browser).findUsable(payload.sessionId);
       if (!session) throw new UnauthorizedError(INVALID);
       const user = await users.byId(Number(session.userId));
       if (!user || !user.isActive || user.blocked) throw new UnauthorizedError(INVALID);

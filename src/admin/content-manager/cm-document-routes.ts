@@ -21,6 +21,9 @@ import {
 const COLLECTION = '/content-manager/collection-types/:model';
 const SINGLE = '/content-manager/single-types/:model';
 const EXPLORER = 'plugin::content-manager.explorer';
+/** The document-service verb behind each version action and bulk action of the content manager. */
+const VERSION_VERBS = { publish: 'publish', unpublish: 'unpublish', discard: 'discardDraft' } as const;
+const BULK_VERBS = { bulkPublish: 'publish', bulkUnpublish: 'unpublish', bulkDelete: 'delete' } as const;
 
 /**
  * The content manager's document routes (collection and single types): list, read, create,
@@ -158,10 +161,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const discardToo = action === 'unpublish' && isRecord(request.body) && request.body.discardDraft === true;
         // "Unpublish and discard changes": the draft becomes the published version first.
         if (discardToo) await service.discardDraft(type, documentId, q, caller);
-        const result =
-          action === 'unpublish'
-            ? await service.unpublish(type, documentId, q, caller)
-            : await service.discardDraft(type, documentId, q, caller);
+        const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
         if (!result) throw new NotFoundError();
         const draft = await service.findOne(type, documentId, draftQuery(q), caller);
         return one(type, draft, draftQuery(q));
@@ -171,9 +171,8 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       method: 'GET',
       path: `${COLLECTION}/:documentId/actions/countDraftRelations`,
       auth: 'admin',
-      handle: async (request, admin) => {
+      handle: async (request) => {
         typeOf(request, 'collectionType');
-        void admin;
         return { status: 200, body: { data: { draftM2mLinks: 0, unpublishedRelations: 0 } } };
       },
     },
@@ -200,12 +199,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const caller = adminCaller(admin);
         let count = 0;
         for (const documentId of ids as string[]) {
-          const done =
-            action === 'bulkPublish'
-              ? await service.publish(type, documentId, q, caller)
-              : action === 'bulkUnpublish'
-                ? await service.unpublish(type, documentId, q, caller)
-                : await service.delete(type, documentId, q, caller);
+          const done = await service[BULK_VERBS[action]](type, documentId, q, caller);
           if (done) count += 1;
         }
         return { status: 200, body: { count } };
@@ -259,12 +253,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const current = await single(type, draftQuery(q), admin);
         if (!current) throw new NotFoundError();
         const documentId = String(current.documentId);
-        const result =
-          action === 'publish'
-            ? await service.publish(type, documentId, q, caller)
-            : action === 'unpublish'
-              ? await service.unpublish(type, documentId, q, caller)
-              : await service.discardDraft(type, documentId, q, caller);
+        const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
         if (!result) throw new NotFoundError();
         const status = action === 'publish' ? 'published' : 'draft';
         return one(type, await service.findOne(type, documentId, { ...q, status }, caller), { ...q, status });
