@@ -1,4 +1,5 @@
 import { createDocumentId } from '../core/document-id.js';
+import { isRecord } from '../core/is-record.js';
 import type { Database, Executor, Row } from '../db/database.js';
 import { isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import type { Schema } from '../schema/types.js';
@@ -166,9 +167,9 @@ async function permissionsOfRoles(
       id: Number(row.id),
       action: String(row.action),
       subject: (row.subject as string | null) ?? null,
-      properties: objectOr(decodeValue('json', row.properties), {}),
+      properties: recordOr(decodeValue('json', row.properties)),
       conditions: arrayOfStrings(decodeValue('json', row.conditions)),
-      actionParameters: objectOr(decodeValue('json', row.actionParameters), {}),
+      actionParameters: recordOr(decodeValue('json', row.actionParameters)),
     });
   }
   return result;
@@ -218,10 +219,8 @@ async function insertPermissions(
   }
 }
 
-function objectOr(value: unknown, fallback: Record<string, unknown>): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : fallback;
+function recordOr(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
 }
 
 function arrayOfStrings(value: unknown): string[] {

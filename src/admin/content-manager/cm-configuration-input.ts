@@ -3,6 +3,7 @@ import { isEditable, isListable } from './cm-attributes.js';
 import { isValidDefaultSort } from './cm-configuration.js';
 import type { LayoutField } from './cm-layouts.js';
 import type { CmModel, ContentManagerSchemas } from './cm-schemas.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** A checked `PUT …/configuration` body: the parts present replace the stored ones. */
 export interface ConfigurationInput {
@@ -13,8 +14,6 @@ export interface ConfigurationInput {
 }
 
 type Json = Readonly<Record<string, unknown>>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const show = (value: unknown) => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value));
 
 /**
@@ -37,14 +36,14 @@ export function parseConfigurationInput(
   schemas: ContentManagerSchemas,
 ): ConfigurationInput {
   const errors: string[] = [];
-  if (!isObject(body)) throw invalid([`this must be a \`object\` type, but the final value was: \`${show(body)}\`.`]);
+  if (!isRecord(body)) throw invalid([`this must be a \`object\` type, but the final value was: \`${show(body)}\`.`]);
   unknownKeys(body, ['settings', 'metadatas', 'layouts', 'options'], 'this', errors);
   const input: Record<string, unknown> = {};
   if (body.settings != null) input.settings = checkSettings(body.settings, model, errors);
   if (body.metadatas != null) input.metadatas = checkMetadatas(body.metadatas, model, schemas, errors);
   if (body.layouts != null) input.layouts = checkLayouts(body.layouts, model, errors);
   if (body.options !== undefined) {
-    if (isObject(body.options)) input.options = body.options;
+    if (isRecord(body.options)) input.options = body.options;
     else errors.push(`options must be a \`object\` type, but the final value was: \`${show(body.options)}\`.`);
   }
   if (errors.length > 0) throw invalid(errors);
@@ -61,7 +60,7 @@ function unknownKeys(value: Json, allowed: readonly string[], path: string, erro
 }
 
 function asObject(value: unknown, path: string, errors: string[]): Json | null {
-  if (isObject(value)) return value;
+  if (isRecord(value)) return value;
   errors.push(`${path} must be a \`object\` type, but the final value was: \`${show(value)}\`.`);
   return null;
 }

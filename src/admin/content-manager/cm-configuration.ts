@@ -1,6 +1,7 @@
 import { defaultMainField, isEditable, isListable, isSortable, sortableAttributes } from './cm-attributes.js';
 import { createDefaultLayouts, readStoredLayouts, syncLayouts, type Layouts } from './cm-layouts.js';
 import type { CmModel, ContentManagerSchemas } from './cm-schemas.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** How one attribute shows in the edit view (`label`, `visible`, relations' `mainField`…) and the list view. */
 export interface AttributeMetadata {
@@ -24,10 +25,7 @@ const DEFAULT_SETTINGS = {
   relationOpenMode: 'modal',
 };
 
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const isEmpty = (value: unknown): boolean => !isObject(value) || Object.keys(value).length === 0;
+const isEmpty = (value: unknown): boolean => !isRecord(value) || Object.keys(value).length === 0;
 
 /**
  * The configuration Strapi 5.54 generates for a model it has none for:
@@ -53,8 +51,8 @@ export function createDefaultConfiguration(model: CmModel, schemas: ContentManag
  * `stored` is the core-store value (any shape; missing parts are generated).
  */
 export function syncConfiguration(stored: unknown, model: CmModel, schemas: ContentManagerSchemas): Configuration {
-  const value = isObject(stored) ? stored : {};
-  const metadatas = isObject(value.metadatas) ? value.metadatas : {};
+  const value = isRecord(stored) ? stored : {};
+  const metadatas = isRecord(value.metadatas) ? value.metadatas : {};
   return {
     settings: syncSettings(value.settings, model),
     layouts: isEmpty(value.layouts)
@@ -70,7 +68,7 @@ function defaultSettings(model: CmModel): Record<string, unknown> {
 }
 
 function syncSettings(stored: unknown, model: CmModel): Record<string, unknown> {
-  if (!isObject(stored) || isEmpty(stored)) return defaultSettings(model);
+  if (!isRecord(stored) || isEmpty(stored)) return defaultSettings(model);
   const fallback = defaultMainField(model);
   const mainField = typeof stored.mainField === 'string' ? stored.mainField : fallback;
   const sortBy = typeof stored.defaultSortBy === 'string' ? stored.defaultSortBy : fallback;
@@ -130,9 +128,9 @@ function syncMetadatas(
   if (isEmpty(stored)) return defaults;
   const result: Record<string, AttributeMetadata> = {};
   for (const [name, fallback] of Object.entries(defaults)) {
-    const kept = isObject(stored[name]) ? stored[name] : {};
-    let edit = { ...fallback.edit, ...(isObject(kept.edit) ? kept.edit : {}) };
-    const list = { ...fallback.list, ...(isObject(kept.list) ? kept.list : {}) };
+    const kept = isRecord(stored[name]) ? stored[name] : {};
+    let edit = { ...fallback.edit, ...(isRecord(kept.edit) ? kept.edit : {}) };
+    const list = { ...fallback.list, ...(isRecord(kept.list) ? kept.list : {}) };
     if (list.sortable === true && !isSortable(model, name)) list.sortable = false;
     if (list.searchable === true && !isSortable(model, name)) list.searchable = false;
     if ('mainField' in edit) {

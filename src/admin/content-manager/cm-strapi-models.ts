@@ -2,6 +2,7 @@ import { BUILTIN_CONTENT_TYPES } from '../../schema/builtin-types.js';
 import type { RawAttribute, RawComponent, RawContentType, RawModelFile } from '../../schema/raw-types.js';
 import type { Attribute, Component, ContentType, Model, Schema } from '../../schema/types.js';
 import { BUILTIN_EXTRAS } from './cm-builtin-extras.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** An attribute as Strapi registers it: the schema file's definition, with Strapi's additions. */
 export type StrapiAttribute = Readonly<Record<string, unknown>> & { readonly type: string };
@@ -38,9 +39,6 @@ export interface ModelDefinitions {
   readonly contentTypes: readonly RawContentType[];
   readonly components: readonly RawComponent[];
 }
-
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Builds Strapi's registered model for every content type and component of `schema`, from the
@@ -136,9 +134,9 @@ function contentTypeModel(type: ContentType, def: RawModelFile): StrapiModel {
     modelName: type.singularName,
     collectionName: typeof def.collectionName === 'string' ? def.collectionName : type.table,
     origin,
-    info: isObject(def.info) ? def.info : {},
-    options: { ...(isObject(def.options) ? def.options : {}), draftAndPublish: type.draftAndPublish },
-    ...(isObject(def.pluginOptions) ? { pluginOptions: def.pluginOptions } : {}),
+    info: isRecord(def.info) ? def.info : {},
+    options: { ...(isRecord(def.options) ? def.options : {}), draftAndPublish: type.draftAndPublish },
+    ...(isRecord(def.pluginOptions) ? { pluginOptions: def.pluginOptions } : {}),
     attributes,
     hidden: BUILTIN_EXTRAS[type.uid]?.hidden ?? [],
     definition: def,
@@ -153,9 +151,9 @@ function componentModel(component: Component, def: RawModelFile): StrapiModel {
     modelName: component.singularName,
     collectionName: typeof def.collectionName === 'string' ? def.collectionName : component.table,
     origin: { kind: 'component', name: component.category },
-    info: isObject(def.info) ? def.info : {},
-    options: isObject(def.options) ? def.options : {},
-    ...(isObject(def.pluginOptions) ? { pluginOptions: def.pluginOptions } : {}),
+    info: isRecord(def.info) ? def.info : {},
+    options: isRecord(def.options) ? def.options : {},
+    ...(isRecord(def.pluginOptions) ? { pluginOptions: def.pluginOptions } : {}),
     attributes: declaredAttributes(component, def),
     hidden: [],
     definition: def,
