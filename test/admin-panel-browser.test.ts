@@ -37,6 +37,7 @@ describe.skipIf(missing !== null)("Strapi's admin panel in a real browser", () =
   let browser: Browser;
   let page: Page;
   const failures: string[] = [];
+  const pending = new Set<string>();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cairn-admin-e2e-'));
@@ -62,6 +63,11 @@ describe.skipIf(missing !== null)("Strapi's admin panel in a real browser", () =
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     // Generous: on a busy 2-core CI machine the panel loads its lazy chunks slowly while other test files run.
     page.setDefaultTimeout(90_000);
+    // Requests still unanswered, named in a failing step's error (what a stuck screen waits for).
+    page.on('request', (request) => pending.add(`${request.method()} ${request.url()}`));
+    page.on('requestfinished', (request) => pending.delete(`${request.method()} ${request.url()}`));
+    // A failed request (a navigation aborts those in flight) is no longer awaited.
+    page.on('requestfailed', (request) => pending.delete(`${request.method()} ${request.url()}`));
     // Every server error the UI meets is a failure, whatever the screen shows.
     page.on('response', (response) => {
       if (response.status() >= 500)
@@ -82,7 +88,13 @@ describe.skipIf(missing !== null)("Strapi's admin panel in a real browser", () =
     } catch (error) {
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true }).catch(() => undefined);
-      throw error;
+      const waiting = [...pending].filter((request) => request.includes(cairn.base));
+      throw new Error(
+        `${String(error)}\nunanswered: ${waiting.join(', ') || 'none'}\nfailed: ${failures.join(', ') || 'none'}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
   const api = async (path: string) => (await fetch(`${cairn.base}${path}`)).json() as Promise<{ data: unknown }>;
