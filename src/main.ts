@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ProjectError, ValidationError } from './core/errors.js';
+import { createAdminUserCommand, resetAdminPasswordCommand } from './cli/admin-user-commands.js';
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
 import { listContentTypesCommand, listRoutesCommand } from './cli/list-commands.js';
@@ -46,6 +47,14 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
         return 0;
       case 'api-token:revoke':
         await revokeTokenCommand(args, print);
+        return 0;
+      case 'admin:create-user':
+      case 'admin:create':
+        await createAdminUserCommand(args, print);
+        return 0;
+      case 'admin:reset-user-password':
+      case 'admin:reset-password':
+        await resetAdminPasswordCommand(args, print);
         return 0;
       case 'content-types:list':
         await listContentTypesCommand(args, print);

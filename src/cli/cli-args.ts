@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-/** Options every command understands, plus the api-token ones. */
+/** Options every command understands, plus those of the api-token and admin account commands. */
 export interface CliArgs {
   readonly command: string | undefined;
   readonly dir: string;
@@ -12,6 +12,11 @@ export interface CliArgs {
   readonly json: boolean;
   /** `webhooks:log --limit N`. */
   readonly limit?: string;
+  /** `admin:create-user` / `admin:reset-user-password` account fields. */
+  readonly email?: string;
+  readonly password?: string;
+  readonly firstname?: string;
+  readonly lastname?: string;
   readonly help: boolean;
   /** `--version` / `-v`. */
   readonly version: boolean;
@@ -30,6 +35,10 @@ const OPTIONS = {
   description: { type: 'string' },
   json: { type: 'boolean' },
   limit: { type: 'string' },
+  email: { type: 'string', short: 'e' },
+  password: { type: 'string', short: 'p' },
+  firstname: { type: 'string', short: 'f' },
+  lastname: { type: 'string', short: 'l' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -70,6 +79,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const lifespan = text(values.lifespan);
   const description = text(values.description);
   const limit = text(values.limit);
+  const account = Object.fromEntries(
+    (['email', 'password', 'firstname', 'lastname'] as const)
+      .map((key) => [key, text(values[key])] as const)
+      .filter(([, value]) => value !== undefined),
+  ) as Pick<CliArgs, 'email' | 'password' | 'firstname' | 'lastname'>;
   return {
     command: positionals[0],
     dir: text(values.dir) ?? process.cwd(),
@@ -82,6 +96,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(description !== undefined ? { description } : {}),
     json: values.json === true,
     ...(limit !== undefined ? { limit } : {}),
+    ...account,
     help: values.help === true,
     version: values.version === true,
   };
@@ -101,6 +116,10 @@ Commands:
   routes:list                list the HTTP routes and their permission actions
   webhooks:log [--limit N] [--json]
                              the newest webhook deliveries: status, attempts, last error
+  admin:create-user --email E --password P --firstname F [--lastname L]
+                             create an admin panel Super Admin (-e -p -f -l)
+  admin:reset-user-password --email E --password P
+                             set an admin's password and end its sessions
   version (or --version, -v) print Cairn's version
 
 --dir defaults to the current directory.`;

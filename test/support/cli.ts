@@ -7,11 +7,19 @@ export const BIN = resolve(import.meta.dirname, '../../bin/cairn.js');
 
 /** Runs `cairn <args>` with logging off; resolves with its exit code and output. */
 export function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cairnWithEnv({}, ...args);
+}
+
+/** {@link cairn} with `env` added to the environment (a database's settings, say). */
+export function cairnWithEnv(
+  env: Readonly<Record<string, string>>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, LOG_LEVEL: 'silent' } },
+      { env: { ...process.env, LOG_LEVEL: 'silent', ...env } },
       (error, stdout, stderr) => {
         done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       },
