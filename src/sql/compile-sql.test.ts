@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition, SelectPlan, ValueKind } from '../plan/plan-types.js';
 import { compileCount, compileSelect } from './compile-read.js';
+import { isIn, simpleSelect } from '../plan/simple-plans.js';
 import { compileCopyRows, compileDelete, compileInsert, compileUpdate } from './compile-write.js';
 import { mysqlDialect } from './dialects/mysql.js';
 import { postgresDialect } from './dialects/postgres.js';
@@ -226,5 +227,42 @@ describe('golden SQL: one sorted page, three dialects (ids sorted and cut first,
       'insert into "tags" ("name") values ($1) returning "id"',
     );
     expect(compileInsert(mysqlDialect, { table: 'tags', rows }).sql).toBe('insert into `tags` (`name`) values (?)');
+  });
+});
+
+describe('golden SQL: a count per key in one grouped statement, three dialects', () => {
+  const plan = simpleSelect(
+    'articles_tags_lnk',
+    { source: ['article_id', 'integer'], count: ['tag_id', 'integer', 'count'] },
+    isIn('article_id', [1, 2]),
+    { groupBy: ['article_id'] },
+  );
+
+  it.each([
+    [
+      sqliteDialect,
+      'select "article_id" as "source", count("tag_id") as "count" from "articles_tags_lnk" where "article_id" in (?, ?) group by "article_id"',
+    ],
+    [
+      postgresDialect,
+      'select "article_id" as "source", count("tag_id") as "count" from "articles_tags_lnk" where "article_id" in ($1, $2) group by "article_id"',
+    ],
+    [
+      mysqlDialect,
+      'select `article_id` as `source`, count(`tag_id`) as `count` from `articles_tags_lnk` where `article_id` in (?, ?) group by `article_id`',
+    ],
+  ])('%s', (dialect, sql) => {
+    expect(compileSelect(dialect, plan)).toEqual({ sql, params: [1, 2] });
+  });
+
+  it('orders by the given columns', () => {
+    const latest = simpleSelect('articles', { id: ['id', 'integer'] }, null, {
+      orderBy: [['updated_at', 'desc', 'datetime']],
+      limit: 4,
+    });
+    expect(compileSelect(sqliteDialect, latest)).toEqual({
+      sql: 'select "id" as "id" from "articles" order by "updated_at" desc limit ?',
+      params: [4],
+    });
   });
 });
