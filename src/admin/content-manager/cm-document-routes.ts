@@ -16,7 +16,9 @@ import {
   versionsOf,
   type CmDocument,
   type CmReadDeps,
+  type CmView,
 } from './cm-read.js';
+import { defaultLocaleFirst, sharedValuesOf } from './cm-localizations.js';
 
 const COLLECTION = '/content-manager/collection-types/:model';
 const SINGLE = '/content-manager/single-types/:model';
@@ -41,11 +43,17 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
   const may = (admin: AdminIdentity, verb: string, type: ContentType) => {
     if (!admin.may(`${EXPLORER}.${verb}`, type.uid)) throw new PolicyError();
   };
-  const query = (type: ContentType, request: HttpRequest, view: 'list' | 'edit' = 'edit'): Query =>
+  const query = (type: ContentType, request: HttpRequest, view: CmView = 'edit'): Query =>
     cmQuery(deps, type, request.query, view);
-  const one = async (type: ContentType, document: Document | null, q: Query): Promise<HttpResponse> => {
+  /** One document's answer; `written`: a write's, whose other locales Strapi returns in full. */
+  const one = async (
+    type: ContentType,
+    document: Document | null,
+    q: Query,
+    view: CmView = 'edit',
+  ): Promise<HttpResponse> => {
     if (!document) throw new NotFoundError();
-    const [shaped] = await shapeForContentManager(deps, type, [document], 'edit');
+    const [shaped] = await shapeForContentManager(deps, type, [document], view);
     return { status: 200, body: { data: shaped, meta: await documentMeta(deps, type, shaped as CmDocument, q) } };
   };
   const documentIdOf = (request: HttpRequest) => String(request.params.documentId);
@@ -78,7 +86,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         may(admin, 'create', type);
         const q = draftQuery(query(type, request));
         const created = await service.create(type, cleanFormData(schema, type, request.body), q, adminCaller(admin));
-        return { ...(await one(type, created, q)), status: 201 };
+        return { ...(await one(type, created, q, 'written')), status: 201 };
       },
     },
     {
@@ -108,7 +116,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
           const versions = await versionsOf(deps.db, type, [documentId]);
           if (versions.length > 0 && !versions.some((v) => v.locale === q.locale)) data = localizedOnly(type, data);
         }
-        return one(type, await service.update(type, documentId, data, q, adminCaller(admin)), q);
+        return one(type, await service.update(type, documentId, data, q, adminCaller(admin)), q, 'written');
       },
     },
     {
@@ -164,7 +172,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
         if (!result) throw new NotFoundError();
         const draft = await service.findOne(type, documentId, draftQuery(q), caller);
-        return one(type, draft, draftQuery(q));
+        return one(type, draft, draftQuery(q), 'written');
       },
     })),
     {
@@ -225,7 +233,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         may(admin, 'update', type);
         const q = draftQuery(query(type, request));
         const { document } = await service.put(type, cleanFormData(schema, type, request.body), q, adminCaller(admin));
-        return one(type, document, q);
+        return one(type, document, q, 'written');
       },
     },
     {
@@ -256,7 +264,8 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
         if (!result) throw new NotFoundError();
         const status = action === 'publish' ? 'published' : 'draft';
-        return one(type, await service.findOne(type, documentId, { ...q, status }, caller), { ...q, status });
+        const version = await service.findOne(type, documentId, { ...q, status }, caller);
+        return one(type, version, { ...q, status }, action === 'publish' ? 'edit' : 'written');
       },
     })),
   ];
@@ -298,8 +307,19 @@ async function documentMeta(deps: CmReadDeps, type: ContentType, document: CmDoc
     createdBy: creators.get(v.id)?.createdBy ?? null,
     updatedBy: creators.get(v.id)?.updatedBy ?? null,
   });
+  // What the panel pre-fills a new translation with, from the first entry: the default locale's.
+  const shared = await sharedValuesOf(
+    deps,
+    type,
+    otherLocales.map((v) => v.id),
+    q.status,
+  );
   return {
-    availableLocales: otherLocales.map((v) => ({ ...view(v), status: v.status })),
+    availableLocales: defaultLocaleFirst(otherLocales, deps.config.i18n.defaultLocale).map((v) => ({
+      ...shared.get(v.id),
+      ...view(v),
+      status: v.status,
+    })),
     availableStatus: otherStatus.map(view),
   };
 }

@@ -1,52 +1,31 @@
 import type { AdminIdentity } from '../../access/principal.js';
-import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/database.js';
-import type { DocumentService } from '../../documents/document-service.js';
 import { isIn, simpleSelect } from '../../plan/simple-plans.js';
-import { normalizeQuery, type NormalizeQueryOptions } from '../../query/normalize-query.js';
+import { normalizeQuery } from '../../query/normalize-query.js';
 import type { Query } from '../../query/query-types.js';
-import { relationLink } from '../../schema/links.js';
 import type { Attribute, ContentType, Schema } from '../../schema/types.js';
 import { decodeValue } from '../../shape/decode-value.js';
 import { formatData } from '../../shape/response-format.js';
 import type { Document } from '../../shape/shape-rows.js';
 import { compileSelect } from '../../sql/compile-read.js';
+import { cmQueryOptions, type CmDocument, type CmReadDeps } from './cm-read-deps.js';
+import { localizationsWritten } from './cm-localizations.js';
 
-/** What the content manager's reads need. */
-export interface CmReadDeps {
-  readonly config: Config;
-  readonly schema: Schema;
-  readonly db: Database;
-  readonly service: DocumentService;
-  /**
-   * The attribute the content manager shows a type's documents by: the `mainField` of its view
-   * configuration (what an editor chose, Strapi's default otherwise); null when that is the id.
-   */
-  readonly mainField: (type: ContentType) => string | null;
-}
+export { cmQueryOptions, type CmDocument, type CmReadDeps } from './cm-read-deps.js';
 
 /**
- * Query options for the content manager's reads: its query keys are the admin's own (no strict
- * REST params) and its page size is capped only by `maxLimit` (none for the list, as Strapi).
+ * How much of a document a view needs: the list (to-one relations and component scalars), the
+ * edit view (everything, relations counted), or the answer to a write (the edit view, its other
+ * locales in the fuller form Strapi's writes return, see cm-localizations.ts).
  */
-export function cmQueryOptions(deps: CmReadDeps, maxLimit: number | null = null): NormalizeQueryOptions {
-  return {
-    api: { ...deps.config.api, strictParams: false, documentsStrictParams: false, maxLimit },
-    defaultLocale: deps.config.i18n.defaultLocale,
-  };
-}
-
-/** A document as the content manager shows it: REST's fields plus counts, creators, status and localizations. */
-export type CmDocument = Record<string, unknown>;
-
-/** How much of a document a view needs: the list (to-one relations and component scalars) or the edit view (everything, relations counted). */
-export type CmView = 'list' | 'edit';
+export type CmView = 'list' | 'edit' | 'written';
 
 /**
- * The populate tree of a view, in the content API's query syntax: components and dynamic zones
- * in full depth and media for the edit view; component scalars, media, dynamic zones and to-one
- * relations for the list. Relations of the edit view (and to-many ones of the list) are counted
- * instead (see relationCounts).
+ * The populate tree of a view, in the content API's query syntax. The edit view (and a write's
+ * answer): components and dynamic zones in full depth, media, and every relation as `{ count }`,
+ * inside components too, as Strapi's edit view shows them. The list: component scalars, media,
+ * dynamic zones, to-one relations populated and to-many ones counted. Counts are one grouped
+ * statement per relation attribute (populate `count`), never a read of the link rows.
  */
 function populateFor(
   schema: Schema,
@@ -55,34 +34,29 @@ function populateFor(
   depth = 0,
 ): Record<string, unknown> {
   const populate: Record<string, unknown> = {};
+  const deep = (component: string): Record<string, unknown> | true => {
+    const model = schema.components.get(component);
+    const inner = model && view !== 'list' && depth < 8 ? populateFor(schema, model.attributes, view, depth + 1) : {};
+    return Object.keys(inner).length > 0 ? { populate: inner } : true;
+  };
   for (const attribute of attributes.values()) {
     if (attribute.system) continue;
     if (attribute.type === 'media') populate[attribute.name] = true;
     else if (attribute.type === 'component') {
-      const component = schema.components.get(attribute.component);
-      if (!component) continue;
-      const inner = view === 'edit' && depth < 8 ? populateFor(schema, component.attributes, view, depth + 1) : {};
-      populate[attribute.name] = Object.keys(inner).length > 0 ? { populate: inner } : true;
+      if (schema.components.has(attribute.component)) populate[attribute.name] = deep(attribute.component);
     } else if (attribute.type === 'dynamiczone') {
-      if (view === 'list') {
-        populate[attribute.name] = true;
-        continue;
-      }
-      const on: Record<string, unknown> = {};
-      for (const uid of attribute.components) {
-        const component = schema.components.get(uid);
-        if (!component) continue;
-        const inner = depth < 8 ? populateFor(schema, component.attributes, view, depth + 1) : {};
-        on[uid] = Object.keys(inner).length > 0 ? { populate: inner } : true;
-      }
-      populate[attribute.name] = { on };
-    } else if (
-      attribute.type === 'relation' &&
-      view === 'list' &&
-      !isToMany(attribute) &&
-      attribute.target !== 'admin::user'
-    )
-      populate[attribute.name] = true;
+      populate[attribute.name] =
+        view === 'list'
+          ? true
+          : {
+              on: Object.fromEntries(
+                attribute.components.filter((uid) => schema.components.has(uid)).map((uid) => [uid, deep(uid)]),
+              ),
+            };
+    } else if (attribute.type === 'relation') {
+      if (view !== 'list' || isToMany(attribute)) populate[attribute.name] = { count: true };
+      else if (attribute.target !== 'admin::user') populate[attribute.name] = true;
+    }
   }
   return populate;
 }
@@ -130,11 +104,11 @@ const CREATOR_FIELDS = {
 } as const;
 
 /**
- * Shapes documents read through the document service for the content manager: REST's format,
- * plus, per document, `createdBy`/`updatedBy` (the admin users), each relation's `{ count }`
- * (to-one relations of the list populated instead), `status` (draft, published or modified) and
- * `localizations` (the document's other locales). A fixed number of statements per call, whatever
- * the number of documents.
+ * Shapes documents read through the document service for the content manager: REST's format
+ * (relations already counted by the read, see populateFor), plus, per document,
+ * `createdBy`/`updatedBy` (the admin users), `status` (draft, published or modified) and
+ * `localizations` (the document's other locales; a write's answer gives them in full, see
+ * cm-localizations.ts). A fixed number of statements per call, whatever the number of documents.
  */
 export async function shapeForContentManager(
   deps: CmReadDeps,
@@ -146,21 +120,31 @@ export async function shapeForContentManager(
   const { db, schema } = deps;
   const ids = documents.map((document) => Number(document.id));
   const formatted = formatData(schema, type, [...documents], false) as CmDocument[];
-  const [creators, counts, versions] = await Promise.all([
+  const [creators, versions] = await Promise.all([
     creatorsOf(db, type, ids),
-    relationCounts(deps, type, ids, view),
     versionsOf(
       db,
       type,
       documents.map((document) => String(document.documentId)),
     ),
   ]);
+  const otherLocales = (document: CmDocument) =>
+    type.localized
+      ? versions.filter(
+          (version) =>
+            version.documentId === document.documentId &&
+            version.locale !== document.locale &&
+            version.publishedAt === null,
+        )
+      : [];
+  const written = view === 'written' ? await localizationsWritten(deps, type, formatted.flatMap(otherLocales)) : null;
   return formatted.map((document, index) => {
-    const id = ids[index] as number;
-    const own = creators.get(id);
-    const siblings = versions.filter((version) => version.documentId === document.documentId);
-    const published = siblings.find(
-      (version) => version.locale === (document.locale ?? null) && version.publishedAt !== null,
+    const own = creators.get(ids[index] as number);
+    const published = versions.find(
+      (version) =>
+        version.documentId === document.documentId &&
+        version.locale === (document.locale ?? null) &&
+        version.publishedAt !== null,
     );
     const status = !type.draftAndPublish
       ? 'published'
@@ -171,21 +155,19 @@ export async function shapeForContentManager(
           : published.updatedAt === document.updatedAt
             ? 'published'
             : 'modified';
-    const localizations = type.localized
-      ? siblings
-          .filter((version) => version.locale !== document.locale && version.publishedAt === null)
-          .map((version) => ({
-            id: version.id,
-            documentId: version.documentId,
-            locale: version.locale,
-            updatedAt: version.updatedAt,
-            publishedAt: null,
-            status: version.status,
-          }))
-      : [];
+    const others = otherLocales(document);
+    const localizations = written
+      ? written.filter((entry) => others.some((version) => version.id === entry.id))
+      : others.map((version) => ({
+          id: version.id,
+          documentId: version.documentId,
+          locale: version.locale,
+          updatedAt: version.updatedAt,
+          publishedAt: null,
+          status: version.status,
+        }));
     return {
       ...withLocale(schema, type, document),
-      ...Object.fromEntries([...(counts.get(id) ?? new Map())].map(([name, count]) => [name, { count }])),
       createdBy: own?.createdBy ?? null,
       updatedBy: own?.updatedBy ?? null,
       ...(type.draftAndPublish ? { status } : {}),
@@ -310,37 +292,4 @@ export async function creatorsOf(
     });
   }
   return result;
-}
-
-/** Each counted relation's number of links per row: one grouped statement per relation attribute. */
-async function relationCounts(
-  deps: CmReadDeps,
-  type: ContentType,
-  ids: readonly number[],
-  view: CmView,
-): Promise<Map<number, Map<string, number>>> {
-  const { db, schema } = deps;
-  const counts = new Map<number, Map<string, number>>(ids.map((id) => [id, new Map()]));
-  const counted = [...type.attributes.values()].filter(
-    (attribute) => attribute.type === 'relation' && !attribute.system && (view === 'edit' || isToMany(attribute)),
-  );
-  await Promise.all(
-    counted.map(async (attribute) => {
-      if (attribute.type !== 'relation') return;
-      const link = relationLink(schema, type, attribute);
-      for (const id of ids) counts.get(id)?.set(attribute.name, 0);
-      if (!link || link.kind !== 'joinTable') return;
-      const rows = await db.all(
-        compileSelect(
-          db.dialect,
-          simpleSelect(link.table, { source: [link.sourceColumn, 'integer'] }, isIn(link.sourceColumn, ids)),
-        ),
-      );
-      for (const row of rows) {
-        const byName = counts.get(Number(row.source));
-        byName?.set(attribute.name, (byName.get(attribute.name) ?? 0) + 1);
-      }
-    }),
-  );
-  return counts;
 }
