@@ -1,18 +1,28 @@
-import { NotFoundError, PolicyError, ValidationError } from '../../core/errors.js';
+import type { AdminIdentity } from '../../access/principal.js';
+import { PolicyError, ValidationError } from '../../core/errors.js';
 import { getModel, type ContentType, type Model, type RelationAttribute } from '../../schema/types.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
 import type { Document } from '../../shape/shape-rows.js';
 import { formatData } from '../../shape/response-format.js';
 import type { AdminRoute } from '../admin-route.js';
+import { linkedDocuments, sourceRowId } from './cm-linked-relations.js';
 import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
 
+/**
+ * The relation `field` of `modelUid` and its target. A content type's relation is the admin's
+ * only with read permission on that type (403 otherwise, as Strapi); a component's is checked
+ * through the document it belongs to, which the panel opened.
+ */
 function relationOf(
   deps: CmReadDeps,
+  admin: AdminIdentity,
   modelUid: string,
   field: string,
 ): { model: Model; attribute: RelationAttribute; target: ContentType } {
   const model = getModel(deps.schema, modelUid);
   if (!model) throw new PolicyError();
+  if (model.modelType === 'contentType' && !admin.may('plugin::content-manager.explorer.read', model.uid))
+    throw new PolicyError();
   const attribute = model.attributes.get(field);
   if (!attribute || attribute.type !== 'relation' || attribute.target === undefined)
     throw new ValidationError(`${field} is not a relation of ${modelUid}`);
@@ -38,7 +48,8 @@ const positive = (value: unknown, fallback: number): number => {
  * The relation pickers of the edit view: `GET /content-manager/relations/:model/:field` lists
  * the documents a relation may point to (searched by `_q` on their main field, in the form's
  * locale, drafts of draft & publish types), and `GET /content-manager/relations/:model/:id/:field`
- * the ones a document (or component) points to now, in link order. Both paginated.
+ * the ones a document (or a component row, by its id) points to now, newest link first as Strapi
+ * answers them (the panel reverses the list); to-many relations paginated.
  */
 export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
   const { service, schema } = deps;
@@ -71,7 +82,7 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
       path: '/content-manager/relations/:model/:field',
       auth: 'admin',
       handle: async (request, admin) => {
-        const { target } = relationOf(deps, String(request.params.model), String(request.params.field));
+        const { target } = relationOf(deps, admin, String(request.params.model), String(request.params.field));
         const { documents, pagination } = await service.findMany(
           target,
           listQuery(target, request.query),
@@ -85,38 +96,26 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
       path: '/content-manager/relations/:model/:id/:field',
       auth: 'admin',
       handle: async (request, admin) => {
-        const modelUid = String(request.params.model);
         const field = String(request.params.field);
-        const { model, target } = relationOf(deps, modelUid, field);
-        const caller = adminCaller(admin);
-        const page = positive(request.query.page, 1);
-        const pageSize = positive(request.query.pageSize, 10);
-        let linked: Document[] = [];
-        if (model.modelType === 'contentType') {
-          const source = normalizeQuery(
-            schema,
-            model,
-            {
-              fields: ['documentId'],
-              status: request.query.status === 'published' ? 'published' : 'draft',
-              ...(model.localized && typeof request.query.locale === 'string' && request.query.locale !== ''
-                ? { locale: request.query.locale }
-                : {}),
-              populate: { [field]: { fields: pickerFields(deps.mainField(target), target) } },
-            },
-            cmQueryOptions(deps, deps.config.api.maxLimit),
-          );
-          const document = await service.findOne(model, String(request.params.id), source, caller);
-          if (!document) throw new NotFoundError();
-          const value = document[field];
-          linked = Array.isArray(value) ? (value as Document[]) : value ? [value as Document] : [];
-        }
-        const total = linked.length;
-        const results = shape(target, linked.slice((page - 1) * pageSize, page * pageSize));
-        return {
-          status: 200,
-          body: { results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } },
-        };
+        const { model, target } = relationOf(deps, admin, String(request.params.model), field);
+        const { query } = request;
+        const status = query.status === 'published' ? 'published' : 'draft';
+        const locale = typeof query.locale === 'string' && query.locale !== '' ? query.locale : null;
+        const rowId = await sourceRowId(deps, model, { id: String(request.params.id), status, locale });
+        const page = positive(query.page, 1);
+        const pageSize = positive(query.pageSize, 10);
+        const linked = await linkedDocuments(deps, model, field, rowId, {
+          fields: pickerFields(deps.mainField(target), target),
+          status,
+          page,
+          pageSize,
+        });
+        const { total } = linked;
+        // A to-one relation is never paged: Strapi answers its one document as page 1 of size 10.
+        const pagination = linked.toMany
+          ? { page, pageSize, pageCount: Math.ceil(total / pageSize), total }
+          : { page: 1, pageSize: 10, pageCount: 1, total };
+        return { status: 200, body: { results: shape(target, linked.documents), pagination } };
       },
     },
   ];
