@@ -6,6 +6,17 @@ import { cairnWithEnv, startCairn, type RunningCairn } from './support/cli.js';
 import { createTestDatabase, type TestDatabase } from './support/databases.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
 
+/** The parts of the admin API's answers these tests read. */
+interface Json {
+  readonly data: {
+    readonly hasAdmin?: boolean;
+    readonly token?: string;
+    readonly user?: Record<string, unknown>;
+    readonly roles?: readonly { readonly code: string }[];
+  };
+}
+const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
+
 const SECRETS = {
   ADMIN_JWT_SECRET: 'cli-admin-secret',
   API_TOKEN_SALT: 'cli-salt',
@@ -78,23 +89,23 @@ for (const database of inject('databases')) {
 
     it('the accounts sign in to the admin panel of a running server, as Super Admins', async () => {
       server = await startCairn(dir, env);
-      const init = await (await fetch(`${server.base}/admin/init`)).json();
+      const init = await json(await fetch(`${server.base}/admin/init`));
       expect(init.data.hasAdmin).toBe(true);
       const response = await login('ADA@example.com', 'Analytical1');
       expect(response.status).toBe(200);
-      const body = await response.json();
+      const body = await json(response);
       expect(body.data.user).toMatchObject({ email: 'ada@example.com', firstname: 'Ada', lastname: null });
       const me = await fetch(`${server.base}/admin/users/me`, {
         headers: { authorization: `Bearer ${body.data.token}` },
       });
-      const roles = (await me.json()).data.roles as { code: string }[];
+      const roles = (await json(me)).data.roles ?? [];
       expect(roles.map((role) => role.code)).toEqual(['strapi-super-admin']);
       expect((await login('grace@example.com', 'Compiler1952')).status).toBe(200);
       expect((await login('grace@example.com', 'Wrong12345')).status).toBe(400);
     });
 
     it('admin:reset-user-password replaces the password and ends the sessions', async () => {
-      const signedIn = await (await login('grace@example.com', 'Compiler1952')).json();
+      const signedIn = await json(await login('grace@example.com', 'Compiler1952'));
       const me = () =>
         fetch(`${server?.base}/admin/users/me`, { headers: { authorization: `Bearer ${signedIn.data.token}` } });
       expect((await me()).status).toBe(200);

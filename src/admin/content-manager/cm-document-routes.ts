@@ -97,7 +97,14 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const type = typeOf(request, 'collectionType');
         may(admin, 'read', type);
         const q = query(type, request);
-        return one(type, await service.findOne(type, documentIdOf(request), q, adminCaller(admin)), q);
+        const documentId = documentIdOf(request);
+        const found = await service.findOne(type, documentId, q, adminCaller(admin));
+        if (found || !type.localized) return one(type, found, q);
+        // A locale the document has no version in yet (the editor is about to translate it): an
+        // empty form, and the locales it does exist in, as Strapi answers.
+        if ((await versionsOf(deps.db, type, [documentId])).length === 0) throw new NotFoundError();
+        const blank = { documentId, locale: q.locale, publishedAt: null } as unknown as CmDocument;
+        return { status: 200, body: { data: {}, meta: await documentMeta(deps, type, blank, q) } };
       },
     },
     {
