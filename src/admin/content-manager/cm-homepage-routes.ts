@@ -1,61 +1,45 @@
 import { NotFoundError } from '../../core/errors.js';
-import type { ValueKind } from '../../plan/plan-types.js';
-import { simpleSelect } from '../../plan/simple-plans.js';
 import type { ContentType } from '../../schema/types.js';
-import { decodeValue } from '../../shape/decode-value.js';
-import { compileSelect } from '../../sql/compile-read.js';
 import type { AdminRoute } from '../admin-route.js';
 import { shownInContentManager } from '../admin-permission-catalog.js';
-import type { CmReadDeps } from './cm-read.js';
+import { latestVersions, statusCounts, type HomepageVersion } from './cm-homepage-counts.js';
+import { versionsOf, type CmReadDeps, type VersionRow } from './cm-read.js';
 
 /** How many documents the home page's recent lists show. */
 const RECENT = 4;
 
-interface Version {
-  readonly type: ContentType;
-  readonly documentId: string;
-  readonly locale: string | null;
-  readonly title: unknown;
-  readonly updatedAt: string;
-  readonly publishedAt: string | null;
+type Status = 'draft' | 'published' | 'modified';
+
+/** A version's status among its document's versions in the same locale (a published one is modified when its draft changed since). */
+function statusOf(version: HomepageVersion, all: readonly VersionRow[]): Status {
+  if (!version.type.draftAndPublish) return 'published';
+  const same = all.filter((v) => v.documentId === version.documentId && v.locale === version.locale);
+  const draft = same.find((v) => v.publishedAt === null);
+  const published = same.find((v) => v.publishedAt !== null);
+  if (!published) return 'draft';
+  return draft && draft.updatedAt !== published.updatedAt ? 'modified' : 'published';
 }
 
 /**
- * The admin home page's content widgets: how many documents are draft, published or modified,
- * and the last documents published or updated. The content manager's preview is not configured
- * (404, as Strapi answers without a preview handler).
+ * The admin home page's content widgets: how many documents are draft, published or modified
+ * (one COUNT statement per type), and the last documents published or updated (per type, its
+ * latest few rows and their other versions: two statements, whatever the number of documents).
+ * The content manager's preview is not configured (404, as Strapi answers without a preview
+ * handler).
+ *
+ * Counts are per document version an editor sees (each locale's draft). Strapi 5.54 counts with
+ * its own queries, which disagree with its list badges once a document has several locales: a
+ * draft only when the document has one row in all, and at most one modified document per type
+ * (`groupBy(...).first()`). Cairn counts what the badges show.
  */
 export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
   const { db, schema } = deps;
   const types = () =>
     [...schema.contentTypes.values()].filter((type) => type.origin === 'api' && shownInContentManager(type));
-  const versions = async (type: ContentType): Promise<Version[]> => {
+  const titleColumn = (type: ContentType): string | null => {
     const main = deps.mainField(type);
-    const mainColumn = main === null ? undefined : type.attributes.get(main);
-    const columns: Record<string, readonly [string, ValueKind]> = {
-      documentId: ['document_id', 'string'],
-      updatedAt: ['updated_at', 'datetime'],
-      publishedAt: ['published_at', 'datetime'],
-      ...(type.localized ? { locale: ['locale', 'string'] } : {}),
-      ...(mainColumn && 'column' in mainColumn ? { title: [mainColumn.column, 'string'] } : {}),
-    };
-    const rows = await db.all(compileSelect(db.dialect, simpleSelect(type.table, columns)));
-    return rows.map((row) => ({
-      type,
-      documentId: String(row.documentId),
-      locale: (row.locale as string | null | undefined) ?? null,
-      title: row.title ?? row.documentId,
-      updatedAt: String(decodeValue('datetime', row.updatedAt)),
-      publishedAt: row.publishedAt === null ? null : String(decodeValue('datetime', row.publishedAt)),
-    }));
-  };
-  const statusOf = (version: Version, all: readonly Version[]): 'draft' | 'published' | 'modified' => {
-    if (!version.type.draftAndPublish) return 'published';
-    const key = (v: Version) => `${v.documentId} ${v.locale ?? ''}`;
-    const draft = all.find((v) => key(v) === key(version) && v.publishedAt === null);
-    const published = all.find((v) => key(v) === key(version) && v.publishedAt !== null);
-    if (!published) return 'draft';
-    return draft && draft.updatedAt !== published.updatedAt ? 'modified' : 'published';
+    const attribute = main === null ? undefined : type.attributes.get(main);
+    return attribute && 'column' in attribute ? attribute.column : null;
   };
   return [
     {
@@ -63,14 +47,12 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
       path: '/content-manager/homepage/count-documents',
       auth: 'admin',
       handle: async () => {
+        const perType = await Promise.all(types().map((type) => statusCounts(db, type)));
         const counts = { draft: 0, published: 0, modified: 0 };
-        for (const type of types()) {
-          const all = await versions(type);
-          for (const version of all) {
-            // One count per document version the editor sees: drafts (and rows of types without drafts).
-            if (type.draftAndPublish && version.publishedAt !== null) continue;
-            counts[statusOf(version, all)] += 1;
-          }
+        for (const each of perType) {
+          counts.draft += each.draft;
+          counts.published += each.published;
+          counts.modified += each.modified;
         }
         return { status: 200, body: { data: counts } };
       },
@@ -81,28 +63,33 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request) => {
         const published = request.query.action === 'publish';
-        const candidates: { version: Version; all: Version[] }[] = [];
-        for (const type of types()) {
-          const all = await versions(type);
-          if (published && !type.draftAndPublish) continue;
-          for (const version of all) {
-            if (published ? version.publishedAt === null : type.draftAndPublish && version.publishedAt !== null)
-              continue;
-            candidates.push({ version, all });
-          }
-        }
-        const at = (v: Version) => (published ? (v.publishedAt ?? '') : v.updatedAt);
-        candidates.sort((a, b) => at(b.version).localeCompare(at(a.version)));
+        const listed = types().filter((type) => !published || type.draftAndPublish);
+        const perType = await Promise.all(
+          listed.map(async (type) => {
+            const latest = await latestVersions(db, type, titleColumn(type), published, RECENT);
+            const all = type.draftAndPublish
+              ? await versionsOf(
+                  db,
+                  type,
+                  latest.map((version) => version.documentId),
+                )
+              : [];
+            return latest.map((version) => ({ version, status: statusOf(version, all) }));
+          }),
+        );
+        const at = (v: HomepageVersion) => (published ? (v.publishedAt ?? '') : v.updatedAt);
+        const candidates = perType.flat().sort((a, b) => at(b.version).localeCompare(at(a.version)));
         return {
           status: 200,
           body: {
-            data: candidates.slice(0, RECENT).map(({ version, all }) => ({
+            data: candidates.slice(0, RECENT).map(({ version, status }) => ({
               documentId: version.documentId,
               locale: version.locale,
               updatedAt: version.updatedAt,
               publishedAt: version.publishedAt,
               title: version.title,
-              status: statusOf(version, all),
+              // Types without draft & publish have no status (Strapi leaves it undefined).
+              ...(version.type.draftAndPublish ? { status } : {}),
               contentTypeUid: version.type.uid,
               contentTypeDisplayName: version.type.displayName,
               kind: version.type.kind,
