@@ -1,5 +1,5 @@
 import type { AdminIdentity } from '../../access/principal.js';
-import { NotFoundError, PolicyError, ValidationError } from '../../core/errors.js';
+import { fieldValidationError, NotFoundError, PolicyError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
 import type { HttpRequest, HttpResponse } from '../../http/http-types.js';
 import type { Query } from '../../query/query-types.js';
@@ -186,9 +186,12 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       method: 'GET',
       path: `${COLLECTION}/:documentId/actions/countDraftRelations`,
       auth: 'admin',
-      handle: async (request) => {
-        typeOf(request, 'collectionType');
-        return { status: 200, body: { data: { draftM2mLinks: 0, unpublishedRelations: 0 } } };
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'collectionType');
+        may(admin, 'read', type);
+        const found = await service.findOne(type, documentIdOf(request), query(type, request), adminCaller(admin));
+        if (!found) throw new NotFoundError();
+        return { status: 200, body: { data: NO_DRAFT_RELATIONS } };
       },
     },
     {
@@ -207,13 +210,18 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
         may(admin, action === 'bulkDelete' ? 'delete' : 'publish', type);
-        const ids = isRecord(request.body) ? request.body.documentIds : undefined;
-        if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
-          throw new ValidationError('documentIds must be an array of documentIds');
+        const ids = documentIdsOf(request.body);
         const q = query(type, request);
         const caller = adminCaller(admin);
+        // As Strapi: deleting documents none of which exists (in the locale) is a 404.
+        if (action === 'bulkDelete') {
+          const versions = await versionsOf(deps.db, type, ids);
+          const locale = q.locale === '*' ? undefined : (q.locale ?? null);
+          if (!versions.some((v) => !type.localized || locale === undefined || v.locale === locale))
+            throw new NotFoundError();
+        }
         let count = 0;
-        for (const documentId of ids as string[]) {
+        for (const documentId of ids) {
           const done = await service[BULK_VERBS[action]](type, documentId, q, caller);
           if (done) count += 1;
         }
@@ -275,8 +283,42 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         return one(type, version, { ...q, status }, action === 'publish' ? 'edit' : 'written');
       },
     })),
+    {
+      method: 'GET',
+      path: `${SINGLE}/actions/countDraftRelations`,
+      auth: 'admin',
+      handle: async (request, admin) => {
+        const type = typeOf(request, 'singleType');
+        may(admin, 'read', type);
+        if (!(await single(type, draftQuery(query(type, request)), admin))) throw new NotFoundError();
+        return { status: 200, body: { data: NO_DRAFT_RELATIONS } };
+      },
+    },
   ];
   return routes;
+}
+
+/** What the panel asks before publishing: Cairn lets relations to drafts be published, so there are none to warn of. */
+const NO_DRAFT_RELATIONS = { draftM2mLinks: 0, unpublishedRelations: 0 } as const;
+
+/**
+ * A bulk action's `documentIds`, checked as Strapi's validator does (`array().of(strapiID())
+ * .min(1).required()`): a 400 `ValidationError` with the problem in `details.errors`.
+ */
+function documentIdsOf(body: unknown): string[] {
+  const ids = isRecord(body) ? body.documentIds : undefined;
+  const fail = (message: string, path: string[] = ['documentIds'], value: unknown = ids): never => {
+    throw fieldValidationError([{ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) }]);
+  };
+  if (ids === undefined || ids === null) return fail('documentIds is a required field');
+  if (!Array.isArray(ids))
+    return fail(`documentIds must be a \`array\` type, but the final value was: \`${JSON.stringify(ids)}\`.`);
+  if (ids.length === 0) return fail('documentIds field must have at least 1 items');
+  ids.forEach((id, index) => {
+    if (typeof id !== 'string' && !Number.isInteger(id))
+      fail(`documentIds[${index}] must be a valid ID`, ['documentIds', String(index)], id);
+  });
+  return ids.map(String);
 }
 
 /** The form data of localized attributes only. */
