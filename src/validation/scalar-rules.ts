@@ -163,9 +163,25 @@ const booleanRule: ScalarRule = (raw, label) => {
   return typeError(label, 'boolean', raw, raw);
 };
 
-/** Any JSON value, nested at most MAX_JSON_DEPTH levels (what MariaDB's JSON columns accept), its strings well-formed. */
-const jsonRule: ScalarRule = (value, label) =>
-  pathBeyondDepth(value, MAX_JSON_DEPTH) ? fail(tooDeepMessage(label), value) : ok(wellFormedJson(value));
+/**
+ * Any JSON value, nested at most MAX_JSON_DEPTH levels (what MariaDB's JSON columns accept), its
+ * strings well-formed. A string holding JSON text is that JSON value, as in Strapi (which stores
+ * such a string as the column's text, so it reads back parsed): the admin panel's JSON editor
+ * sends its text, `"{\"mood\": \"bright\"}"`, and `{ "mood": "bright" }` is what gets saved. Any
+ * other string stays a string.
+ */
+const jsonRule: ScalarRule = (raw, label) => {
+  const value = typeof raw === 'string' ? parsedJsonOr(raw) : raw;
+  return pathBeyondDepth(value, MAX_JSON_DEPTH) ? fail(tooDeepMessage(label), raw) : ok(wellFormedJson(value));
+};
+
+function parsedJsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
 /** The message for a `json` or `blocks` value nested deeper than MAX_JSON_DEPTH. */
 export function tooDeepMessage(label: string): string {
