@@ -56,6 +56,11 @@ for (const database of inject('databases')) {
         'title must be a `string` type, but the final value was: `null`.',
       );
 
+      // The form is saved and published together: a form that cannot be published leaves the draft as it was.
+      const refused = await action(id, 'publish', { title: null, views: 100 });
+      expectError(refused, 400, 'ValidationError', 'title must be a `string` type, but the final value was: `null`.');
+      expect((await call('GET', `${ARTICLES}/${id}`)).json.data).toMatchObject({ title: 'Versioned', views: 1 });
+
       const first = await action(id, 'publish');
       expect(first.json.data).toMatchObject({ views: 1, status: 'published', publishedAt: expect.any(String) });
       expect(first.json.meta.availableStatus).toEqual([expect.objectContaining({ documentId: id, publishedAt: null })]);

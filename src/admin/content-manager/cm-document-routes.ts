@@ -148,19 +148,15 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const q = query(type, request);
         const caller = adminCaller(admin);
         const documentId = documentIdOf(request);
-        if (isRecord(request.body) && Object.keys(request.body).length > 0) {
-          const updated = await service.update(
-            type,
-            documentId,
-            cleanFormData(schema, type, request.body),
-            draftQuery(q),
-            caller,
-          );
-          if (!updated) throw new NotFoundError();
-        }
-        const published = await service.publish(type, documentId, q, caller);
+        const publishedQuery: Query = { ...q, status: 'published' };
+        // The form is saved and published in one transaction (as Strapi): a form that cannot be
+        // published (a required field empty) leaves the draft as it was.
+        const published =
+          isRecord(request.body) && Object.keys(request.body).length > 0
+            ? await service.update(type, documentId, cleanFormData(schema, type, request.body), publishedQuery, caller)
+            : await service.publish(type, documentId, q, caller);
         if (!published) throw new NotFoundError();
-        return one(type, published, { ...q, status: 'published' });
+        return one(type, published, publishedQuery);
       },
     },
     ...(['unpublish', 'discard'] as const).map((action): AdminRoute => ({
@@ -271,8 +267,17 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         may(admin, action === 'discard' ? 'update' : 'publish', type);
         const q = query(type, request);
         const caller = adminCaller(admin);
-        if (action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0)
-          await service.put(type, cleanFormData(schema, type, request.body), draftQuery(q), caller);
+        if (action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0) {
+          // Saved and published in one transaction, as for a collection type's document.
+          const publishedQuery: Query = { ...q, status: 'published' };
+          const { document } = await service.put(
+            type,
+            cleanFormData(schema, type, request.body),
+            publishedQuery,
+            caller,
+          );
+          return one(type, document, publishedQuery);
+        }
         const current = await single(type, draftQuery(q), admin);
         if (!current) throw new NotFoundError();
         const documentId = String(current.documentId);
