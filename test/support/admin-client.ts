@@ -1,6 +1,12 @@
 import { expect } from 'vitest';
 import type { DatabaseKind } from './databases.js';
-import { startTestServer, type TestResponse, type TestServer, type TestServerOptions } from './test-server.js';
+import {
+  startTestServer,
+  type RequestOptions,
+  type TestResponse,
+  type TestServer,
+  type TestServerOptions,
+} from './test-server.js';
 
 /** The content manager's document routes of the blog example's types. */
 export const ARTICLES = '/content-manager/collection-types/api::article.article';
@@ -26,6 +32,8 @@ export interface AdminClient {
   /** The admin's id in `admin_users`. */
   readonly adminId: number;
   call(method: string, path: string, body?: unknown): Promise<TestResponse>;
+  /** A request with any options (a raw body, headers), signed in as the admin. */
+  request(method: string, path: string, options: Omit<RequestOptions, 'auth'>): Promise<TestResponse>;
   /** A content API request with the full-access API token (what a site reading `/api` sees). */
   api(method: string, path: string, body?: unknown): Promise<TestResponse>;
   /** Rows of a SELECT run on the server's own database. */
@@ -42,6 +50,7 @@ export async function startAdminClient(database: DatabaseKind, options: TestServ
     server,
     adminId: Number(registered.json.data.user.id),
     call: (method, path, body) => server.request(method, path, { auth, ...withBody(body) }),
+    request: (method, path, options) => server.request(method, path, { ...options, auth }),
     api: (method, path, body) => server.request(method, path, { auth: 'full', ...withBody(body) }),
     rows: (sql) => server.app.db.all({ sql, params: [] }),
   };
