@@ -9,8 +9,8 @@ import {
 } from './support/admin-client.js';
 
 /*
- * Draft & publish, locales and single types through the content manager, as Strapi 5.54's admin
- * calls them: the draft / published / modified status, discard, unpublish (and discard), the bulk
+ * Each collection type's documents, draft & publish, locales and single types through the content
+ * manager, as Strapi 5.54's admin calls them: the draft / published / modified status, discard, unpublish (and discard), the bulk
  * actions, deleting one locale or all, translations, and single types with and without draft &
  * publish, each checked against what the content API then serves, on every database.
  */
@@ -24,8 +24,16 @@ const HOMEPAGE_SCHEMA = {
   attributes: { headline: { type: 'string', required: true } },
 };
 
+/** Each collection type of the blog example: what an editor fills in, then changes. */
+const COLLECTION_TYPES = [
+  { uid: 'api::author.author', api: 'authors', form: { name: 'Table Author', bio: 'Bio' }, edit: { bio: 'New bio' } },
+  { uid: 'api::tag.tag', api: 'tags', form: { name: 'Table tag' }, edit: { name: 'Renamed tag' } },
+  { uid: 'api::secret.secret', api: 'secrets', form: { label: 'Table secret' }, edit: { label: 'Renamed' } },
+  { uid: 'api::article.article', api: 'articles', form: { title: 'Table article' }, edit: { summary: 'Changed' } },
+];
+
 for (const database of inject('databases')) {
-  describe(`[${database}] the content manager's versions, locales and single types`, () => {
+  describe(`[${database}] the content manager's types, versions, locales and single types`, () => {
     let client: AdminClient;
     const call = (method: string, path: string, body?: unknown) => client.call(method, path, body);
     const create = async (body: Record<string, unknown>, locale = 'en'): Promise<string> => {
@@ -44,6 +52,25 @@ for (const database of inject('databases')) {
       });
     });
     afterAll(() => client?.server.close());
+
+    it.each(COLLECTION_TYPES)('creates, edits and deletes $uid as /api/$api then shows it', async (t) => {
+      const path = `/content-manager/collection-types/${t.uid}`;
+      const draftOnly = t.uid === 'api::article.article' ? '?status=draft' : '';
+      const created = await call('POST', path, t.form);
+      expect(created.status).toBe(201);
+      expect(created.json.data).toMatchObject({ ...t.form, createdBy: EDITOR_VIEW, updatedBy: EDITOR_VIEW });
+      const { documentId } = created.json.data;
+      const listed = await call('GET', `${path}?filters[$and][0][documentId][$eq]=${documentId}`);
+      expect(listed.json.results).toEqual([expect.objectContaining(t.form)]);
+      const edited = await call('PUT', `${path}/${documentId}`, t.edit);
+      expect(edited.json.data).toMatchObject({ ...t.form, ...t.edit, updatedBy: EDITOR_VIEW });
+      const rest = await client.api('GET', `/api/${t.api}/${documentId}${draftOnly}`);
+      expect(rest.json.data).toMatchObject({ ...t.form, ...t.edit });
+      for (const [key, value] of Object.entries(rest.json.data)) expect(edited.json.data[key], key).toEqual(value);
+      expect((await call('DELETE', `${path}/${documentId}`)).json).toEqual({});
+      expectError(await call('GET', `${path}/${documentId}`), 404, 'NotFoundError');
+      expect((await client.api('GET', `/api/${t.api}/${documentId}${draftOnly}`)).status).toBe(404);
+    });
 
     it('moves a document through draft, published and modified; discard and unpublish restore it', async () => {
       const id = await create({ title: 'Versioned', views: 1 });
