@@ -146,11 +146,6 @@ for (const database of inject('databases')) {
       for (const id of [a, c]) expectError(await call('GET', `${ARTICLES}/${id}`), 404, 'NotFoundError', 'Not Found');
       expect((await call('GET', `${ARTICLES}/${b}`)).json.data.status).toBe('published');
       expectError(await bulk('bulkDelete', [a]), 404, 'NotFoundError');
-      expectError(
-        await call('POST', `${ARTICLES}/actions/bulkDelete?locale=fr`, { documentIds: [b] }),
-        404,
-        'NotFoundError',
-      );
       expect((await bulk('bulkUnpublish', [b])).json).toEqual({ count: 1 });
       expect((await published(b)).status).toBe(404);
       expect((await bulk('bulkDelete', [b, a])).json).toEqual({ count: 1 });
