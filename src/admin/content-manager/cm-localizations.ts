@@ -18,8 +18,10 @@ import type { VersionRow } from './cm-read.js';
  *   media values, which the panel copies into a new translation's form from the first entry (the
  *   default locale first). `sharedValuesOf` reads them.
  *
- * Each read is one document-service read (one statement per populate node) for all the rows at
- * once; none when there is nothing to read.
+ * Each read is one read of the document read path (one statement per populate node) for all the
+ * rows at once; none when there is nothing to read. It reads the other versions of a document the
+ * admin was already allowed to open, so it runs as the server's own read (no caller's populate
+ * pruning), as Strapi reads these versions through its query engine.
  */
 
 const readContext = (deps: CmReadDeps): ReadContext => ({
