@@ -14,8 +14,9 @@ import { gradientImage } from './support/uploads.js';
  * real headless Chromium against a real `cairn start`, on every database: an editor registers,
  * writes an article with relations picked in the search-and-pick dropdowns, a component and a
  * dynamic-zone item, saves a draft, publishes, edits and republishes, adds a French translation,
- * uploads an image in the Media Library and deletes the article; after each step the content
- * API shows exactly what they did. Skipped, with a one-line notice, where Chromium or the build is
+ * uploads an image in the Media Library, fills every other kind of field (the image picked from
+ * the library) and deletes the article; after each step the content API shows exactly what they
+ * did. Skipped, with a one-line notice, where Chromium or the build is
  * missing (.ci/run installs both).
  */
 const missing = browserTestMissing();
@@ -232,6 +233,66 @@ for (const database of inject('databases')) {
         const served = await fetch(`${cairn.base}${file?.url}`);
         expect(served.headers.get('content-type')).toBe('image/png');
         expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+      },
+      STEP,
+    );
+
+    it(
+      'edits every scalar kind, the rich text and blocks editors, JSON, a uid and a media field; the content API serves them',
+      async () => {
+        await step('every-kind', async () => {
+          await page.goto(
+            `${cairn.base}/admin/content-manager/collection-types/api::article.article/create?plugins[i18n][locale]=en`,
+          );
+          await page.locator('input[name=title]').fill('Every kind of field');
+          await page.getByRole('button', { name: 'Regenerate' }).click();
+          await expect.poll(() => page.locator('input[name=slug]').inputValue()).toBe('every-kind-of-field');
+          await page.locator('input[name=views]').fill('42');
+          await page.locator('input[name=rating]').fill('4.5');
+          await page.locator('input[name=contactEmail]').fill('ada@example.com');
+          await page.getByRole('combobox', { name: 'category' }).click();
+          await page.getByRole('option', { name: 'tech' }).click();
+          await page.locator('input[name=isFeatured]').click({ force: true });
+          const date = page.getByRole('combobox', { name: 'publishDate' });
+          await date.fill('1/2/2025');
+          await date.press('Tab'); // Enter would submit the form
+          await page.getByRole('combobox', { name: 'publishTime' }).click();
+          await page.getByRole('option', { name: '10:30' }).click();
+          await page.locator('.CodeMirror-code').click(); // the rich text (Markdown) editor
+          await page.keyboard.type('Some **bold** words');
+          await page.locator('[data-slate-editor=true]').click(); // the blocks editor
+          await page.keyboard.type('A paragraph in blocks');
+          await page.locator('.cm-content').click(); // the JSON editor (it closes the brace itself)
+          await page.keyboard.type('{"mood": "bright"');
+          await page
+            .getByRole('button', { name: 'Click to add an asset or drag and drop one in this area' })
+            .first()
+            .click();
+          const library = page.getByRole('dialog');
+          await library.getByRole('checkbox').first().click();
+          await library.getByRole('button', { name: 'Finish' }).click();
+          await submit('Save');
+          await submit('Publish');
+        });
+        const [article] = (
+          await api<{ data: Record<string, unknown>[] }>(
+            '/api/articles?filters[title][$eq]=Every%20kind%20of%20field&populate[cover][fields][0]=name',
+          )
+        ).data;
+        expect(article).toMatchObject({
+          slug: 'every-kind-of-field',
+          views: 42,
+          rating: 4.5,
+          contactEmail: 'ada@example.com',
+          category: 'tech',
+          isFeatured: true,
+          publishDate: '2025-01-02',
+          publishTime: '10:30:00.000',
+          body: 'Some **bold** words',
+          content: [{ type: 'paragraph', children: [{ type: 'text', text: 'A paragraph in blocks' }] }],
+          meta: { mood: 'bright' },
+          cover: { name: 'gradient.png' },
+        });
       },
       STEP,
     );
