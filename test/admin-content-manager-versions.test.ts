@@ -132,7 +132,23 @@ for (const database of inject('databases')) {
         await create({ title: 'Bulk C' }),
       ];
       const bulk = (name: string, documentIds: unknown) => call('POST', `${ARTICLES}/actions/${name}`, { documentIds });
+      // What the bulk publish dialog validates first: the drafts as the edit view holds them, in the list's order.
+      const toValidate = await call('POST', `${ARTICLES}/actions/bulkFindForValidation`, {
+        documentIds: [b, a],
+        locale: 'en',
+        sort: 'title:DESC',
+      });
+      expect(toValidate.status).toBe(200);
+      expect(
+        toValidate.json.results.map((row: Record<string, unknown>) => [row.title, row.status, row.seo, row.author]),
+      ).toEqual([
+        ['Bulk B', 'draft', null, { count: 0 }],
+        ['Bulk A', 'draft', null, { count: 0 }],
+      ]);
+      expectError(await bulk('bulkFindForValidation', []), 400, 'ValidationError');
       expect((await bulk('bulkPublish', [a, b])).json).toEqual({ count: 2 });
+      const afterPublish = await call('POST', `${ARTICLES}/actions/bulkFindForValidation`, { documentIds: [a] });
+      expect(afterPublish.json.results.map((row: Record<string, unknown>) => row.status)).toEqual(['published']);
       const onApi = await client.api('GET', `/api/articles?filters[title][$startsWith]=Bulk&sort=title`);
       expect(onApi.json.data.map((article: { title: string }) => article.title)).toEqual(['Bulk A', 'Bulk B']);
       const many = `${ARTICLES}/actions/countManyEntriesDraftRelations?documentIds[0]=${a}&documentIds[1]=${b}&locale=en`;

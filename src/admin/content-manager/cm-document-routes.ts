@@ -1,5 +1,5 @@
 import type { AdminIdentity } from '../../access/principal.js';
-import { fieldValidationError, NotFoundError, PolicyError } from '../../core/errors.js';
+import { NotFoundError, PolicyError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
 import type { HttpRequest, HttpResponse } from '../../http/http-types.js';
 import type { Query } from '../../query/query-types.js';
@@ -7,6 +7,8 @@ import type { ContentType } from '../../schema/types.js';
 import type { Document } from '../../shape/shape-rows.js';
 import { shownInContentManager } from '../admin-permission-catalog.js';
 import type { AdminRoute } from '../admin-route.js';
+import { cmBulkValidationRoute } from './cm-bulk-validation-route.js';
+import { documentIdsOf } from './cm-document-ids.js';
 import { cleanFormData } from './cm-form-data.js';
 import {
   adminCaller,
@@ -199,6 +201,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         return { status: 200, body: { data: 0 } };
       },
     },
+    cmBulkValidationRoute(deps),
     ...(['bulkPublish', 'bulkUnpublish', 'bulkDelete'] as const).map((action): AdminRoute => ({
       method: 'POST',
       path: `${COLLECTION}/actions/${action}`,
@@ -305,26 +308,6 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
 
 /** What the panel asks before publishing: Cairn lets relations to drafts be published, so there are none to warn of. */
 const NO_DRAFT_RELATIONS = { draftM2mLinks: 0, unpublishedRelations: 0 } as const;
-
-/**
- * A bulk action's `documentIds`, checked as Strapi's validator does (`array().of(strapiID())
- * .min(1).required()`): a 400 `ValidationError` with the problem in `details.errors`.
- */
-function documentIdsOf(body: unknown): string[] {
-  const ids = isRecord(body) ? body.documentIds : undefined;
-  const fail = (message: string, path: string[] = ['documentIds'], value: unknown = ids): never => {
-    throw fieldValidationError([{ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) }]);
-  };
-  if (ids === undefined || ids === null) return fail('documentIds is a required field');
-  if (!Array.isArray(ids))
-    return fail(`documentIds must be a \`array\` type, but the final value was: \`${JSON.stringify(ids)}\`.`);
-  if (ids.length === 0) return fail('documentIds field must have at least 1 items');
-  ids.forEach((id, index) => {
-    if (typeof id !== 'string' && !Number.isInteger(id))
-      fail(`documentIds[${index}] must be a valid ID`, ['documentIds', String(index)], id);
-  });
-  return ids.map(String);
-}
 
 /** The form data of localized attributes only. */
 function localizedOnly(type: ContentType, data: Record<string, unknown>): Record<string, unknown> {
