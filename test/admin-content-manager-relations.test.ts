@@ -146,6 +146,23 @@ for (const database of inject('databases')) {
       expect(inFrench.json).toEqual({ isAvailable: true, suggestion: null });
     });
 
+    it('answers no AI localization job for any document the edit view opens, as Strapi CE does', async () => {
+      const article = await create(ARTICLES, { title: 'No AI job' });
+      const jobs = '/i18n/ai-localization-jobs';
+      for (const path of [
+        `${jobs}/collection-types/api::article.article/${article.documentId}`,
+        `${jobs}/collection-types/api::article.article/missing0000000000000000`,
+        `${jobs}/collection-types/api::nope.nope/whatever`,
+        `${jobs}/single-types/api::global.global`,
+      ]) {
+        const response = await call('GET', path);
+        expect(response.status, path).toBe(200);
+        expect(response.json, path).toEqual({ data: null });
+      }
+      const anonymous = await client.server.request('GET', `${jobs}/single-types/api::global.global`);
+      expectError(anonymous, 401, 'UnauthorizedError');
+    });
+
     it('answers the schemas and the view settings the panel starts with', async () => {
       const init = (await call('GET', '/content-manager/init')).json.data;
       const article = init.contentTypes.find((type: { uid: string }) => type.uid === 'api::article.article');

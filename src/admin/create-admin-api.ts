@@ -26,6 +26,7 @@ import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
 import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
 import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
 import { createAdminUserStore } from './admin-users.js';
+import { aiLocalizationJobRoutes } from './i18n-ai-localization-jobs.js';
 
 /** What the admin API is built from: the same database, document service and upload service as the content API. */
 export interface AdminApiDeps {
@@ -96,6 +97,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     ...cmRelationRoutes(cm),
     ...cmUidRoutes(cm),
     ...cmHomepageRoutes(cm),
+    ...aiLocalizationJobRoutes(),
     ...mediaLibraryRoutes({
       upload: upload.context,
       config,
