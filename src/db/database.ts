@@ -55,6 +55,21 @@ export interface Database extends Executor {
   readonly notices?: readonly string[];
 }
 
+/**
+ * Runs `work`, a read of several statements, on one state of the database. Given the pool (a
+ * Database), in a snapshot transaction: one connection for the whole read, its statements run in
+ * turn on it and need no other, so a full pool makes it wait at the start, never half-way. Given
+ * an open transaction (a write reading back what it wrote, under its document's lock; an entry
+ * reader's snapshot), on that transaction.
+ */
+export function inOneSnapshot<T>(exec: Executor, work: (exec: Executor) => Promise<T>): Promise<T> {
+  return isDatabase(exec) ? exec.transaction(work, { snapshot: true }) : work(exec);
+}
+
+function isDatabase(exec: Executor): exec is Database {
+  return typeof (exec as Partial<Database>).transaction === 'function';
+}
+
 /** Called with every statement a Database executes (tests count statements with it). */
 export type QueryListener = (query: CompiledQuery) => void;
 

@@ -1,14 +1,18 @@
-import type { Executor } from '../db/database.js';
+import { inOneSnapshot, type Executor } from '../db/database.js';
 import { planCount, planSelect, ROOT_ALIAS } from '../plan/plan-read.js';
 import { allOf, type SelectPlan } from '../plan/plan-types.js';
 import type { Pagination, Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { compileCount, compileSelect } from '../sql/compile-read.js';
-import type { Dialect } from '../sql/dialect.js';
+import type { CompiledQuery, Dialect } from '../sql/dialect.js';
 import { shapeRows, type Document } from '../shape/shape-rows.js';
 import { populateDocuments } from './populate-documents.js';
 
-/** What reads need: the content model, where to run statements (a pool or a transaction), the dialect. */
+/**
+ * What reads need: the content model, where to run statements (the pool, or an open transaction),
+ * the dialect. A read of several statements on the pool runs them in one snapshot transaction
+ * (see `consistently`); a read of one statement runs it on the pool.
+ */
 export interface ReadContext {
   readonly schema: Schema;
   readonly exec: Executor;
@@ -22,18 +26,26 @@ export type PaginationMeta =
 
 /**
  * Lists documents: one SELECT for the page, one COUNT with `withCount`, and one SELECT per
- * populate node — whatever the number of rows.
+ * populate node — whatever the number of rows; with more than one, all on one snapshot (the
+ * COUNT counts the rows the page was taken from).
  */
 export async function findManyDocuments(
   read: ReadContext,
   type: ContentType,
   query: Query,
 ): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
-  // Both statements are compiled before either runs: a filter that fails to compile (a 400)
-  // must not leave the other query's promise rejected with nobody awaiting it.
+  // Both statements are compiled before either runs (and before a transaction opens): a filter
+  // that fails to compile is a 400 that costs no statement.
   const countSql = query.pagination.withCount ? compileCount(read.dialect, planCount(read.schema, type, query)) : null;
-  const page = selectDocuments(read, type, planSelect(read.schema, type, query), query);
-  const [documents, countRows] = await Promise.all([page, countSql ? read.exec.all(countSql) : null]);
+  const select = planSelect(read.schema, type, query);
+  const selectSql = compileSelect(read.dialect, select);
+  const several = countSql !== null || query.populate.length > 0;
+  const [documents, countRows] = await consistently(read, several, (snapshot) =>
+    Promise.all([
+      selectDocuments(snapshot, type, select, selectSql, query),
+      countSql ? snapshot.exec.all(countSql) : null,
+    ]),
+  );
   const total = countRows ? Number(countRows[0]?.count ?? 0) : undefined;
   return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
 }
@@ -51,7 +63,7 @@ export async function findOneDocument(
   documentId: string,
   query: Query,
 ): Promise<Document | null> {
-  const [document] = await selectDocuments(read, type, planSelect(read.schema, type, query, documentId), query);
+  const [document] = await readDocuments(read, type, planSelect(read.schema, type, query, documentId), query);
   return document ?? null;
 }
 
@@ -83,12 +95,12 @@ export async function findDocumentsById(
     limit: null,
     offset: 0,
   };
-  return selectDocuments(read, type, select, query);
+  return readDocuments(read, type, select, query);
 }
 
 /** The first document of a type (single types have at most one). */
 export async function findFirstDocument(read: ReadContext, type: ContentType, query: Query): Promise<Document | null> {
-  const [document] = await selectDocuments(
+  const [document] = await readDocuments(
     read,
     type,
     { ...planSelect(read.schema, type, query), limit: 1, offset: 0 },
@@ -97,14 +109,32 @@ export async function findFirstDocument(read: ReadContext, type: ContentType, qu
   return document ?? null;
 }
 
+/**
+ * Runs `work` (a read) on one snapshot when it issues `several` statements, else on `read.exec`
+ * as it is: one statement reads one state anyway, and costs no BEGIN and COMMIT. Whether a read
+ * has several follows from its query (populate nodes, a COUNT), never from the rows it finds.
+ */
+function consistently<T>(read: ReadContext, several: boolean, work: (read: ReadContext) => Promise<T>): Promise<T> {
+  return several ? inOneSnapshot(read.exec, (exec) => work({ ...read, exec })) : work(read);
+}
+
+/** `select` and its populate, on one snapshot when the query populates anything. */
+async function readDocuments(read: ReadContext, type: ContentType, select: SelectPlan, query: Query) {
+  const sql = compileSelect(read.dialect, select);
+  return consistently(read, query.populate.length > 0, (snapshot) =>
+    selectDocuments(snapshot, type, select, sql, query),
+  );
+}
+
 /** Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node). */
 async function selectDocuments(
   read: ReadContext,
   type: ContentType,
   select: SelectPlan,
+  sql: CompiledQuery,
   query: Query,
 ): Promise<Document[]> {
-  const documents = shapeRows(await read.exec.all(compileSelect(read.dialect, select)), select.columns);
+  const documents = shapeRows(await read.exec.all(sql), select.columns);
   await populateDocuments(read, type, documents, query.populate, query.status);
   return documents;
 }
