@@ -20,6 +20,8 @@ interface Case {
   readonly message?: string | RegExp;
   /** The first entry of `details.errors`: its path and message. */
   readonly field?: [string, string];
+  /** Every entry of `details.errors`, in order: path, message and the value yup reports. */
+  readonly errors?: [string, string, unknown][];
 }
 
 const UID = { contentTypeUID: 'api::article.article', field: 'slug' };
@@ -230,20 +232,6 @@ const BAD_BODIES: Case[] = [
     field: ['value', UID_CHARACTERS],
   },
   {
-    name: 'a relation picker on a field that is not a relation',
-    method: 'GET',
-    path: '/content-manager/relations/api::article.article/title',
-    status: 400,
-    error: 'ValidationError',
-  },
-  {
-    name: 'a relation picker page under 1',
-    method: 'GET',
-    path: '/content-manager/relations/api::article.article/tags?page=0',
-    status: 400,
-    error: 'ValidationError',
-  },
-  {
     name: 'the relations of an unknown document',
     method: 'GET',
     path: '/content-manager/relations/api::article.article/{{gone}}/tags',
@@ -275,6 +263,111 @@ const BAD_BODIES: Case[] = [
     status: 400,
     error: 'BadRequestError',
     message: 'Bad Request',
+  },
+];
+
+const RELATIONS = '/content-manager/relations';
+const NOT_A_NUMBER = 'page must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).';
+const STATUSES = 'status must be one of the following values: published, draft';
+
+/**
+ * The relation pickers' own refusals, as Strapi's relations controller words them: the query is
+ * checked first (validateFindAvailable / validateFindExisting: page and pageSize positive
+ * integers, pageSize at most 100, status published or draft), then the model and the field.
+ */
+const RELATION_PICKERS: Case[] = [
+  ...[`${RELATIONS}/api::nope.nope/author`, `${RELATIONS}/api::nope.nope/{{doc}}/author`].map((path) => ({
+    name: `a relation picker of an unknown model (${path.includes('{{doc}}') ? 'existing' : 'available'})`,
+    method: 'GET',
+    path,
+    status: 400,
+    error: 'ValidationError',
+    message: "The model api::nope.nope doesn't exist",
+  })),
+  ...['title', 'nope', '{{doc}}/title', 'seo'].map((field) => ({
+    name: `a relation picker on ${field}, which is no relation`,
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/${field}`,
+    status: 400,
+    error: 'ValidationError',
+    message: `The relational field ${field.replace('{{doc}}/', '')} doesn't exist on api::article.article`,
+  })),
+  ...['tags', '{{doc}}/tags', '{{gone}}/tags'].flatMap((target): Case[] => [
+    {
+      name: `${target}: pageSize over 100`,
+      method: 'GET',
+      path: `${RELATIONS}/api::article.article/${target}?pageSize=101`,
+      status: 400,
+      error: 'ValidationError',
+      message: 'pageSize must be less than or equal to 100',
+      errors: [['pageSize', 'pageSize must be less than or equal to 100', 101]],
+    },
+    {
+      name: `${target}: an unknown status`,
+      method: 'GET',
+      path: `${RELATIONS}/api::article.article/${target}?status=bogus`,
+      status: 400,
+      error: 'ValidationError',
+      message: STATUSES,
+      errors: [['status', STATUSES, 'bogus']],
+    },
+    {
+      name: `${target}: page not a number, pageSize 0`,
+      method: 'GET',
+      path: `${RELATIONS}/api::article.article/${target}?page=abc&pageSize=0`,
+      status: 400,
+      error: 'ValidationError',
+      message: '2 errors occurred',
+      errors: [
+        ['page', NOT_A_NUMBER, null],
+        ['pageSize', 'pageSize must be greater than or equal to 1', 0],
+      ],
+    },
+  ]),
+  {
+    name: 'a relation picker page under 1',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?page=0`,
+    status: 400,
+    error: 'ValidationError',
+    message: 'page must be greater than or equal to 1',
+    errors: [['page', 'page must be greater than or equal to 1', 0]],
+  },
+  {
+    name: 'a relation picker page neither whole nor positive',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/{{doc}}/tags?page=-1.5`,
+    status: 400,
+    error: 'ValidationError',
+    message: '2 errors occurred',
+    errors: [
+      ['page', 'page must be an integer', -1.5],
+      ['page', 'page must be greater than or equal to 1', -1.5],
+    ],
+  },
+  {
+    name: 'the query is checked before the model',
+    method: 'GET',
+    path: `${RELATIONS}/api::nope.nope/author?pageSize=500&status=published`,
+    status: 400,
+    error: 'ValidationError',
+    message: 'pageSize must be less than or equal to 100',
+  },
+  {
+    name: 'a search that is not a string',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?_q[$x]=1`,
+    status: 400,
+    error: 'ValidationError',
+    message: /^_q must be a `string` type, but the final value was: `\{/,
+  },
+  {
+    name: 'a locale that is a list',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/{{doc}}/tags?locale[0]=en`,
+    status: 400,
+    error: 'ValidationError',
+    message: 'locale must be a `string` type, but the final value was: `[\n  "\\"en\\""\n]`.',
   },
 ];
 
@@ -319,7 +412,7 @@ for (const database of inject('databases')) {
     });
     afterAll(() => client?.server.close());
 
-    for (const group of [NOT_FOUND, UNKNOWN_MODELS, BAD_BODIES]) {
+    for (const group of [NOT_FOUND, UNKNOWN_MODELS, BAD_BODIES, RELATION_PICKERS]) {
       it.each(group)('$name → $status $error', async (c) => {
         const response = await send(c);
         if (c.error === 'SyntaxError') {
@@ -337,6 +430,10 @@ for (const database of inject('databases')) {
           if (c.message === undefined && response.json.error.details.errors.length === 1)
             expect(response.json.error.message).toBe(message);
         }
+        if (c.errors)
+          expect(response.json.error.details.errors).toEqual(
+            c.errors.map(([path, message, value]) => ({ path: [path], message, name: 'ValidationError', value })),
+          );
       });
     }
 

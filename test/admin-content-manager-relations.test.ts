@@ -46,6 +46,11 @@ for (const database of inject('databases')) {
       const cases: [string, unknown[], Record<string, number>?][] = [
         ['api::article.article/author', ['Ada Writer', 'Alan Adams', 'Grace Author']],
         ['api::article.article/author?_q=ada', ['Ada Writer', 'Alan Adams']],
+        [
+          'api::article.article/author?pageSize=100&status=draft&page=1',
+          ['Ada Writer', 'Alan Adams', 'Grace Author'],
+          { page: 1, pageSize: 100, pageCount: 1, total: 3 },
+        ],
         ['api::article.article/author?_q=nobody', []],
         ['api::article.article/editor?_q=GRACE', ['Grace Author']],
         ['api::article.article/tags?_q=x', ['Axe', 'Xylophone']],

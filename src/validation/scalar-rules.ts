@@ -112,7 +112,7 @@ function enumerationRule(attribute: ScalarAttribute): ScalarRule {
 }
 
 /** yup's number cast: strings lose whitespace and go through `+`, other values through parseFloat. */
-function castNumber(value: unknown): number {
+export function castNumber(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
     const compact = value.replace(/\s/g, '');

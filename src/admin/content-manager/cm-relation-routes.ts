@@ -1,5 +1,5 @@
 import type { AdminIdentity } from '../../access/principal.js';
-import { PolicyError, ValidationError } from '../../core/errors.js';
+import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import { getModel, type ContentType, type Model, type RelationAttribute } from '../../schema/types.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
 import type { Document } from '../../shape/shape-rows.js';
@@ -7,11 +7,14 @@ import { formatData } from '../../shape/response-format.js';
 import type { AdminRoute } from '../admin-route.js';
 import { linkedDocuments, sourceRowId } from './cm-linked-relations.js';
 import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
+import { relationPickerQuery, type RelationPickerQuery } from './cm-relation-query.js';
 
 /**
- * The relation `field` of `modelUid` and its target. A content type's relation is the admin's
- * only with read permission on that type (403 otherwise, as Strapi); a component's is checked
- * through the document it belongs to, which the panel opened.
+ * The relation `field` of `modelUid` and its target, refused as Strapi's relations controller
+ * refuses them: an unknown model or a field that is no relation is a 400 ValidationError naming
+ * them; a content type's relation is the admin's only with read permission on that type (403
+ * ForbiddenError otherwise); a component's is checked through the document it belongs to, which
+ * the panel opened.
  */
 function relationOf(
   deps: CmReadDeps,
@@ -20,12 +23,12 @@ function relationOf(
   field: string,
 ): { model: Model; attribute: RelationAttribute; target: ContentType } {
   const model = getModel(deps.schema, modelUid);
-  if (!model) throw new PolicyError();
-  if (model.modelType === 'contentType' && !admin.may('plugin::content-manager.explorer.read', model.uid))
-    throw new PolicyError();
+  if (!model) throw new ValidationError(`The model ${modelUid} doesn't exist`);
   const attribute = model.attributes.get(field);
   if (!attribute || attribute.type !== 'relation' || attribute.target === undefined)
-    throw new ValidationError(`${field} is not a relation of ${modelUid}`);
+    throw new ValidationError(`The relational field ${field} doesn't exist on ${modelUid}`);
+  if (model.modelType === 'contentType' && !admin.may('plugin::content-manager.explorer.read', model.uid))
+    throw new ForbiddenError();
   const target = deps.schema.contentTypes.get(attribute.target);
   if (!target) throw new ValidationError(`${field} of ${modelUid} relates to no content type`);
   return { model, attribute, target };
@@ -38,22 +41,17 @@ function pickerFields(main: string | null, target: ContentType): string[] {
   ];
 }
 
-const positive = (value: unknown, fallback: number): number => {
-  const number = Number(value ?? fallback);
-  if (!Number.isInteger(number) || number < 1) throw new ValidationError('page and pageSize must be positive integers');
-  return number;
-};
-
 /**
  * The relation pickers of the edit view: `GET /content-manager/relations/:model/:field` lists
  * the documents a relation may point to (searched by `_q` on their main field, in the form's
  * locale, drafts of draft & publish types), and `GET /content-manager/relations/:model/:id/:field`
  * the ones a document (or a component row, by its id) points to now, newest link first as Strapi
- * answers them (the panel reverses the list); to-many relations paginated.
+ * answers them (the panel reverses the list); to-many relations paginated. Both check their
+ * query first, as Strapi does (cm-relation-query.ts): pageSize at most 100, status published or draft.
  */
 export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
   const { service, schema } = deps;
-  const listQuery = (target: ContentType, raw: Readonly<Record<string, unknown>>) => {
+  const listQuery = (target: ContentType, picker: RelationPickerQuery) => {
     const main = deps.mainField(target);
     return normalizeQuery(
       schema,
@@ -61,11 +59,9 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
       {
         fields: pickerFields(main, target),
         status: 'draft',
-        ...(target.localized && typeof raw.locale === 'string' && raw.locale !== '' ? { locale: raw.locale } : {}),
-        ...(typeof raw._q === 'string' && raw._q !== '' && main !== null
-          ? { filters: { [main]: { $containsi: raw._q } } }
-          : {}),
-        pagination: { page: positive(raw.page, 1), pageSize: positive(raw.pageSize, 10) },
+        ...(target.localized && picker.locale !== null ? { locale: picker.locale } : {}),
+        ...(picker.search !== null && main !== null ? { filters: { [main]: { $containsi: picker.search } } } : {}),
+        pagination: { page: picker.page, pageSize: picker.pageSize },
         sort: main === null ? 'id:asc' : `${main}:asc`,
       },
       cmQueryOptions(deps, 100),
@@ -82,12 +78,9 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
       path: '/content-manager/relations/:model/:field',
       auth: 'admin',
       handle: async (request, admin) => {
+        const picker = relationPickerQuery(request.query, 'available');
         const { target } = relationOf(deps, admin, String(request.params.model), String(request.params.field));
-        const { documents, pagination } = await service.findMany(
-          target,
-          listQuery(target, request.query),
-          adminCaller(admin),
-        );
+        const { documents, pagination } = await service.findMany(target, listQuery(target, picker), adminCaller(admin));
         return { status: 200, body: { results: shape(target, documents), pagination } };
       },
     },
@@ -96,14 +89,11 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
       path: '/content-manager/relations/:model/:id/:field',
       auth: 'admin',
       handle: async (request, admin) => {
+        const { page, pageSize, locale, ...picker } = relationPickerQuery(request.query, 'existing');
         const field = String(request.params.field);
         const { model, target } = relationOf(deps, admin, String(request.params.model), field);
-        const { query } = request;
-        const status = query.status === 'published' ? 'published' : 'draft';
-        const locale = typeof query.locale === 'string' && query.locale !== '' ? query.locale : null;
+        const status = picker.status === 'published' ? 'published' : 'draft';
         const rowId = await sourceRowId(deps, model, { id: String(request.params.id), status, locale });
-        const page = positive(query.page, 1);
-        const pageSize = positive(query.pageSize, 10);
         const linked = await linkedDocuments(deps, model, field, rowId, {
           fields: pickerFields(deps.mainField(target), target),
           status,
