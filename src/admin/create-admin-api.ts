@@ -25,6 +25,7 @@ import type { ContentType } from '../schema/types.js';
 import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
 import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
 import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
+import { contentTypeBuilderRoutes } from './content-type-builder-routes.js';
 import { createAdminUserStore } from './admin-users.js';
 import { aiLocalizationJobRoutes } from './i18n-ai-localization-jobs.js';
 
@@ -93,6 +94,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
       },
     },
     ...contentManagerLayoutRoutes({ schema, db, now, definitions, configurations }),
+    ...contentTypeBuilderRoutes({ schema, definitions }),
     ...cmDocumentRoutes(cm),
     ...cmRelationRoutes(cm),
     ...cmUidRoutes(cm),

@@ -53,9 +53,17 @@ function registeredContentType(model: StrapiModel): Record<string, unknown> {
   };
 }
 
-/** Strapi's `globalId`: `Article`, `UploadFile`, `UsersPermissionsUser`, `I18NLocale`, `AdminApiToken`. */
-function globalId(model: StrapiModel): string {
-  const base = model.origin.kind === 'api' ? model.modelName : `${model.origin.name}-${model.modelName}`;
+/**
+ * Strapi's `globalId`: `Article`, `UploadFile`, `UsersPermissionsUser`, `I18NLocale`,
+ * `AdminApiToken`, and for a component `ComponentSharedSeo`.
+ */
+export function globalId(model: StrapiModel): string {
+  const base =
+    model.origin.kind === 'api'
+      ? model.modelName
+      : model.origin.kind === 'component'
+        ? `component-${model.origin.name}-${model.modelName}`
+        : `${model.origin.name}-${model.modelName}`;
   return base
     .split(/[^A-Za-z0-9]+/)
     .flatMap((part) => part.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g) ?? [])
