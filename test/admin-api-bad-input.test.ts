@@ -371,6 +371,77 @@ const RELATION_PICKERS: Case[] = [
   },
 ];
 
+/**
+ * The list's odd queries, answered as Strapi 5's content manager answers them: filter keys that
+ * are neither operators nor attributes, dynamic zones, and bare sort names that are not scalar
+ * attributes are dropped (the rest of the query still applies); pageSize is not capped; locale
+ * and status are checked as getDocumentLocaleAndStatus does, page and pageSize as the query
+ * transform does. `sort=bogus:ASC` makes Strapi's database layer throw (a 500): Cairn refuses it.
+ * `{{doc}}` stands for the article titled 'Target of bad input'.
+ */
+const LIST_QUERIES: {
+  query: string;
+  status: number;
+  error?: string;
+  message?: string | RegExp;
+  titles?: 'all' | string[];
+}[] = [
+  { query: 'filters[bogus][$eq]=1', status: 200, titles: 'all' },
+  { query: 'filters[$and][0][bogus][$eq]=1&filters[$or][0][nope]=x', status: 200, titles: 'all' },
+  { query: 'filters[title][$bogus]=x&filters[blocks][$notNull]=true', status: 200, titles: 'all' },
+  { query: 'filters[author][bogus][$eq]=1&filters[seo][nope]=1', status: 200, titles: 'all' },
+  {
+    query: 'filters[$and][0][bogus][$eq]=1&filters[$and][1][title][$eq]=Target%20of%20bad%20input',
+    status: 200,
+    titles: ['Target of bad input'],
+  },
+  { query: 'sort=bogus&page=1&pageSize=1000', status: 200, titles: 'all' },
+  { query: 'sort[0]=author&sort[1]=title:asc', status: 200, titles: 'all' },
+  {
+    query: 'page=abc',
+    status: 400,
+    error: 'PaginationError',
+    message: "Invalid 'page' parameter. Expected an integer > 0, received: abc",
+  },
+  {
+    query: 'page=0&pageSize=10',
+    status: 400,
+    error: 'PaginationError',
+    message: "Invalid 'page' parameter. Expected an integer > 0, received: 0",
+  },
+  {
+    query: 'page=1.5',
+    status: 400,
+    error: 'PaginationError',
+    message: "Invalid 'page' parameter. Expected an integer > 0, received: 1.5",
+  },
+  {
+    query: 'page=1&pageSize=-3',
+    status: 400,
+    error: 'PaginationError',
+    message: "Invalid 'pageSize' parameter. Expected an integer > 0, received: -3",
+  },
+  {
+    query: 'page=1&pageSize=10&start=0',
+    status: 400,
+    error: 'PaginationError',
+    message: /^Invalid pagination attributes/,
+  },
+  {
+    query: 'status=bogus&page=abc',
+    status: 400,
+    error: 'ValidationError',
+    message: 'Validation error: Invalid status',
+  },
+  {
+    query: 'locale[0]=en&status=bogus',
+    status: 400,
+    error: 'ValidationError',
+    message: 'Validation error: 2 errors occurred',
+  },
+  { query: 'sort=bogus:ASC', status: 400, error: 'ValidationError', message: 'Invalid key bogus' },
+];
+
 /** Odd requests whose exact answer is not pinned here: a 2xx or a 4xx in Strapi's envelope, never a 500. */
 const NEVER_500: [string, string, unknown?][] = [
   ['GET', `${ARTICLES}?page=abc&pageSize=-3`],
@@ -436,6 +507,17 @@ for (const database of inject('databases')) {
           );
       });
     }
+
+    it.each(LIST_QUERIES)('lists with $query → $status $error', async (c) => {
+      const response = await client.call('GET', `${ARTICLES}?${c.query}`);
+      if (c.error) return expectError(response, c.status, c.error, c.message);
+      const all = await client.call('GET', `${ARTICLES}?pageSize=1000`);
+      expect(response.status).toBe(200);
+      const titles = (answer: TestResponse) => answer.json.results.map((item: { title: string }) => item.title).sort();
+      if (c.titles === 'all') expect(response.json.pagination.total).toBe(all.json.pagination.total);
+      else expect(titles(response)).toEqual(c.titles);
+      if (c.query.includes('pageSize=1000')) expect(response.json.pagination).toMatchObject({ pageSize: 1000 });
+    });
 
     it('answers odd requests with a 2xx or a 4xx in Strapi’s envelope, never a 500', async () => {
       for (const [method, path, body] of NEVER_500) {

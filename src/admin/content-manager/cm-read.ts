@@ -10,6 +10,7 @@ import type { Document } from '../../shape/shape-rows.js';
 import { compileSelect } from '../../sql/compile-read.js';
 import { cmQueryOptions, type CmDocument, type CmReadDeps } from './cm-read-deps.js';
 import { localizationsWritten } from './cm-localizations.js';
+import { checkListParams, sanitizeListFilters, sanitizeListSort } from './cm-list-query.js';
 
 export { cmQueryOptions, type CmDocument, type CmReadDeps } from './cm-read-deps.js';
 
@@ -65,14 +66,20 @@ function isToMany(attribute: Attribute): boolean {
   return attribute.type === 'relation' && (attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany');
 }
 
-/** The content-API Query of a content-manager request: its paging, sort, filters, search and locale, the view's populate, drafts by default. */
+/**
+ * The content-API Query of a content-manager request (paging, sort, filters, search, locale, the
+ * view's populate, drafts by default), sanitized and, for the list, checked as Strapi's (cm-list-query.ts).
+ */
 export function cmQuery(
   deps: CmReadDeps,
   type: ContentType,
   raw: Readonly<Record<string, unknown>>,
   view: CmView,
 ): Query {
-  const { page, pageSize, sort, filters, _q, locale, status } = raw;
+  if (view === 'list') checkListParams(raw);
+  const { page, pageSize, _q, locale, status } = raw;
+  const filters = raw.filters === undefined ? undefined : sanitizeListFilters(deps.schema, type, raw.filters);
+  const sort = raw.sort === undefined ? undefined : sanitizeListSort(type, raw.sort);
   return normalizeQuery(
     deps.schema,
     type,
