@@ -1,4 +1,5 @@
 import type { Attribute, ContentType, Schema } from '../schema/types.js';
+import { PLAIN_ADMIN_ACTIONS } from './admin-action-table.js';
 
 /** One admin permission as `admin_permissions` stores it (and `/admin/users/me/permissions` lists it). */
 export interface AdminPermission {
@@ -24,67 +25,7 @@ const ADMIN_ORDER = [
 ];
 
 /** The settings-level actions a Super Admin holds (no subject), in Strapi's order. */
-const PLAIN_ACTIONS = [
-  'plugin::content-manager.single-types.configure-view',
-  'plugin::content-manager.collection-types.configure-view',
-  'plugin::content-manager.components.configure-layout',
-  'plugin::content-type-builder.read',
-  'plugin::email.settings.read',
-  'plugin::upload.read',
-  'plugin::upload.assets.create',
-  'plugin::upload.assets.update',
-  'plugin::upload.assets.download',
-  'plugin::upload.assets.copy-link',
-  'plugin::upload.configure-view',
-  'plugin::upload.settings.read',
-  'plugin::i18n.locale.create',
-  'plugin::i18n.locale.read',
-  'plugin::i18n.locale.update',
-  'plugin::i18n.locale.delete',
-  'plugin::users-permissions.roles.create',
-  'plugin::users-permissions.roles.read',
-  'plugin::users-permissions.roles.update',
-  'plugin::users-permissions.roles.delete',
-  'plugin::users-permissions.providers.read',
-  'plugin::users-permissions.providers.update',
-  'plugin::users-permissions.email-templates.read',
-  'plugin::users-permissions.email-templates.update',
-  'plugin::users-permissions.advanced-settings.read',
-  'plugin::users-permissions.advanced-settings.update',
-  'admin::marketplace.read',
-  'admin::webhooks.create',
-  'admin::webhooks.read',
-  'admin::webhooks.update',
-  'admin::webhooks.delete',
-  'admin::users.create',
-  'admin::users.read',
-  'admin::users.update',
-  'admin::users.delete',
-  'admin::roles.create',
-  'admin::roles.read',
-  'admin::roles.update',
-  'admin::roles.delete',
-  'admin::api-tokens.access',
-  'admin::admin-tokens.access',
-  'admin::admin-tokens.create',
-  'admin::admin-tokens.read',
-  'admin::admin-tokens.update',
-  'admin::admin-tokens.regenerate',
-  'admin::admin-tokens.delete',
-  'admin::api-tokens.create',
-  'admin::api-tokens.read',
-  'admin::api-tokens.update',
-  'admin::api-tokens.regenerate',
-  'admin::api-tokens.delete',
-  'admin::project-settings.update',
-  'admin::project-settings.read',
-  'admin::transfer.tokens.access',
-  'admin::transfer.tokens.create',
-  'admin::transfer.tokens.read',
-  'admin::transfer.tokens.update',
-  'admin::transfer.tokens.regenerate',
-  'admin::transfer.tokens.delete',
-];
+const PLAIN_ACTIONS = PLAIN_ADMIN_ACTIONS.map((entry) => entry.action);
 
 /** Whether the content manager lists a type (the project's own types and the users-permissions user). */
 export function shownInContentManager(type: ContentType): boolean {
@@ -109,7 +50,7 @@ export function permissionFields(schema: Schema, attributes: ReadonlyMap<string,
 }
 
 /** The content types in the order Strapi registers them (plugins, the project's, the admin's). */
-function registrationOrder(schema: Schema): ContentType[] {
+export function registrationOrder(schema: Schema): ContentType[] {
   const types = [...schema.contentTypes.values()];
   const rank = (type: ContentType): number => {
     const plugin = PLUGIN_ORDER.findIndex((prefix) => type.uid.startsWith(prefix));
