@@ -116,7 +116,8 @@ export async function loadAdminPermissions(db: Database): Promise<AdminPermissio
   };
 }
 
-async function permissionsOfRoles(
+/** The permissions of these roles, in each role's order (read in chunks; one statement per 500). */
+export async function permissionsOfRoles(
   exec: Executor,
   db: Database,
   roleIds: readonly number[],
@@ -175,13 +176,16 @@ async function permissionsOfRoles(
   return result;
 }
 
-async function insertPermissions(
+/** Stores permissions of a role, numbered from `firstOrd` in the role's order; returns their ids. */
+export async function insertPermissions(
   tx: Executor,
   db: Database,
   roleId: number,
   permissions: readonly AdminPermission[],
   now: Date,
-): Promise<void> {
+  firstOrd = 1,
+): Promise<number[]> {
+  const inserted: number[] = [];
   for (let start = 0; start < permissions.length; start += 100) {
     const chunk = permissions.slice(start, start + 100);
     const ids = await tx.insert(
@@ -210,13 +214,15 @@ async function insertPermissions(
           rowOf({
             permission_id: [id, 'integer'],
             role_id: [roleId, 'integer'],
-            permission_ord: [start + index + 1, 'float'],
+            permission_ord: [firstOrd + start + index, 'float'],
           }),
         ),
       }),
       ids.length,
     );
+    inserted.push(...ids);
   }
+  return inserted;
 }
 
 function recordOr(value: unknown): Record<string, unknown> {
