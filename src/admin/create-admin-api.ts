@@ -28,6 +28,12 @@ import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
 import { contentTypeBuilderRoutes } from './content-type-builder-routes.js';
 import { createAdminUserStore } from './admin-users.js';
 import { aiLocalizationJobRoutes } from './i18n-ai-localization-jobs.js';
+import { createAdminAccountStore } from './admin-account-store.js';
+import { createAdminRoleStore } from './admin-role-store.js';
+import { adminUsersRoutes } from './admin-users-routes.js';
+import { adminRolesRoutes } from './admin-roles-routes.js';
+import { adminPermissionsRoutes } from './admin-permissions-routes.js';
+import { adminRegistrationRoutes } from './admin-registration-routes.js';
 
 /** What the admin API is built from: the same database, document service and upload service as the content API. */
 export interface AdminApiDeps {
@@ -82,8 +88,23 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     mainField: (type: ContentType) => mainFieldOf(configurations, type),
   };
   const { upload } = deps;
+  const accounts = createAdminAccountStore(db, users, now);
+  const settings = {
+    config,
+    schema,
+    db,
+    auth,
+    users,
+    accounts,
+    roles: createAdminRoleStore(db, now),
+    locales: deps.locales,
+  };
   const routes: AdminRoute[] = [
     ...adminAuthRoutes({ db, auth, users, limiter }),
+    ...adminUsersRoutes(settings),
+    ...adminRolesRoutes(settings),
+    ...adminPermissionsRoutes(settings),
+    ...adminRegistrationRoutes(settings),
     {
       method: 'GET',
       path: '/admin/guided-tour-meta',
