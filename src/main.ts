@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ProjectError, ValidationError } from './core/errors.js';
+import { ApplicationError, ProjectError } from './core/errors.js';
 import { createAdminUserCommand, resetAdminPasswordCommand } from './cli/admin-user-commands.js';
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
@@ -69,7 +69,7 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
         throw new UsageError(`unknown command "${args.command}" (run \`cairn help\`)`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ValidationError || error instanceof ProjectError) {
+    if (error instanceof UsageError || error instanceof ApplicationError || error instanceof ProjectError) {
       process.stderr.write(`cairn: ${error.message}\n`);
       return 1;
     }

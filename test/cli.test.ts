@@ -60,7 +60,7 @@ describe('the cairn command line', () => {
   });
 
   it.each([
-    [['--name', 'full', '--type', 'full-access'], /already exists/],
+    [['--name', 'full', '--type', 'full-access'], /Name already taken/],
     [['--name', 'x'], /needs --type/],
     [['--type', 'full-access'], /needs --name/],
     [['--name', 'x', '--type', 'admin'], /needs --type read-only\|full-access\|custom/],

@@ -1,31 +1,49 @@
-import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { createDocumentId } from '../core/document-id.js';
-import { ValidationError } from '../core/errors.js';
-import type { Database } from '../db/database.js';
+import { ApplicationError, ValidationError } from '../core/errors.js';
+import type { Database, Executor, Transaction } from '../db/database.js';
+import type { Condition } from '../plan/plan-types.js';
+import type { Dialect } from '../sql/dialect.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 import { decodeValue } from '../shape/decode-value.js';
+import {
+  decryptAccessKey,
+  encryptAccessKey,
+  hashAccessKey,
+  newAccessKey,
+  type ApiTokenSecrets,
+} from './api-token-keys.js';
+import { deleteTokenPermissions, permissionsOf, setTokenPermissions } from './api-token-permissions.js';
+
+export { hashAccessKey, type ApiTokenSecrets } from './api-token-keys.js';
 
 export type ApiTokenType = 'read-only' | 'full-access' | 'custom';
 export const API_TOKEN_TYPES: readonly ApiTokenType[] = ['read-only', 'full-access', 'custom'];
-/** The lifespans Strapi offers, in days (null = unlimited). */
-export const API_TOKEN_LIFESPANS: readonly (number | null)[] = [null, 7, 30, 90];
+const DAY_MS = 24 * 3600 * 1000;
+/** The lifespans Strapi offers, in milliseconds as its admin API takes them (null = unlimited). */
+export const API_TOKEN_LIFESPANS: readonly (number | null)[] = [null, 7 * DAY_MS, 30 * DAY_MS, 90 * DAY_MS];
 
 const TOKENS = 'strapi_api_tokens';
-const PERMISSIONS = 'strapi_api_token_permissions';
-const LINKS = 'strapi_api_token_permissions_token_lnk';
-const DAY_MS = 24 * 3600 * 1000;
+/** One lock for every write that picks a name, so two of them never both find the name free. */
+const NAMES_LOCK = 'strapi_api_tokens.name';
 
-/** A stored content-API token as listed by the CLI (never the key itself). */
+/**
+ * A stored content-API token as Strapi's admin API answers it (never the key itself): `lifespan`
+ * in milliseconds as a string (a big integer, as Strapi reads it back), dates as ISO strings,
+ * `permissions` the actions of a custom token.
+ */
 export interface ApiTokenInfo {
   readonly id: number;
+  readonly kind: 'content-api';
   readonly name: string;
   readonly description: string;
   readonly type: ApiTokenType;
+  readonly lifespan: string | null;
   readonly expiresAt: string | null;
   readonly lastUsedAt: string | null;
   readonly createdAt: string | null;
+  readonly updatedAt: string | null;
   readonly permissions: readonly string[];
 }
 
@@ -38,21 +56,16 @@ export interface ApiTokenGrant {
   readonly permissions: ReadonlySet<string>;
 }
 
-/** `access_key` = HMAC-SHA512 of the token, keyed with `admin.apiToken.salt`, hex (as Strapi stores it). */
-export function hashAccessKey(salt: string, accessKey: string): string {
-  return createHmac('sha512', salt).update(accessKey).digest('hex');
+/** A new token for the admin API: `lifespan` in milliseconds, one of {@link API_TOKEN_LIFESPANS}. */
+export interface IssueApiTokenInput {
+  readonly name: string;
+  readonly type: ApiTokenType;
+  readonly description?: string;
+  readonly lifespan?: number | null;
+  readonly permissions?: readonly string[] | null;
 }
 
-/** Reversible copy of the key for an admin UI to re-display it: `v1:` + base64(iv | tag | AES-256-GCM). */
-function encryptAccessKey(encryptionKey: string | undefined, accessKey: string): string | null {
-  if (!encryptionKey) return null;
-  const key = createHash('sha256').update(encryptionKey).digest();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const encrypted = Buffer.concat([cipher.update(accessKey, 'utf8'), cipher.final()]);
-  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
-}
-
+/** A new token for the CLI and tests: the lifespan in days (7, 30 or 90; absent or null = unlimited). */
 export interface CreateApiTokenInput {
   readonly name: string;
   readonly type: ApiTokenType;
@@ -61,33 +74,54 @@ export interface CreateApiTokenInput {
   readonly permissions?: readonly string[];
 }
 
+/** The fields of a token an update may change; `permissions` absent keeps a custom token's actions. */
+export interface ApiTokenPatch {
+  readonly name?: string;
+  readonly description?: string;
+  readonly type?: ApiTokenType;
+  readonly permissions?: readonly string[] | null;
+}
+
 /**
- * Creates a content-API token and returns its access key (256 hex characters), which is stored
- * only as an HMAC. Names are unique; `custom` tokens need at least one permission.
+ * The rules Strapi's token service applies to a type and its permissions: only a custom token
+ * names actions, and a custom one must send the list (empty is allowed). Returns the actions,
+ * without repeats.
  */
-export async function createApiToken(
+function permissionsFor(type: ApiTokenType, permissions: readonly string[] | null | undefined): string[] {
+  if (type !== 'custom') {
+    if (permissions && permissions.length > 0)
+      throw new ValidationError('Non-custom tokens should not reference permissions');
+    return [];
+  }
+  if (!Array.isArray(permissions)) throw new ValidationError('Missing permissions attribute for custom token');
+  return [...new Set(permissions)];
+}
+
+/**
+ * Creates a content-API token and answers it with its access key (256 hex characters), the only
+ * time the key is given out in clear; it is stored as an HMAC and, with an encryption key,
+ * encrypted. Names are unique (400 `Name already taken`, as Strapi answers); one transaction.
+ */
+export async function issueApiToken(
   db: Database,
-  secrets: { salt: string; encryptionKey: string | undefined },
-  input: CreateApiTokenInput,
+  secrets: ApiTokenSecrets,
+  input: IssueApiTokenInput,
   now: Date,
-): Promise<string> {
+): Promise<ApiTokenInfo & { readonly accessKey: string }> {
   if (!input.name.trim()) throw new ValidationError('The token name must not be empty');
   if (!API_TOKEN_TYPES.includes(input.type))
     throw new ValidationError(`Unknown token type "${input.type}"; use ${API_TOKEN_TYPES.join(', ')}`);
-  const lifespanDays = input.lifespanDays ?? null;
-  if (!API_TOKEN_LIFESPANS.includes(lifespanDays))
-    throw new ValidationError('The lifespan must be 7, 30 or 90 days (or unlimited)');
-  const permissions = input.type === 'custom' ? [...new Set(input.permissions ?? [])] : [];
-  if (input.type === 'custom' && permissions.length === 0)
-    throw new ValidationError('A custom token needs at least one --permission');
-  const accessKey = randomBytes(128).toString('hex');
-  await db.transaction(async (tx) => {
-    const existing = await tx.all(
-      compileSelect(db.dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', input.name), { limit: 1 })),
+  const lifespan = input.lifespan ?? null;
+  if (!API_TOKEN_LIFESPANS.includes(lifespan))
+    throw new ValidationError(
+      `lifespan must be one of the following values: ${API_TOKEN_LIFESPANS.map(String).join(', ')}`,
     );
-    if (existing.length > 0) throw new ValidationError(`An API token named "${input.name}" already exists`);
-    const lifespan = lifespanDays === null ? null : lifespanDays * DAY_MS;
-    const [tokenId] = await tx.insert(
+  const permissions = permissionsFor(input.type, input.permissions);
+  const accessKey = newAccessKey();
+  const token = await db.transaction(async (tx) => {
+    await tx.lock([NAMES_LOCK]);
+    await assertNameFree(tx, db.dialect, input.name, null);
+    const [id] = await tx.insert(
       compileInsert(db.dialect, {
         table: TOKENS,
         rows: [
@@ -109,69 +143,135 @@ export async function createApiToken(
       }),
       1,
     );
-    if (tokenId === undefined || permissions.length === 0) return;
-    const permissionRows = permissions.map((action) =>
-      rowOf({
-        document_id: [createDocumentId(), 'string'],
-        action: [action, 'string'],
-        created_at: [now, 'datetime'],
-        updated_at: [now, 'datetime'],
-        published_at: [now, 'datetime'],
-      }),
-    );
-    const permissionIds = await tx.insert(
-      compileInsert(db.dialect, { table: PERMISSIONS, rows: permissionRows }),
-      permissionRows.length,
-    );
-    const links = permissionIds.map((permissionId, index) =>
-      rowOf({
-        api_token_permission_id: [permissionId, 'integer'],
-        api_token_id: [tokenId, 'integer'],
-        api_token_permission_ord: [index + 1, 'float'],
-      }),
-    );
-    await tx.insert(compileInsert(db.dialect, { table: LINKS, rows: links }), links.length);
+    if (id === undefined) throw new Error('The database returned no id for the new API token');
+    await setTokenPermissions(tx, db.dialect, id, permissions, now);
+    return readToken(tx, db.dialect, id);
   });
-  return accessKey;
+  if (!token) throw new Error('The new API token could not be read back');
+  return { ...withoutKey(token), accessKey };
 }
 
-/** Every content-API token, oldest first. */
+/**
+ * {@link issueApiToken} for the CLI and tests: the lifespan in days, and the answer is the access
+ * key alone.
+ */
+export async function createApiToken(
+  db: Database,
+  secrets: ApiTokenSecrets,
+  input: CreateApiTokenInput,
+  now: Date,
+): Promise<string> {
+  const { lifespanDays, ...rest } = input;
+  const lifespan = lifespanDays === undefined || lifespanDays === null ? null : lifespanDays * DAY_MS;
+  const token = await issueApiToken(db, secrets, { ...rest, lifespan, permissions: input.permissions ?? [] }, now);
+  return token.accessKey;
+}
+
+/** Every content-API token (admin tokens and tokens of other kinds left out), by name as Strapi lists them. */
 export async function listApiTokens(db: Database): Promise<ApiTokenInfo[]> {
-  const rows = await db.all(
-    compileSelect(
-      db.dialect,
-      simpleSelect(
-        TOKENS,
-        {
-          id: ['id', 'integer'],
-          name: ['name', 'string'],
-          description: ['description', 'string'],
-          type: ['type', 'string'],
-          kind: ['kind', 'string'],
-          expiresAt: ['expires_at', 'datetime'],
-          lastUsedAt: ['last_used_at', 'datetime'],
-          createdAt: ['created_at', 'datetime'],
-        },
-        null,
-        { orderById: true },
-      ),
-    ),
-  );
-  const tokens = rows.filter((row) => row.kind === null || row.kind === 'content-api');
-  const permissions = await permissionsOf(
-    db,
-    tokens.map((row) => Number(row.id)),
-  );
-  return tokens.map((row) => ({
-    id: Number(row.id),
-    name: String(row.name),
-    description: String(row.description ?? ''),
-    type: row.type as ApiTokenType,
-    expiresAt: decodeValue('datetime', row.expiresAt) as string | null,
-    lastUsedAt: decodeValue('datetime', row.lastUsedAt) as string | null,
-    createdAt: decodeValue('datetime', row.createdAt) as string | null,
-    permissions: [...(permissions.get(Number(row.id)) ?? [])],
-  }));
+  return (await readTokens(db, db.dialect, null)).map(withoutKey);
+}
+
+/**
+ * The content-API token with this id, or null. With an encryption key that reads its stored copy,
+ * the answer carries the `accessKey` again, as Strapi 5's admin API gives it back.
+ */
+export async function getApiToken(
+  db: Database,
+  id: number,
+  encryptionKey: string | undefined,
+): Promise<(ApiTokenInfo & { readonly accessKey?: string }) | null> {
+  const token = await readToken(db, db.dialect, id);
+  if (!token) return null;
+  const accessKey = decryptAccessKey(encryptionKey, token.encryptedKey);
+  return { ...withoutKey(token), ...(accessKey === null ? {} : { accessKey }) };
+}
+
+/**
+ * Changes a token's name, description, type and (custom) permissions in one transaction, as
+ * Strapi's update does: a custom token's actions are replaced when `permissions` is sent, any
+ * other type loses its actions; a renamed token keeps names unique. Null when there is no such token.
+ */
+export async function updateApiToken(
+  db: Database,
+  id: number,
+  patch: ApiTokenPatch,
+  now: Date,
+): Promise<ApiTokenInfo | null> {
+  return db.transaction(async (tx) => {
+    if (patch.name !== undefined) await tx.lock([NAMES_LOCK]);
+    const original = await readToken(tx, db.dialect, id);
+    if (!original) return null;
+    const type = patch.type ?? original.type;
+    if (!API_TOKEN_TYPES.includes(type))
+      throw new ValidationError(`Unknown token type "${type}"; use ${API_TOKEN_TYPES.join(', ')}`);
+    if (patch.name !== undefined) {
+      if (!patch.name.trim()) throw new ValidationError('The token name must not be empty');
+      await assertNameFree(tx, db.dialect, patch.name, id);
+    }
+    const changingToCustom = type === 'custom' && original.type !== 'custom';
+    const permissions =
+      patch.permissions !== undefined || changingToCustom
+        ? permissionsFor(type, patch.permissions !== undefined ? patch.permissions : original.permissions)
+        : original.permissions;
+    await tx.run(
+      compileUpdate(db.dialect, {
+        table: TOKENS,
+        set: rowOf({
+          ...(patch.name !== undefined ? { name: [patch.name, 'string'] } : {}),
+          ...(patch.description !== undefined ? { description: [patch.description, 'string'] } : {}),
+          type: [type, 'string'],
+          kind: ['content-api', 'string'],
+          updated_at: [now, 'datetime'],
+        }),
+        where: eq('id', id, 'integer'),
+      }),
+    );
+    if (type !== 'custom') await deleteTokenPermissions(tx, db.dialect, [id]);
+    else if (patch.permissions !== undefined) await setTokenPermissions(tx, db.dialect, id, permissions, now);
+    const updated = await readToken(tx, db.dialect, id);
+    return updated ? withoutKey(updated) : null;
+  });
+}
+
+/**
+ * Gives the token a new access key (the old one stops working at once) and answers it once, as
+ * Strapi's regenerate does: `{ id, kind, accessKey }`. Null when there is no such token.
+ */
+export async function regenerateApiToken(
+  db: Database,
+  secrets: ApiTokenSecrets,
+  id: number,
+  now: Date,
+): Promise<{ readonly id: number; readonly kind: 'content-api'; readonly accessKey: string } | null> {
+  const accessKey = newAccessKey();
+  const found = await db.transaction(async (tx) => {
+    if (!(await readToken(tx, db.dialect, id))) return false;
+    await tx.run(
+      compileUpdate(db.dialect, {
+        table: TOKENS,
+        set: rowOf({
+          access_key: [hashAccessKey(secrets.salt, accessKey), 'string'],
+          encrypted_key: [encryptAccessKey(secrets.encryptionKey, accessKey), 'string'],
+          updated_at: [now, 'datetime'],
+        }),
+        where: eq('id', id, 'integer'),
+      }),
+    );
+    return true;
+  });
+  return found ? { id, kind: 'content-api', accessKey } : null;
+}
+
+/** Deletes the content-API token with this id and its permissions; answers what was deleted, or null. */
+export async function deleteApiToken(db: Database, id: number): Promise<ApiTokenInfo | null> {
+  return db.transaction(async (tx) => {
+    const token = await readToken(tx, db.dialect, id);
+    if (!token) return null;
+    await deleteTokenPermissions(tx, db.dialect, [id]);
+    await tx.run(compileDelete(db.dialect, { table: TOKENS, where: eq('id', id, 'integer') }));
+    return withoutKey(token);
+  });
 }
 
 /** Deletes the token named `name` (and its permissions); false when there is none. */
@@ -182,15 +282,7 @@ export async function revokeApiToken(db: Database, name: string): Promise<boolea
     );
     const ids = rows.map((row) => Number(row.id));
     if (ids.length === 0) return false;
-    const links = await tx.all(
-      compileSelect(
-        db.dialect,
-        simpleSelect(LINKS, { permissionId: ['api_token_permission_id', 'integer'] }, isIn('api_token_id', ids)),
-      ),
-    );
-    const permissionIds = links.map((row) => Number(row.permissionId));
-    if (permissionIds.length > 0)
-      await tx.run(compileDelete(db.dialect, { table: PERMISSIONS, where: isIn('id', permissionIds) }));
+    await deleteTokenPermissions(tx, db.dialect, ids);
     await tx.run(compileDelete(db.dialect, { table: TOKENS, where: isIn('id', ids) }));
     return true;
   });
@@ -215,11 +307,11 @@ export async function findApiToken(db: Database, salt: string, accessKey: string
       ),
     ),
   );
-  if (!row || (row.kind !== null && row.kind !== 'content-api')) return null;
+  if (!row || !isContentApi(row.kind)) return null;
   const id = Number(row.id);
   const type = row.type as ApiTokenType;
   const permissions =
-    type === 'custom' ? ((await permissionsOf(db, [id])).get(id) ?? new Set<string>()) : new Set<string>();
+    type === 'custom' ? new Set((await permissionsOf(db, db.dialect, [id])).get(id) ?? []) : new Set<string>();
   const toMs = (value: unknown) => {
     const iso = decodeValue('datetime', value) as string | null;
     return iso === null ? null : Date.parse(iso);
@@ -238,40 +330,64 @@ export async function touchApiToken(db: Database, id: number, now: Date): Promis
   );
 }
 
-async function permissionsOf(db: Database, tokenIds: readonly number[]): Promise<Map<number, Set<string>>> {
-  const byToken = new Map<number, Set<string>>();
-  if (tokenIds.length === 0) return byToken;
-  const links = await db.all(
-    compileSelect(
-      db.dialect,
-      simpleSelect(
-        LINKS,
-        { tokenId: ['api_token_id', 'integer'], permissionId: ['api_token_permission_id', 'integer'] },
-        isIn('api_token_id', tokenIds),
-      ),
-    ),
+type StoredToken = ApiTokenInfo & { readonly encryptedKey: string | null };
+
+/** Rows without a kind predate Strapi's admin tokens and are content-API tokens. */
+function isContentApi(kind: unknown): boolean {
+  return kind === null || kind === undefined || kind === 'content-api';
+}
+
+function withoutKey({ encryptedKey: _key, ...token }: StoredToken): ApiTokenInfo {
+  return token;
+}
+
+async function assertNameFree(tx: Transaction, dialect: Dialect, name: string, exceptId: number | null): Promise<void> {
+  const rows = await tx.all(compileSelect(dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', name))));
+  if (rows.some((row) => Number(row.id) !== exceptId)) throw new ApplicationError('Name already taken');
+}
+
+const TOKEN_COLUMNS = {
+  id: ['id', 'integer'],
+  kind: ['kind', 'string'],
+  name: ['name', 'string'],
+  description: ['description', 'string'],
+  type: ['type', 'string'],
+  lifespan: ['lifespan', 'biginteger'],
+  expiresAt: ['expires_at', 'datetime'],
+  lastUsedAt: ['last_used_at', 'datetime'],
+  createdAt: ['created_at', 'datetime'],
+  updatedAt: ['updated_at', 'datetime'],
+  encryptedKey: ['encrypted_key', 'string'],
+} as const;
+
+/** The content-API tokens `where` selects (all when null), by name, with their permissions. */
+async function readTokens(exec: Executor, dialect: Dialect, where: Condition | null): Promise<StoredToken[]> {
+  const rows = await exec.all(
+    compileSelect(dialect, simpleSelect(TOKENS, TOKEN_COLUMNS, where, { orderBy: [['name', 'asc', 'string']] })),
   );
-  if (links.length === 0) return byToken;
-  const actions = await db.all(
-    compileSelect(
-      db.dialect,
-      simpleSelect(
-        PERMISSIONS,
-        { id: ['id', 'integer'], action: ['action', 'string'] },
-        isIn(
-          'id',
-          links.map((l) => Number(l.permissionId)),
-        ),
-      ),
-    ),
+  const tokens = rows.filter((row) => isContentApi(row.kind));
+  const permissions = await permissionsOf(
+    exec,
+    dialect,
+    tokens.map((row) => Number(row.id)),
   );
-  const actionById = new Map(actions.map((row) => [Number(row.id), String(row.action)]));
-  for (const link of links) {
-    const action = actionById.get(Number(link.permissionId));
-    if (action === undefined) continue;
-    const set = byToken.get(Number(link.tokenId)) ?? new Set<string>();
-    set.add(action);
-    byToken.set(Number(link.tokenId), set);
-  }
-  return byToken;
+  const text = (kind: 'datetime' | 'biginteger', value: unknown) => decodeValue(kind, value) as string | null;
+  return tokens.map((row) => ({
+    id: Number(row.id),
+    kind: 'content-api',
+    name: String(row.name),
+    description: String(row.description ?? ''),
+    type: row.type as ApiTokenType,
+    lifespan: text('biginteger', row.lifespan),
+    expiresAt: text('datetime', row.expiresAt),
+    lastUsedAt: text('datetime', row.lastUsedAt),
+    createdAt: text('datetime', row.createdAt),
+    updatedAt: text('datetime', row.updatedAt),
+    permissions: permissions.get(Number(row.id)) ?? [],
+    encryptedKey: typeof row.encryptedKey === 'string' ? row.encryptedKey : null,
+  }));
+}
+
+async function readToken(exec: Executor, dialect: Dialect, id: number): Promise<StoredToken | null> {
+  return (await readTokens(exec, dialect, eq('id', id, 'integer')))[0] ?? null;
 }

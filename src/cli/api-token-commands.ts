@@ -22,6 +22,8 @@ export async function createTokenCommand(args: CliArgs, out: Output): Promise<vo
     throw new UsageError('--lifespan must be 7, 30 or 90 (days)');
   if (args.type !== 'custom' && args.permissions.length > 0)
     throw new UsageError('--permission is only for --type custom');
+  if (args.type === 'custom' && args.permissions.length === 0)
+    throw new UsageError('a custom token needs at least one --permission');
   const key = await withProjectDatabase(args.dir, async (project, db) => {
     const known = knownActions(project.schema);
     const unknown = args.permissions.filter((action) => !known.has(action));
