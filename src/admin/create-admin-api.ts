@@ -25,6 +25,8 @@ import type { ContentType } from '../schema/types.js';
 import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
 import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
 import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
+import { apiTokenRoutes } from './settings/api-token-routes.js';
+import { transferTokenRoutes } from './settings/transfer-token-routes.js';
 import { contentTypeBuilderRoutes } from './content-type-builder-routes.js';
 import { createAdminUserStore } from './admin-users.js';
 import { aiLocalizationJobRoutes } from './i18n-ai-localization-jobs.js';
@@ -121,6 +123,8 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     ...cmUidRoutes(cm),
     ...cmHomepageRoutes(cm),
     ...aiLocalizationJobRoutes(),
+    ...apiTokenRoutes({ config, schema, db, now }),
+    ...transferTokenRoutes({ db }),
     ...mediaLibraryRoutes({
       upload: upload.context,
       config,
