@@ -150,8 +150,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const webhook = options.webhooks().find((candidate) => candidate.id === delivery.webhookId);
     const attempts = delivery.attempts + 1;
     if (!webhook) {
-      // Taken out of config/webhooks.js (or deleted) since: nothing goes to it any more, nor without its headers or secret.
-      const lastError = 'the webhook no longer exists (removed from config/webhooks.js)';
+      // Taken out of config/webhooks.js or deleted in the admin panel since: nothing goes to it any more, nor without its headers or secret.
+      const lastError = 'the webhook no longer exists (deleted, or removed from config/webhooks.js)';
       await queue.settle(
         delivery.id,
         {

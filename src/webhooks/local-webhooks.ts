@@ -19,6 +19,12 @@ export interface WebhookSink {
   deleting(notice: DeletingNotice): void;
   /** After a write committed: its events, in the order of the writes. */
   send(items: readonly WebhookItem[]): void;
+  /**
+   * The webhooks as they now are (one was created, changed or deleted in the admin panel): events
+   * are queued for these, and deliveries go to their URLs, from now on (an event of an earlier
+   * write still being read then is queued by the new list too).
+   */
+  update(webhooks: readonly Webhook[]): void;
   /** Queues everything sent, stops delivering (attempts in flight go back to pending) and releases the connections. */
   close(): Promise<void>;
 }
@@ -30,9 +36,12 @@ export interface WebhookSetup {
   readonly webhooks: readonly Webhook[];
 }
 
-/** The delivery worker over the queue in `queue`, started, and the pipeline that feeds it: webhooks, on either thread. */
+/**
+ * The delivery worker over the queue in `queue`, started, and the pipeline that feeds it: webhooks,
+ * on either thread. `setup.webhooks` is read at each event and each delivery (it may change).
+ */
 export async function startWebhookRunner(
-  setup: WebhookSetup,
+  setup: { readonly delivery: WebhookDeliveryConfig; readonly webhooks: () => readonly Webhook[] },
   options: {
     readonly queue: Database;
     readonly reader: EntryReader;
@@ -43,7 +52,7 @@ export async function startWebhookRunner(
 ): Promise<{ readonly worker: WebhookWorker; readonly pipeline: WebhookPipeline }> {
   const worker = createWebhookWorker({
     queue: createDeliveryQueue(options.queue),
-    webhooks: () => setup.webhooks,
+    webhooks: setup.webhooks,
     config: setup.delivery,
     now: options.now,
     random: Math.random,
@@ -78,14 +87,18 @@ export async function startLocalWebhooks(
   },
 ): Promise<WebhookSink> {
   const queue = await openQueueDatabase(setup.database, options.content);
+  let webhooks = setup.webhooks;
   let runner: Awaited<ReturnType<typeof startWebhookRunner>>;
   try {
-    runner = await startWebhookRunner(setup, {
-      queue: queue.db,
-      reader: options.reader,
-      now: options.now,
-      onError: options.onError,
-    });
+    runner = await startWebhookRunner(
+      { delivery: setup.delivery, webhooks: () => webhooks },
+      {
+        queue: queue.db,
+        reader: options.reader,
+        now: options.now,
+        onError: options.onError,
+      },
+    );
   } catch (error) {
     await queue.close();
     throw error;
@@ -98,6 +111,9 @@ export async function startLocalWebhooks(
       const accepted = new Promise<void>((resolve) => setImmediate(resolve)).then(() => pipeline.accept(items));
       accepting.add(accepted);
       void accepted.catch(options.onError).finally(() => accepting.delete(accepted));
+    },
+    update(next) {
+      webhooks = next;
     },
     async close() {
       while (accepting.size > 0) await Promise.allSettled([...accepting]);

@@ -142,6 +142,10 @@ export async function startThreadedWebhooks(options: {
       running.ref();
       post({ kind: 'items', id, items });
     },
+    update(webhooks) {
+      if (local) handOver((sink) => sink.update(webhooks));
+      else post({ kind: 'webhooks', webhooks });
+    },
     async close() {
       closing = true;
       if (thread) {

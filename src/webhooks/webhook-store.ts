@@ -49,6 +49,14 @@ export async function syncWebhooks(db: Database, declared: readonly WebhookDecla
       else await tx.run(compileUpdate(db.dialect, { table: WEBHOOKS, set: values, where: eq('id', id, 'integer') }));
     }
   });
+  return readWebhooks(db, declared);
+}
+
+/**
+ * Every webhook stored in `strapi_webhooks`, in id order, each with the secret of its declaration
+ * in `config/webhooks.js` (null for one stored by other means: the admin panel, Strapi's admin).
+ */
+export async function readWebhooks(db: Database, declared: readonly WebhookDeclaration[]): Promise<Webhook[]> {
   const columns = {
     id: ['id', 'integer'],
     name: ['name', 'string'],

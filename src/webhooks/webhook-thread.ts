@@ -29,10 +29,11 @@ export interface WebhookThreadData {
   readonly delivery: WebhookDeliveryConfig;
 }
 
-/** A message to the webhook thread. */
+/** A message to the webhook thread (`webhooks`: the list as it now is, see `WebhookSink.update`). */
 export type ToWebhookThread =
   | { readonly kind: 'items'; readonly id: number; readonly items: readonly WebhookItem[] }
   | { readonly kind: 'deleting'; readonly notice: DeletingNotice }
+  | { readonly kind: 'webhooks'; readonly webhooks: readonly Webhook[] }
   | { readonly kind: 'close' };
 
 /** A message from the webhook thread: `done` once a message's items are queued (or failed to be). */
@@ -60,9 +61,15 @@ const report = (error: unknown) => reply({ kind: 'error', error: describe(error)
 const early: ToWebhookThread[] = [];
 const accepting = new Set<Promise<void>>();
 let running: Running | null = null;
+/** The webhooks events are queued for and deliveries go to: those started with, then each `webhooks` message's. */
+let webhooks = data.webhooks;
 
 /** Takes a message in: a notice at once, items into the pipeline (which keeps their order). */
 const take = (message: ToWebhookThread): void => {
+  if (message.kind === 'webhooks') {
+    webhooks = message.webhooks;
+    return;
+  }
   if (!running) {
     early.push(message);
     return;
@@ -108,7 +115,7 @@ async function open(): Promise<Running> {
   try {
     queue = await openQueueDatabase(database, content);
     const reader = createEntryReader({ schema: data.schema, exec: content, dialect: content.dialect }, data.reader);
-    const setup = { database: data.database, delivery: data.delivery, webhooks: data.webhooks };
+    const setup = { delivery: data.delivery, webhooks: () => webhooks };
     const { worker, pipeline } = await startWebhookRunner(setup, {
       queue: queue.db,
       reader,
