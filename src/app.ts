@@ -80,10 +80,11 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     let roles: RolePermissions = await loadRolePermissions(db);
     await syncLocales(db, config.i18n, now());
     const documents = createDocumentContext(project.schema, db, config.i18n.defaultLocale, now);
+    const mail = options.mail ?? createEmailTransport(config.email, logger);
     const auth = await createAuthContext({
       config,
       documents,
-      mail: options.mail ?? createEmailTransport(config.email, logger),
+      mail,
       now,
       onMailError: (error) => logger.error({ err: error }, 'could not send an email'),
     });
@@ -142,6 +143,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       upload,
       service,
       access,
+      webhooks,
+      mail,
       now,
       locales: () => listLocales(db, config.i18n.defaultLocale),
     });

@@ -34,11 +34,11 @@ interface PublicArticle {
   locale: string;
   author: { name: string } | null;
   tags: { name: string }[];
-  seo: { metaTitle: string } | null;
+  seo: { metaTitle: string; keywords?: { word: string }[] } | null;
   blocks: { __component: string; title?: string; body?: string; author?: { name: string } | null }[];
 }
 const POPULATE =
-  'populate[author][fields][0]=name&populate[tags][fields][0]=name&populate[seo]=true' +
+  'populate[author][fields][0]=name&populate[tags][fields][0]=name&populate[seo][populate][0]=keywords' +
   '&populate[blocks][on][shared.quote][populate][author][fields][0]=name';
 
 for (const database of inject('databases')) {
@@ -131,7 +131,7 @@ for (const database of inject('databases')) {
     );
 
     it(
-      'creates an article with relations, a component and a dynamic-zone item; the content API serves it published',
+      'creates an article with relations, a component with a nested repeatable one and a dynamic-zone item; the content API serves it published',
       async () => {
         await step('create-article', async () => {
           await page.goto(`${cairn.base}/admin/content-manager/collection-types/api::article.article/create`);
@@ -144,6 +144,11 @@ for (const database of inject('databases')) {
           await pick('tags', 'science');
           await page.getByRole('button', { name: 'No entry yet. Click to add one.' }).click();
           await page.locator('input[name="seo.metaTitle"]').fill('Found by search engines');
+          // A repeatable component nested in that one: two keywords.
+          await page.getByRole('button', { name: 'No entry yet. Click to add one.' }).click();
+          await page.locator('input[name="seo.keywords.0.word"]').fill('machines');
+          await page.getByRole('button', { name: 'Add an entry' }).click();
+          await page.locator('input[name="seo.keywords.1.word"]').fill('minds');
           await page.getByRole('button', { name: 'Add a component to blocks' }).click();
           // The component picker's Quote (the blocks editor's toolbar has a Quote button too).
           await page.getByRole('button', { name: 'Quote', exact: true }).last().click();
@@ -162,7 +167,7 @@ for (const database of inject('databases')) {
           summary: 'Typed into Strapi’s own form',
           author: { name: 'Grace Hopper' },
           tags: [{ name: 'science' }],
-          seo: { metaTitle: 'Found by search engines' },
+          seo: { metaTitle: 'Found by search engines', keywords: [{ word: 'machines' }, { word: 'minds' }] },
           blocks: [
             {
               __component: 'shared.quote',
@@ -188,7 +193,7 @@ for (const database of inject('databases')) {
         expect(article).toMatchObject({
           title: 'Edited in the browser',
           author: { name: 'Grace Hopper' },
-          seo: { metaTitle: 'Found by search engines' },
+          seo: { metaTitle: 'Found by search engines', keywords: [{ word: 'machines' }, { word: 'minds' }] },
           blocks: [{ title: 'On machines', author: { name: 'Alan Turing' } }],
         });
       },

@@ -30,6 +30,9 @@ import { transferTokenRoutes } from './settings/transfer-token-routes.js';
 import { contentTypeBuilderRoutes } from './content-type-builder-routes.js';
 import { createAdminUserStore } from './admin-users.js';
 import { aiLocalizationJobRoutes } from './i18n-ai-localization-jobs.js';
+import type { EmailTransport } from '../email/email-transport.js';
+import { adminWebhookRoutes, type LiveWebhooks } from './settings/webhook-routes.js';
+import { emailSettingsRoutes } from './settings/email-settings-routes.js';
 import { createAdminAccountStore } from './admin-account-store.js';
 import { createAdminRoleStore } from './admin-role-store.js';
 import { adminUsersRoutes } from './admin-users-routes.js';
@@ -44,6 +47,10 @@ export interface AdminApiDeps {
   readonly service: DocumentService;
   readonly upload: Awaited<ReturnType<typeof createUploadContext>>;
   readonly access: AccessControl;
+  /** The running webhooks, reloaded after a change in Settings → Webhooks. */
+  readonly webhooks: LiveWebhooks;
+  /** Where emails go (Settings → Email sends its test email through it). */
+  readonly mail: EmailTransport;
   readonly locales: () => Promise<readonly LocaleEntry[]>;
   readonly now: () => Date;
 }
@@ -123,6 +130,8 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     ...cmUidRoutes(cm),
     ...cmHomepageRoutes(cm),
     ...aiLocalizationJobRoutes(),
+    ...adminWebhookRoutes({ db, config, now, webhooks: deps.webhooks, nodeEnv: project.env.NODE_ENV }),
+    ...emailSettingsRoutes({ config, mail: deps.mail }),
     ...apiTokenRoutes({ config, schema, db, now }),
     ...transferTokenRoutes({ db }),
     ...mediaLibraryRoutes({
