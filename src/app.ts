@@ -96,8 +96,13 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       now,
       onError: (error) => logger.warn({ err: error }, 'could not record API token use'),
     });
+    // The newest read wins: role writes come from the content API and the admin panel, each
+    // followed by a reload, and a read started earlier must never replace one started later.
+    let roleReads = 0;
     const reloadRoles = async () => {
-      roles = await loadRolePermissions(db);
+      const read = ++roleReads;
+      const fresh = await loadRolePermissions(db);
+      if (read === roleReads) roles = fresh;
     };
     const limiter = createRateLimiter(config.usersPermissions.ratelimit, () => now().getTime());
     const changes = createChangeBus((error, change) =>

@@ -18,7 +18,10 @@ export const USER_UID = 'plugin::users-permissions.user';
 /** Everything the users-permissions flows work with, built once by the composition root. */
 export interface AuthContext {
   readonly config: UsersPermissionsConfig;
+  /** The plugin's settings as last read from the core store. */
   readonly settings: UsersPermissionsSettings;
+  /** Reads the settings again (after the admin panel changed them): the flows see them from the next request on. */
+  reloadSettings(): Promise<void>;
   readonly documents: DocumentContext;
   readonly userType: ContentType;
   readonly users: UserStore;

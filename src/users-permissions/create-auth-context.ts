@@ -4,12 +4,16 @@ import type { EmailTransport } from '../email/email-transport.js';
 import type { ContentType } from '../schema/types.js';
 import { apiUrlOf, USER_UID, type AuthContext } from './auth-context.js';
 import { createJwtService } from './jwt-service.js';
-import { loadUsersPermissionsSettings } from './plugin-settings.js';
+import { loadUsersPermissionsSettings, readUsersPermissionsSettings } from './plugin-settings.js';
 import { findRoleIdByType } from './role-permissions.js';
 import { createSessionStore } from './session-store.js';
 import { createUserStore } from './user-store.js';
 
-/** Builds the users-permissions context at start: settings from the core store, stores, JWT signer. */
+/**
+ * Builds the users-permissions context at start: settings from the core store, stores, JWT signer.
+ * `reloadSettings` keeps the newest read when reloads overlap: a read started earlier never
+ * replaces one started later.
+ */
 export async function createAuthContext(options: {
   readonly config: Config;
   readonly documents: DocumentContext;
@@ -21,9 +25,18 @@ export async function createAuthContext(options: {
   const { db } = documents;
   const up = config.usersPermissions;
   const clock = () => now().getTime();
+  let settings = await loadUsersPermissionsSettings(db, up.advanced);
+  let reads = 0;
   return {
     config: up,
-    settings: await loadUsersPermissionsSettings(db, up.advanced),
+    get settings() {
+      return settings;
+    },
+    async reloadSettings() {
+      const read = ++reads;
+      const fresh = await readUsersPermissionsSettings(db, up.advanced);
+      if (read === reads) settings = fresh;
+    },
     documents,
     userType: documents.schema.contentTypes.get(USER_UID) as ContentType,
     users: createUserStore(db),

@@ -1,7 +1,10 @@
 import { DEFAULT_ADVANCED_SETTINGS, type AdvancedSettings } from '../config/users-permissions-config.js';
-import { readOrCreateStoreValue, writeStoreValue } from '../db/core-store.js';
-import type { Database } from '../db/database.js';
-const KEY = (name: string) => `plugin_users-permissions_${name}`;
+import { putStoreJson, readOrCreateStoreValue, writeStoreValue } from '../db/core-store.js';
+import type { Database, Executor } from '../db/database.js';
+const KEY = (name: SettingsEntry) => `plugin_users-permissions_${name}`;
+
+/** The plugin's core-store entries: advanced settings, email templates, login providers (`grant`). */
+export type SettingsEntry = 'advanced' | 'email' | 'grant';
 
 /** One email template of the plugin (`<%= URL %>`, `<%= TOKEN %>`, `<%= CODE %>`, `<%= USER.username %>`…). */
 export interface EmailTemplate {
@@ -45,6 +48,36 @@ const DEFAULT_TEMPLATES = {
   },
 };
 const DEFAULT_GRANT = { email: { enabled: true, icon: 'envelope' } };
+const DEFAULTS: Readonly<Record<SettingsEntry, object>> = {
+  advanced: DEFAULT_ADVANCED_SETTINGS,
+  email: DEFAULT_TEMPLATES,
+  grant: DEFAULT_GRANT,
+};
+
+/**
+ * One core-store entry as Strapi's settings pages show it, created with Strapi's defaults when
+ * missing; the advanced settings are completed with the defaults of keys they lack.
+ *
+ *   readSettingsEntry(tx, db, 'grant') → { email: { enabled: true, icon: 'envelope' } }
+ */
+export async function readSettingsEntry(
+  exec: Executor,
+  db: Database,
+  name: SettingsEntry,
+): Promise<Record<string, unknown>> {
+  const stored = await readOrCreateStoreValue(exec, db, KEY(name), DEFAULTS[name]);
+  return name === 'advanced' ? { ...DEFAULT_ADVANCED_SETTINGS, ...stored } : stored;
+}
+
+/** Replaces one core-store entry (creating it when missing), inside the caller's transaction. */
+export async function writeSettingsEntry(
+  exec: Executor,
+  db: Database,
+  name: SettingsEntry,
+  value: object,
+): Promise<void> {
+  await putStoreJson(exec, db, KEY(name), value);
+}
 
 /**
  * Reads the plugin's core-store entries (`plugin_users-permissions_advanced|email|grant`), creating
@@ -56,18 +89,24 @@ export async function loadUsersPermissionsSettings(
   db: Database,
   advancedAsCode: Partial<AdvancedSettings>,
 ): Promise<UsersPermissionsSettings> {
-  const stored = {
-    ...DEFAULT_ADVANCED_SETTINGS,
-    ...(await readOrCreateStoreValue(db, db, KEY('advanced'), DEFAULT_ADVANCED_SETTINGS)),
-  } as AdvancedSettings;
-  const advanced = { ...stored, ...advancedAsCode };
-  if (Object.keys(advancedAsCode).length > 0) await writeStoreValue(db, db, KEY('advanced'), advanced);
-  const email = (await readOrCreateStoreValue(db, db, KEY('email'), DEFAULT_TEMPLATES)) as Partial<
-    typeof DEFAULT_TEMPLATES
-  >;
-  const grant = (await readOrCreateStoreValue(db, db, KEY('grant'), DEFAULT_GRANT)) as {
-    email?: { enabled?: unknown };
-  };
+  if (Object.keys(advancedAsCode).length > 0) {
+    const stored = await readSettingsEntry(db, db, 'advanced');
+    await writeStoreValue(db, db, KEY('advanced'), { ...stored, ...advancedAsCode });
+  }
+  return readUsersPermissionsSettings(db, advancedAsCode);
+}
+
+/**
+ * The settings as stored now, read without writing anything back (advanced settings given as code
+ * still win): what the flows switch to after the admin panel changed a setting.
+ */
+export async function readUsersPermissionsSettings(
+  db: Database,
+  advancedAsCode: Partial<AdvancedSettings>,
+): Promise<UsersPermissionsSettings> {
+  const advanced = { ...(await readSettingsEntry(db, db, 'advanced')), ...advancedAsCode } as AdvancedSettings;
+  const email = (await readSettingsEntry(db, db, 'email')) as Partial<typeof DEFAULT_TEMPLATES>;
+  const grant = (await readSettingsEntry(db, db, 'grant')) as { email?: { enabled?: unknown } };
   return {
     advanced,
     templates: {
