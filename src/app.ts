@@ -152,6 +152,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       mail,
       now,
       locales: () => listLocales(db, config.i18n.defaultLocale),
+      usersPermissions: { contentApiRoutes: guarded, reloadRoles, reloadSettings: () => auth.reloadSettings() },
     });
     const routes: Route[] = [healthRoute, ...guarded, ...admin.routes];
     const server = await createHttpServer(routes, {

@@ -39,6 +39,8 @@ import { adminUsersRoutes } from './admin-users-routes.js';
 import { adminRolesRoutes } from './admin-roles-routes.js';
 import { adminPermissionsRoutes } from './admin-permissions-routes.js';
 import { adminRegistrationRoutes } from './admin-registration-routes.js';
+import { upRolesRoutes, type UsersPermissionsLinks } from './settings/up-roles-routes.js';
+import { upSettingsRoutes } from './settings/up-settings-routes.js';
 
 /** What the admin API is built from: the same database, document service and upload service as the content API. */
 export interface AdminApiDeps {
@@ -53,6 +55,8 @@ export interface AdminApiDeps {
   readonly mail: EmailTransport;
   readonly locales: () => Promise<readonly LocaleEntry[]>;
   readonly now: () => Date;
+  /** The content API's routes and reloads, for the users & permissions settings pages. */
+  readonly usersPermissions: UsersPermissionsLinks;
 }
 
 /** The admin API, ready to serve. */
@@ -114,6 +118,8 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     ...adminRolesRoutes(settings),
     ...adminPermissionsRoutes(settings),
     ...adminRegistrationRoutes(settings),
+    ...upRolesRoutes({ db, config, schema, now, links: deps.usersPermissions }),
+    ...upSettingsRoutes({ db, config, schema, now, links: deps.usersPermissions }),
     {
       method: 'GET',
       path: '/admin/guided-tour-meta',
