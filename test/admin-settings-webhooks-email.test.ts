@@ -452,7 +452,7 @@ for (const database of inject('databases')) {
       await receiver?.close();
     });
 
-    it('starts deliveries when created in the panel (no restart), in the order of the writes', async () => {
+    it('starts deliveries when created in the panel (no restart): each later write is delivered once', async () => {
       const before = await admin.api('POST', '/api/articles', { data: { title: 'Before any webhook' } });
       expect(before.status, before.text).toBe(201);
       const created = await admin.call('POST', '/admin/webhooks', {
@@ -468,7 +468,8 @@ for (const database of inject('databases')) {
       }
       const requests = await receiver.waitFor(3);
       await sleep(SETTLE_MS);
-      expect(receiver.requests.map((request) => request.json.entry.title)).toEqual(['One', 'Two', 'Three']);
+      // Queued in the order of the writes; sent by up to `concurrency` attempts at once, so they may arrive in any order.
+      expect(receiver.requests.map((request) => request.json.entry.title).sort()).toEqual(['One', 'Three', 'Two']);
       expect(requests.every((request) => request.headers['x-strapi-event'] === 'entry.create')).toBe(true);
     });
   });
