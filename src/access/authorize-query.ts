@@ -1,3 +1,4 @@
+import { ADMIN_USER_UID } from '../query/query-audience.js';
 import type { Query } from '../query/query-types.js';
 import type { Model, Schema } from '../schema/types.js';
 import type { AccessControl, Principal } from './principal.js';
@@ -7,8 +8,14 @@ import { assertFindableRelations } from './restricted-relations.js';
 /** Whether a caller may read documents of a content type (its `find` action). */
 export type MayFind = (uid: string) => boolean;
 
-/** What `principal` may read, as `authorizeQuery` and the input checks ask it. */
+/**
+ * What `principal` may read, as `authorizeQuery` and the input checks ask it. An admin reaches
+ * admin users through relations whatever their role (the creator fields every document has, which
+ * the content manager filters and sorts by), as Strapi's admin sanitizer lets them through:
+ * only their public fields are queryable there (query-audience.ts).
+ */
 export function findableBy(access: AccessControl, principal: Principal): MayFind {
+  if (principal.kind === 'admin') return (uid) => uid === ADMIN_USER_UID || access.can(principal, `${uid}.find`);
   return (uid) => access.can(principal, `${uid}.find`);
 }
 

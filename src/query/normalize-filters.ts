@@ -2,6 +2,7 @@ import { ValidationError } from '../core/errors.js';
 import { getModel, isScalar, type Attribute, type Model, type Schema } from '../schema/types.js';
 import { castFilterValue, type FilterFieldType } from './cast-filter-value.js';
 import { invalidQueryKey } from './invalid-key.js';
+import { isQueryable, type QueryAudience } from './query-audience.js';
 import type { FilterNode, Operator } from './query-types.js';
 import { isRecord } from '../core/is-record.js';
 
@@ -43,22 +44,30 @@ const isOperatorKey = (key: string) => key.startsWith('$') && OPERATORS.has(key.
  *   { author: { name: { $eq: 'A' } } }      → nested(author, compare(name eq 'A'))
  *   { author: 3 }                           → nested(author, compare(id eq 3))
  *
- * Unknown keys, operators in the wrong place, private/password attributes and dynamic zones →
- * 400 `Invalid key …` with Strapi's details. Non-array `$and`/`$or`, `$between` without two values
- * and uncastable values → 400 (Strapi answers 500 there; SPEC §4.1).
+ * Unknown keys, operators in the wrong place, attributes the audience may not query (private ones
+ * for the content API, see query-audience.ts), passwords and dynamic zones → 400 `Invalid key …`
+ * with Strapi's details. Non-array `$and`/`$or`, `$between` without two values and uncastable
+ * values → 400 (Strapi answers 500 there; SPEC §4.1).
  */
-export function normalizeFilters(schema: Schema, model: Model, raw: unknown, param = 'filters'): FilterNode | null {
+export function normalizeFilters(
+  schema: Schema,
+  model: Model,
+  raw: unknown,
+  param = 'filters',
+  audience: QueryAudience = 'content-api',
+): FilterNode | null {
   if (raw === undefined) return null;
   if (typeof raw !== 'object' || raw === null) {
     throw new ValidationError('The filters parameter must be an object or an array');
   }
-  return normalizeWhere({ schema, param }, model, raw, null);
+  return normalizeWhere({ schema, param, audience }, model, raw, null);
 }
 
-/** What every level of the walk needs: the schema, and the query parameter errors are reported under. */
+/** What every level of the walk needs: the schema, the query parameter errors are reported under, the audience. */
 interface Walk {
   readonly schema: Schema;
   readonly param: string;
+  readonly audience: QueryAudience;
 }
 
 function normalizeWhere(walk: Walk, model: Model, raw: unknown, path: string | null): FilterNode | null {
@@ -110,7 +119,7 @@ function normalizeKey(walk: Walk, model: Model, key: string, value: unknown, pat
   }
   const attribute = model.attributes.get(key);
   if (!attribute) throw invalidQueryKey(walk.param, key, path);
-  if (!isFilterable(attribute)) throw invalidQueryKey(walk.param, key, keyPath);
+  if (!isFilterable(walk, model, attribute)) throw invalidQueryKey(walk.param, key, keyPath);
   if (isScalar(attribute)) return normalizeField(walk, key, attribute.type, value, keyPath);
   const target = targetModel(walk.schema, attribute);
   if (!target) throw invalidQueryKey(walk.param, key, keyPath);
@@ -230,8 +239,8 @@ function combine(kind: 'and' | 'or', nodes: readonly (FilterNode | null)[]): Fil
   return { kind, children };
 }
 
-function isFilterable(attribute: Attribute): boolean {
-  if (attribute.private || attribute.type === 'password' || attribute.type === 'dynamiczone') return false;
+function isFilterable(walk: Walk, model: Model, attribute: Attribute): boolean {
+  if (!isQueryable(model, attribute, walk.audience)) return false;
   if (attribute.type === 'relation') return attribute.target !== undefined;
   return true;
 }

@@ -8,6 +8,7 @@ import { normalizePagination } from './normalize-pagination.js';
 import { normalizePopulate } from './normalize-populate.js';
 import { normalizeLocale, normalizePublicationFilter, normalizeSearch, normalizeStatus } from './normalize-params.js';
 import { normalizeSort } from './normalize-sort.js';
+import type { QueryAudience } from './query-audience.js';
 import type { FilterNode, Query } from './query-types.js';
 
 /** Top-level query keys the content API accepts (Strapi's list under `rest.strictParams`). */
@@ -30,9 +31,15 @@ export const ALLOWED_QUERY_KEYS: ReadonlySet<string> = new Set([
   'ordering',
 ]);
 
+/** How a consumer's queries are read: its API settings, the default locale and who reads. */
 export interface NormalizeQueryOptions {
   readonly api: ApiConfig;
   readonly defaultLocale: string;
+  /**
+   * Who the query is read for, deciding what `filters` and `sort` may name (query-audience.ts):
+   * the content API's rules unless given.
+   */
+  readonly audience?: QueryAudience;
 }
 
 /**
@@ -51,8 +58,9 @@ export function normalizeQuery(
       if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidQueryKey(key, key, null);
     }
   }
-  const filters = normalizeFilters(schema, type, raw.filters);
-  const sort = normalizeSort(schema, type, raw.sort);
+  const audience = options.audience ?? 'content-api';
+  const filters = normalizeFilters(schema, type, raw.filters, 'filters', audience);
+  const sort = normalizeSort(schema, type, raw.sort, 'sort', audience);
   const selected = normalizeFields(type, raw.fields);
   const fields = hasNestedFilter(filters) ? withSortedFields(selected, sort) : selected;
   const populate = normalizePopulate(schema, type, raw.populate);

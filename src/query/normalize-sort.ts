@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import { getModel, isScalar, type Model, type Schema } from '../schema/types.js';
 import { invalidQueryKey } from './invalid-key.js';
+import { isQueryable, type QueryAudience } from './query-audience.js';
 import type { SortTerm } from './query-types.js';
 import { isRecord } from '../core/is-record.js';
 
@@ -29,13 +30,20 @@ const MAX_SORT_HOPS = 20;
  *   [{ author: { name: 'asc' } }] → [author.name asc]
  *   'author.name:desc'            → [author.name desc]
  *
- * Keys are validated first (`Invalid key …` with Strapi's details), then the number of joins
- * (MAX_SORT_HOPS), then orders (`Invalid order. order can only be one of asc|desc|ASC|DESC`).
+ * Keys are validated first (`Invalid key …` with Strapi's details; what the audience may not query,
+ * see query-audience.ts), then the number of joins (MAX_SORT_HOPS), then orders (`Invalid order.
+ * order can only be one of asc|desc|ASC|DESC`).
  */
-export function normalizeSort(schema: Schema, model: Model, raw: unknown, param = 'sort'): SortTerm[] {
+export function normalizeSort(
+  schema: Schema,
+  model: Model,
+  raw: unknown,
+  param = 'sort',
+  audience: QueryAudience = 'content-api',
+): SortTerm[] {
   if (raw === undefined || raw === null || raw === '') return [];
   const terms = collect(raw);
-  for (const term of terms) validatePath(schema, model, term, param);
+  for (const term of terms) validatePath(schema, model, term, param, audience);
   checkHops(terms, param);
   return terms.map((term) => {
     const order = term.order.toLowerCase();
@@ -90,7 +98,7 @@ function checkHops(terms: readonly RawTerm[], param: string): void {
   }
 }
 
-function validatePath(schema: Schema, root: Model, term: RawTerm, param: string): void {
+function validatePath(schema: Schema, root: Model, term: RawTerm, param: string, audience: QueryAudience): void {
   let model = root;
   let parent: string | null = null;
   term.path.forEach((key, index) => {
@@ -102,9 +110,7 @@ function validatePath(schema: Schema, root: Model, term: RawTerm, param: string)
     }
     const attribute = model.attributes.get(key);
     if (!attribute) throw invalidQueryKey(param, key, parent);
-    if (attribute.private || attribute.type === 'password' || attribute.type === 'dynamiczone') {
-      throw invalidQueryKey(param, key, here);
-    }
+    if (!isQueryable(model, attribute, audience)) throw invalidQueryKey(param, key, here);
     if (isScalar(attribute)) {
       if (!last) throw invalidQueryKey(param, term.path[index + 1] ?? key, here);
       return;

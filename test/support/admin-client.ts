@@ -56,6 +56,41 @@ export async function startAdminClient(database: DatabaseKind, options: TestServ
   };
 }
 
+/** Another admin, registered through an invitation: their id and requests signed in as them. */
+export interface InvitedAdmin {
+  readonly id: number;
+  call(method: string, path: string, body?: unknown): Promise<TestResponse>;
+}
+
+/**
+ * Invites an admin with one of Strapi's default roles (as the client's Super Admin) and registers
+ * them, as the Users settings screen and the invitation link do.
+ */
+export async function inviteAdmin(
+  client: AdminClient,
+  person: { firstname: string; lastname: string; email: string },
+  roleCode: 'strapi-editor' | 'strapi-author' = 'strapi-editor',
+): Promise<InvitedAdmin> {
+  const roles = await client.call('GET', '/admin/roles');
+  const role = roles.json.data.find((entry: { code: string }) => entry.code === roleCode);
+  const invited = await client.call('POST', '/admin/users', { ...person, roles: [role.id] });
+  expect(invited.status, invited.text).toBe(201);
+  const password = `${person.firstname}1234pass`;
+  const registered = await client.server.request('POST', '/admin/register', {
+    body: {
+      registrationToken: invited.json.data.registrationToken,
+      userInfo: { firstname: person.firstname, lastname: person.lastname, password },
+    },
+  });
+  expect(registered.status, registered.text).toBe(200);
+  const auth = { jwt: registered.json.data.token as string };
+  return {
+    id: Number(invited.json.data.id),
+    call: (method, path, body) =>
+      client.server.request(method, path, { auth, ...(body === undefined ? {} : { body }) }),
+  };
+}
+
 /**
  * Asserts an error answer in Strapi's envelope: `{ data: null, error: { status, name, message,
  * details } }`, with this status and name (and message when given). Never a 500.

@@ -1,5 +1,6 @@
 import { PaginationError, ValidationError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
+import { ADMIN_USER_QUERY_FIELDS, ADMIN_USER_UID } from '../../query/query-audience.js';
 import { getModel, isScalar, type Attribute, type Model, type Schema } from '../../schema/types.js';
 import { typeErrorMessage } from '../../validation/scalar-rules.js';
 
@@ -57,10 +58,13 @@ function targetOf(schema: Schema, attribute: Attribute): Model | undefined {
 /**
  * `filters` without what Strapi's query transform drops: keys that are neither an operator nor
  * `id`, `documentId` or an attribute of the model they sit on (relations, components and media
- * are walked into their target), dynamic zones and passwords, and the objects left empty.
+ * are walked into their target), dynamic zones and passwords, and the objects left empty; and
+ * without what its admin sanitizer drops: keys of an admin user (a creator) other than its
+ * public fields (ADMIN_USER_QUERY_FIELDS).
  *
  *   { bogus: { $eq: 1 }, title: { $bogus: 'x', $eq: 'A' } } → { title: { $eq: 'A' } }
  *   { $and: [{ bogus: { $eq: 1 } }] }                       → { $and: [] }
+ *   { createdBy: { id: { $eq: 1 }, roles: { id: 2 } } }     → { createdBy: { id: { $eq: 1 } } }
  */
 export function sanitizeListFilters(schema: Schema, model: Model | undefined, filters: unknown): unknown {
   if (Array.isArray(filters))
@@ -76,6 +80,7 @@ export function sanitizeListFilters(schema: Schema, model: Model | undefined, fi
       attribute !== undefined ||
       (key === 'localizations' && model?.modelType === 'contentType' && model.localized);
     if (!known || attribute?.type === 'dynamiczone' || attribute?.type === 'password') continue;
+    if (model?.uid === ADMIN_USER_UID && !OPERATORS.has(key) && !ADMIN_USER_QUERY_FIELDS.has(key)) continue;
     let sanitized = value;
     if (attribute && !isScalar(attribute)) sanitized = sanitizeListFilters(schema, targetOf(schema, attribute), value);
     else if (key === 'localizations') sanitized = sanitizeListFilters(schema, model, value);

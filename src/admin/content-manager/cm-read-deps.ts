@@ -19,12 +19,14 @@ export interface CmReadDeps {
 
 /**
  * Query options for the content manager's reads: its query keys are the admin's own (no strict
- * REST params) and its page size is capped only by `maxLimit` (none for the list, as Strapi).
+ * REST params), its page size is capped only by `maxLimit` (none for the list, as Strapi), and
+ * it reads for the admin, who may filter and sort by `createdBy`/`updatedBy` (query-audience.ts).
  */
 export function cmQueryOptions(deps: CmReadDeps, maxLimit: number | null = null): NormalizeQueryOptions {
   return {
     api: { ...deps.config.api, strictParams: false, documentsStrictParams: false, maxLimit },
     defaultLocale: deps.config.i18n.defaultLocale,
+    audience: 'admin',
   };
 }
 
