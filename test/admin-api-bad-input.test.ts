@@ -1,33 +1,17 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ARTICLES, GLOBAL, expectError, startAdminClient, type AdminClient } from './support/admin-client.js';
+import { expectCaseAnswer, expectNo500, sendCase, type ErrorCase } from './support/admin-error-cases.js';
 import type { TestResponse } from './support/test-server.js';
 
 /*
- * Bad input on each admin route: an unknown document, an unknown or hidden model, a malformed or
- * invalid body, odd query strings. Each answers a 4xx in Strapi's error envelope
- * (`{ data: null, error: { status, name, message, details } }`), never a 500, on every database.
- * `{{doc}}` is an existing article (a draft), `{{gone}}` a documentId that does not exist.
+ * Bad input on the content manager's document and list routes: an unknown document, an unknown
+ * or hidden model, a malformed or invalid body, odd list queries. Each answers a 4xx in Strapi's
+ * error envelope (`{ data: null, error: { status, name, message, details } }`), never a 500, on
+ * every database. `{{doc}}` is an existing article (a draft), `{{gone}}` a documentId that does
+ * not exist. The edit view's helpers (relation pickers, uid fields, view configurations) have
+ * their own file, admin-edit-view-bad-input.test.ts.
  */
-interface Case {
-  readonly name: string;
-  readonly method: string;
-  readonly path: string;
-  readonly body?: unknown;
-  /** Sent as-is instead of `body`. */
-  readonly raw?: string;
-  readonly status: number;
-  readonly error: string;
-  readonly message?: string | RegExp;
-  /** The first entry of `details.errors`: its path and message. */
-  readonly field?: [string, string];
-  /** Every entry of `details.errors`, in order: path, message and the value yup reports. */
-  readonly errors?: [string, string, unknown][];
-}
-
-const UID = { contentTypeUID: 'api::article.article', field: 'slug' };
-const UID_CHARACTERS = 'value must match the following: "/^[A-Za-z0-9-_.~]*$/"';
-
-const NOT_FOUND: Case[] = [
+const NOT_FOUND: ErrorCase[] = [
   ['GET', ''],
   ['PUT', ''],
   ['DELETE', ''],
@@ -45,7 +29,7 @@ const NOT_FOUND: Case[] = [
   message: 'Not Found',
 }));
 
-const UNKNOWN_MODELS: Case[] = [
+const UNKNOWN_MODELS: ErrorCase[] = [
   ['GET', '/content-manager/collection-types/api::nope.nope'],
   ['POST', '/content-manager/collection-types/api::nope.nope'],
   ['GET', '/content-manager/collection-types/api::nope.nope/{{doc}}'],
@@ -65,7 +49,7 @@ const UNKNOWN_MODELS: Case[] = [
   message: 'Policy Failed',
 }));
 
-const BAD_BODIES: Case[] = [
+const BAD_BODIES: ErrorCase[] = [
   { name: 'malformed JSON', method: 'POST', path: ARTICLES, raw: '{"title": ', status: 400, error: 'SyntaxError' },
   {
     name: 'a JSON string body',
@@ -148,7 +132,7 @@ const BAD_BODIES: Case[] = [
     error: 'ValidationError',
     field: ['siteName', 'siteName must be a `string` type, but the final value was: `5`.'],
   },
-  ...['bulkPublish', 'bulkUnpublish', 'bulkDelete'].flatMap((action): Case[] => [
+  ...['bulkPublish', 'bulkUnpublish', 'bulkDelete'].flatMap((action): ErrorCase[] => [
     {
       name: `${action} without documentIds`,
       method: 'POST',
@@ -184,190 +168,6 @@ const BAD_BODIES: Case[] = [
     body: { documentIds: [{ id: 1 }] },
     status: 400,
     error: 'ValidationError',
-  },
-  {
-    name: 'uid generate without a body',
-    method: 'POST',
-    path: '/content-manager/uid/generate',
-    body: {},
-    status: 400,
-    error: 'ValidationError',
-    message: '3 errors occurred',
-    field: ['contentTypeUID', 'contentTypeUID is a required field'],
-  },
-  {
-    name: 'uid generate for an unknown type',
-    method: 'POST',
-    path: '/content-manager/uid/generate',
-    body: { ...UID, contentTypeUID: 'api::nope.nope', data: {} },
-    status: 400,
-    error: 'ValidationError',
-    message: 'ContentType not found',
-  },
-  {
-    name: 'uid generate for a field that is not a uid',
-    method: 'POST',
-    path: '/content-manager/uid/generate',
-    body: { ...UID, field: 'title', data: {} },
-    status: 400,
-    error: 'ValidationError',
-    message: 'title must be a valid `uid` attribute',
-  },
-  {
-    name: 'uid check without a value',
-    method: 'POST',
-    path: '/content-manager/uid/check-availability',
-    body: UID,
-    status: 400,
-    error: 'ValidationError',
-    field: ['value', 'value is a required field'],
-  },
-  {
-    name: 'uid check of a value a uid cannot hold',
-    method: 'POST',
-    path: '/content-manager/uid/check-availability',
-    body: { ...UID, value: 'has space' },
-    status: 400,
-    error: 'ValidationError',
-    field: ['value', UID_CHARACTERS],
-  },
-  {
-    name: 'the relations of an unknown document',
-    method: 'GET',
-    path: '/content-manager/relations/api::article.article/{{gone}}/tags',
-    status: 404,
-    error: 'NotFoundError',
-  },
-  {
-    name: 'the configuration of an unknown type',
-    method: 'GET',
-    path: '/content-manager/content-types/api::nope.nope/configuration',
-    status: 404,
-    error: 'NotFoundError',
-    message: 'contentType.notFound',
-  },
-  {
-    name: 'the configuration of an unknown component',
-    method: 'PUT',
-    path: '/content-manager/components/shared.nope/configuration',
-    body: {},
-    status: 404,
-    error: 'NotFoundError',
-    message: 'component.notFound',
-  },
-  {
-    name: 'a configuration whose settings are not an object',
-    method: 'PUT',
-    path: '/content-manager/content-types/api::article.article/configuration',
-    body: { settings: 'x' },
-    status: 400,
-    error: 'BadRequestError',
-    message: 'Bad Request',
-  },
-];
-
-const RELATIONS = '/content-manager/relations';
-const NOT_A_NUMBER = 'page must be a `number` type, but the final value was: `NaN` (cast from the value `"abc"`).';
-const STATUSES = 'status must be one of the following values: published, draft';
-
-/**
- * The relation pickers' own refusals, as Strapi's relations controller words them: the query is
- * checked first (validateFindAvailable / validateFindExisting: page and pageSize positive
- * integers, pageSize at most 100, status published or draft), then the model and the field.
- */
-const RELATION_PICKERS: Case[] = [
-  ...[`${RELATIONS}/api::nope.nope/author`, `${RELATIONS}/api::nope.nope/{{doc}}/author`].map((path) => ({
-    name: `a relation picker of an unknown model (${path.includes('{{doc}}') ? 'existing' : 'available'})`,
-    method: 'GET',
-    path,
-    status: 400,
-    error: 'ValidationError',
-    message: "The model api::nope.nope doesn't exist",
-  })),
-  ...['title', 'nope', '{{doc}}/title', 'seo'].map((field) => ({
-    name: `a relation picker on ${field}, which is no relation`,
-    method: 'GET',
-    path: `${RELATIONS}/api::article.article/${field}`,
-    status: 400,
-    error: 'ValidationError',
-    message: `The relational field ${field.replace('{{doc}}/', '')} doesn't exist on api::article.article`,
-  })),
-  ...['tags', '{{doc}}/tags', '{{gone}}/tags'].flatMap((target): Case[] => [
-    {
-      name: `${target}: pageSize over 100`,
-      method: 'GET',
-      path: `${RELATIONS}/api::article.article/${target}?pageSize=101`,
-      status: 400,
-      error: 'ValidationError',
-      message: 'pageSize must be less than or equal to 100',
-      errors: [['pageSize', 'pageSize must be less than or equal to 100', 101]],
-    },
-    {
-      name: `${target}: an unknown status`,
-      method: 'GET',
-      path: `${RELATIONS}/api::article.article/${target}?status=bogus`,
-      status: 400,
-      error: 'ValidationError',
-      message: STATUSES,
-      errors: [['status', STATUSES, 'bogus']],
-    },
-    {
-      name: `${target}: page not a number, pageSize 0`,
-      method: 'GET',
-      path: `${RELATIONS}/api::article.article/${target}?page=abc&pageSize=0`,
-      status: 400,
-      error: 'ValidationError',
-      message: '2 errors occurred',
-      errors: [
-        ['page', NOT_A_NUMBER, null],
-        ['pageSize', 'pageSize must be greater than or equal to 1', 0],
-      ],
-    },
-  ]),
-  {
-    name: 'a relation picker page under 1',
-    method: 'GET',
-    path: `${RELATIONS}/api::article.article/tags?page=0`,
-    status: 400,
-    error: 'ValidationError',
-    message: 'page must be greater than or equal to 1',
-    errors: [['page', 'page must be greater than or equal to 1', 0]],
-  },
-  {
-    name: 'a relation picker page neither whole nor positive',
-    method: 'GET',
-    path: `${RELATIONS}/api::article.article/{{doc}}/tags?page=-1.5`,
-    status: 400,
-    error: 'ValidationError',
-    message: '2 errors occurred',
-    errors: [
-      ['page', 'page must be an integer', -1.5],
-      ['page', 'page must be greater than or equal to 1', -1.5],
-    ],
-  },
-  {
-    name: 'the query is checked before the model',
-    method: 'GET',
-    path: `${RELATIONS}/api::nope.nope/author?pageSize=500&status=published`,
-    status: 400,
-    error: 'ValidationError',
-    message: 'pageSize must be less than or equal to 100',
-  },
-  {
-    name: 'a search that is not a string',
-    method: 'GET',
-    path: `${RELATIONS}/api::article.article/tags?_q[$x]=1`,
-    status: 400,
-    error: 'ValidationError',
-    message: /^_q must be a `string` type, but the final value was: `\{/,
-  },
-  {
-    name: 'a locale that is a list',
-    method: 'GET',
-    path: `${RELATIONS}/api::article.article/{{doc}}/tags?locale[0]=en`,
-    status: 400,
-    error: 'ValidationError',
-    message: 'locale must be a `string` type, but the final value was: `[\n  "\\"en\\""\n]`.',
   },
 ];
 
@@ -457,23 +257,12 @@ const NEVER_500: [string, string, unknown?][] = [
   ['PUT', `${ARTICLES}/{{doc}}`, { gallery: [{ id: 'x' }], cover: 'abc' }],
   ['POST', `${ARTICLES}/{{doc}}/actions/unpublish`, { discardDraft: 'yes' }],
   ['GET', `${ARTICLES}/actions/countManyEntriesDraftRelations?documentIds=abc`],
-  ['GET', '/content-manager/relations/api::nope.nope/author'],
-  ['GET', '/content-manager/relations/api::article.article/tags?pageSize=100000&_q[$x]=1'],
-  ['POST', '/content-manager/uid/generate', { ...UID, data: 'abc' }],
-  ['POST', '/content-manager/uid/check-availability?locale=xx', { ...UID, value: 42 }],
-  ['PUT', '/content-manager/content-types/api::article.article/configuration', { layouts: { list: 'x', edit: 5 } }],
-  ['PUT', '/content-manager/components/shared.seo/configuration', [1]],
 ];
 
 for (const database of inject('databases')) {
-  describe(`[${database}] bad input on the admin routes`, () => {
+  describe(`[${database}] bad input on the content manager's documents and lists`, () => {
     let client: AdminClient;
     const vars: Record<string, string> = { gone: 'gone0000000000000000000000' };
-    const fill = (path: string) => path.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? name);
-    const send = (c: { method: string; path: string; body?: unknown; raw?: string }): Promise<TestResponse> =>
-      c.raw === undefined
-        ? client.call(c.method, fill(c.path), c.body)
-        : client.request(c.method, fill(c.path), { raw: c.raw });
 
     beforeAll(async () => {
       client = await startAdminClient(database);
@@ -483,28 +272,9 @@ for (const database of inject('databases')) {
     });
     afterAll(() => client?.server.close());
 
-    for (const group of [NOT_FOUND, UNKNOWN_MODELS, BAD_BODIES, RELATION_PICKERS]) {
+    for (const group of [NOT_FOUND, UNKNOWN_MODELS, BAD_BODIES]) {
       it.each(group)('$name → $status $error', async (c) => {
-        const response = await send(c);
-        if (c.error === 'SyntaxError') {
-          expect(response.status).toBe(400);
-          expect(response.json).toEqual({
-            data: null,
-            error: { status: 400, name: 'SyntaxError', message: c.message ?? expect.any(String) },
-          });
-          return;
-        }
-        expectError(response, c.status, c.error, c.message);
-        if (c.field) {
-          const [path, message] = c.field;
-          expect(response.json.error.details.errors[0]).toMatchObject({ path: path.split('.'), message });
-          if (c.message === undefined && response.json.error.details.errors.length === 1)
-            expect(response.json.error.message).toBe(message);
-        }
-        if (c.errors)
-          expect(response.json.error.details.errors).toEqual(
-            c.errors.map(([path, message, value]) => ({ path: [path], message, name: 'ValidationError', value })),
-          );
+        expectCaseAnswer(await sendCase(client, vars, c), c);
       });
     }
 
@@ -520,18 +290,8 @@ for (const database of inject('databases')) {
     });
 
     it('answers odd requests with a 2xx or a 4xx in Strapi’s envelope, never a 500', async () => {
-      for (const [method, path, body] of NEVER_500) {
-        const response = await send({ method, path, body });
-        expect(response.status, `${method} ${path}`).toBeLessThan(500);
-        if (response.status >= 400) {
-          expect(response.json.data, `${method} ${path}`).toBeNull();
-          expect(response.json.error, `${method} ${path}`).toMatchObject({
-            status: response.status,
-            name: expect.any(String),
-            message: expect.any(String),
-          });
-        }
-      }
+      for (const [method, path, body] of NEVER_500)
+        expectNo500(await sendCase(client, vars, { method, path, body }), `${method} ${path}`);
       const after = await client.call('GET', `${ARTICLES}/${vars.doc}`);
       expect(after.json.data).toMatchObject({ title: 'Target of bad input', views: 1, seo: null });
     });
