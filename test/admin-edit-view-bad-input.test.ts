@@ -199,10 +199,83 @@ const RELATION_PICKERS: ErrorCase[] = [
   },
 ];
 
+const NOT_A_LIST = (name: string, cast: string) =>
+  `${name} must be a \`array\` type, but the final value was: \`null\` (cast from the value \`${cast}\`).\n If "null" is intended as an empty value be sure to mark the schema as \`.nullable()\``;
+
+/**
+ * The "available" picker's own parameters, checked as validateFindAvailable does: `idsToOmit` and
+ * `idsToInclude` lists of ids (yup reads a string as JSON, then anything not a list is null), `id`
+ * a string; then the edited document must exist in the form's status and locale.
+ */
+const AVAILABLE_PICKER: ErrorCase[] = [
+  {
+    name: 'idsToOmit a single value',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?idsToOmit=5`,
+    status: 400,
+    error: 'ValidationError',
+    errors: [['idsToOmit', NOT_A_LIST('idsToOmit', '"5"'), null]],
+  },
+  {
+    name: 'idsToInclude an object, idsToOmit empty',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?idsToInclude[a]=1&idsToOmit=`,
+    status: 400,
+    error: 'ValidationError',
+    message: '2 errors occurred',
+    errors: [
+      ['idsToOmit', NOT_A_LIST('idsToOmit', '""'), null],
+      ['idsToInclude', NOT_A_LIST('idsToInclude', '{\n  "a": "\\"1\\""\n}'), null],
+    ],
+  },
+  {
+    name: 'an id list holding an object, before a bad page',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?idsToOmit[0]=1&idsToOmit[1][x]=2&page=0`,
+    status: 400,
+    error: 'ValidationError',
+    message: '2 errors occurred',
+    errors: [
+      [
+        'idsToOmit.1',
+        'idsToOmit[1] must be a `strapiID` type, but the final value was: `{\n  "x": "\\"2\\""\n}`.',
+        { x: '2' },
+      ],
+      ['page', 'page must be greater than or equal to 1', 0],
+    ],
+  },
+  {
+    name: 'an edited document id that is a list',
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?id[0]={{doc}}`,
+    status: 400,
+    error: 'ValidationError',
+    message: /^id must be a `strapiID` type, but the final value was: `\[/,
+  },
+  ...['{{gone}}', '{{doc}}&status=published', '{{doc}}&locale=fr'].map((id) => ({
+    name: `an edited document that does not exist (id=${id})`,
+    method: 'GET',
+    path: `${RELATIONS}/api::article.article/tags?id=${id}&idsToOmit[0]=1`,
+    status: 404,
+    error: 'NotFoundError',
+    message: 'Not Found',
+  })),
+  {
+    name: 'an edited component row that does not exist',
+    method: 'GET',
+    path: `${RELATIONS}/shared.quote/author?id=2147483648`,
+    status: 404,
+    error: 'NotFoundError',
+  },
+];
+
 /** Odd requests to the edit view's helpers whose exact answer is not pinned here: a 2xx or a 4xx in Strapi's envelope, never a 500. */
 const NEVER_500: [string, string, unknown?][] = [
   ['GET', '/content-manager/relations/api::nope.nope/author'],
   ['GET', '/content-manager/relations/api::article.article/tags?pageSize=100000&_q[$x]=1'],
+  ['GET', '/content-manager/relations/api::article.article/tags?idsToOmit=[1,"x",-2,1e99]&idsToInclude=[]'],
+  ['GET', '/content-manager/relations/api::article.article/tags?id={{doc}}&idsToInclude[0]=99999999999999999999'],
+  ['GET', '/content-manager/relations/api::article.article/tags?id=%27%20or%201%3D1--&idsToOmit[0]=%27'],
   ['POST', '/content-manager/uid/generate', { ...UID, data: 'abc' }],
   ['POST', '/content-manager/uid/check-availability?locale=xx', { ...UID, value: 42 }],
   ['PUT', '/content-manager/content-types/api::article.article/configuration', { layouts: { list: 'x', edit: 5 } }],
@@ -222,7 +295,7 @@ for (const database of inject('databases')) {
     });
     afterAll(() => client?.server.close());
 
-    for (const group of [HELPERS, RELATION_PICKERS]) {
+    for (const group of [HELPERS, RELATION_PICKERS, AVAILABLE_PICKER]) {
       it.each(group)('$name → $status $error', async (c) => {
         expectCaseAnswer(await sendCase(client, vars, c), c);
       });

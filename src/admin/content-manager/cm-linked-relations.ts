@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../core/errors.js';
+import { rowIdParam } from '../../core/row-id-param.js';
 import { planPopulate, planPopulateCount } from '../../plan/plan-populate.js';
 import { allOf, type Condition, type SelectPlan } from '../../plan/plan-types.js';
 import { eq, simpleSelect } from '../../plan/simple-plans.js';
@@ -31,8 +32,9 @@ export async function sourceRowId(deps: CmReadDeps, model: Model, source: Source
   const { db } = deps;
   let where: Condition | null;
   if (model.modelType === 'component') {
-    const id = Number(source.id);
-    if (!Number.isSafeInteger(id) || id < 1) throw new NotFoundError();
+    // An id past the id column's range names no row (PostgreSQL would refuse to compare it).
+    const id = rowIdParam(source.id);
+    if (id === null) throw new NotFoundError();
     where = eq('id', id, 'integer');
   } else {
     where = allOf([

@@ -1,7 +1,12 @@
 import { fieldValidationError, type FieldError } from '../../core/errors.js';
+import { rowIdParam } from '../../core/row-id-param.js';
 import { castNumber, typeErrorMessage } from '../../validation/scalar-rules.js';
 
-/** A relation picker's query once checked: its page (1-based), page size (at most 100), locale and status. */
+/**
+ * A relation picker's query once checked: its page (1-based), page size (at most 100), locale and
+ * status; for the "available" picker also the search, the document being edited and the row ids
+ * its form linked or unlinked but has not saved.
+ */
 export interface RelationPickerQuery {
   readonly page: number;
   readonly pageSize: number;
@@ -9,6 +14,12 @@ export interface RelationPickerQuery {
   readonly status: 'draft' | 'published' | null;
   /** The search on the target's main field (`_q`), null when none. */
   readonly search: string | null;
+  /** `id`: the edited document's documentId (a component row's id), null when creating one. */
+  readonly source: string | null;
+  /** `idsToOmit`: target row ids the form just linked (never offered again). */
+  readonly omit: readonly number[];
+  /** `idsToInclude`: target row ids the form just unlinked (offered again though still linked). */
+  readonly include: readonly number[];
 }
 
 /** Which picker: what a relation may point to, or what a document points to now. */
@@ -58,6 +69,29 @@ const strapiId: Check = (value, name) =>
     ? []
     : [typeProblem(name, 'strapiID', value, value)];
 
+/** yup's non-strict `array()` cast: a string is read as JSON, anything that is then no array becomes null. */
+function castArray(value: unknown): unknown {
+  let read = value;
+  if (typeof read === 'string') {
+    try {
+      read = JSON.parse(read);
+    } catch {
+      read = null;
+    }
+  }
+  return Array.isArray(read) ? read : null;
+}
+
+/** `yup.array().of(strapiID())`: a list (see castArray), each item reported as `name[index]`. */
+const idList: Check = (raw, name) => {
+  if (raw === undefined) return [];
+  const value = castArray(raw);
+  if (!Array.isArray(value)) return [typeProblem(name, 'array', value, raw)];
+  return value.flatMap((item: unknown, index) =>
+    strapiId(item, `${name}[${index}]`).map((error) => ({ ...error, path: [name, String(index)] })),
+  );
+};
+
 /** `yup.number().integer().min(1)`, with `.max(max)` when given. */
 const count =
   (max?: number): Check =>
@@ -79,14 +113,15 @@ const LOCALE = string({ nullable: true });
 
 /**
  * Strapi's `validateFindAvailable` and `validateFindExisting` (content-manager
- * controllers/validation/relations.ts), in the order yup reports their errors. The idsToOmit and
- * idsToInclude lists are not read by Cairn's pickers and not checked here.
+ * controllers/validation/relations.ts), in the order yup reports their errors.
  */
 const SCHEMAS: Readonly<Record<RelationPickerKind, readonly (readonly [string, Check])[]>> = {
   available: [
     ['component', string({ nullable: false })],
     ['id', strapiId],
     ['_q', string({ nullable: false })],
+    ['idsToOmit', idList],
+    ['idsToInclude', idList],
     ['page', count()],
     ['pageSize', count(100)],
     ['locale', LOCALE],
@@ -106,9 +141,14 @@ const SCHEMAS: Readonly<Record<RelationPickerKind, readonly (readonly [string, C
  * `published` or `draft`, strings where strings are due. Every problem is one entry of a 400
  * ValidationError's `details.errors`; its message is the only problem's, or `N errors occurred`.
  *
- *   { page: '2', pageSize: '5' } → { page: 2, pageSize: 5, locale: null, status: null, search: null }
+ * Listed ids that cannot name a row (`abc`, `-1`, past the id columns' range) name none, and
+ * are left out of `omit` and `include`.
+ *
+ *   { page: '2', pageSize: '5' } → { page: 2, pageSize: 5, locale: null, status: null, search: null, source: null, … }
+ *   { id: 'abc', idsToOmit: ['3', 'x'] } → { source: 'abc', omit: [3], include: [], … }
  *   { pageSize: '101' }          → 400 `pageSize must be less than or equal to 100`
  *   { status: 'bogus' }          → 400 `status must be one of the following values: published, draft`
+ *   { idsToOmit: '5' }           → 400 `idsToOmit must be a \`array\` type, but the final value was: \`null\` …`
  */
 export function relationPickerQuery(
   raw: Readonly<Record<string, unknown>>,
@@ -117,11 +157,21 @@ export function relationPickerQuery(
   const errors = SCHEMAS[kind].flatMap(([name, check]) => check(raw[name], name));
   if (errors.length > 0) throw fieldValidationError(errors);
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  const available = kind === 'available';
   return {
     page: raw.page === undefined ? 1 : castNumber(raw.page),
     pageSize: raw.pageSize === undefined ? 10 : castNumber(raw.pageSize),
     locale: text(raw.locale),
     status: raw.status === 'published' || raw.status === 'draft' ? raw.status : null,
-    search: kind === 'available' ? text(raw._q) : null,
+    search: available ? text(raw._q) : null,
+    source: available && (typeof raw.id === 'string' || typeof raw.id === 'number') ? text(String(raw.id)) : null,
+    omit: available ? rowIds(raw.idsToOmit) : [],
+    include: available ? rowIds(raw.idsToInclude) : [],
   };
+}
+
+/** The row ids of a checked id list, without duplicates and without the items that name no row. */
+function rowIds(raw: unknown): number[] {
+  const items = raw === undefined ? [] : (castArray(raw) as unknown[]);
+  return [...new Set(items.map((item) => rowIdParam(String(item))).filter((id): id is number => id !== null))];
 }

@@ -2,11 +2,13 @@ import type { AdminIdentity } from '../../access/principal.js';
 import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import { getModel, type ContentType, type Model, type RelationAttribute } from '../../schema/types.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
+import type { Status } from '../../query/query-types.js';
 import type { Document } from '../../shape/shape-rows.js';
 import { formatData } from '../../shape/response-format.js';
 import type { AdminRoute } from '../admin-route.js';
+import { findAvailable, type EditedSource } from './cm-available-relations.js';
 import { linkedDocuments, sourceRowId } from './cm-linked-relations.js';
-import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
+import { cmQueryOptions, type CmReadDeps } from './cm-read.js';
 import { relationPickerQuery, type RelationPickerQuery } from './cm-relation-query.js';
 
 /**
@@ -42,25 +44,42 @@ function pickerFields(main: string | null, target: ContentType): string[] {
 }
 
 /**
+ * The version of the targets the "available" picker offers, as Strapi's `validateStatus` reads
+ * `status`: published ones when a draft & publish source asks for them, drafts otherwise (a source
+ * without draft & publish, a component, no status).
+ */
+function availableStatus(model: Model, status: RelationPickerQuery['status']): Status {
+  return model.modelType === 'contentType' && model.draftAndPublish && status === 'published' ? 'published' : 'draft';
+}
+
+/**
  * The relation pickers of the edit view: `GET /content-manager/relations/:model/:field` lists
  * the documents a relation may point to (searched by `_q` on their main field, in the form's
- * locale, drafts of draft & publish types), and `GET /content-manager/relations/:model/:id/:field`
- * the ones a document (or a component row, by its id) points to now, newest link first as Strapi
+ * locale and status, see availableStatus), as Strapi's `findAvailable` does: when `id` names the
+ * document being edited (a component row by its id; 404 when it has no such version) the targets
+ * it already links are left out, but for those the form just unlinked (`idsToInclude`), and so
+ * are those the form just linked (`idsToOmit`). `GET /content-manager/relations/:model/:id/:field`
+ * lists the ones a document (or a component row) points to now, newest link first as Strapi
  * answers them (the panel reverses the list); to-many relations paginated. Both check their
- * query first, as Strapi does (cm-relation-query.ts): pageSize at most 100, status published or draft.
+ * query first, as Strapi does (cm-relation-query.ts): pageSize at most 100, status published or
+ * draft, id lists of ids.
  */
 export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
-  const { service, schema } = deps;
-  const listQuery = (target: ContentType, picker: RelationPickerQuery) => {
+  const { schema } = deps;
+  const listQuery = (target: ContentType, picker: RelationPickerQuery, status: Status) => {
     const main = deps.mainField(target);
+    const filters = [
+      ...(picker.search !== null && main !== null ? [{ [main]: { $containsi: picker.search } }] : []),
+      ...(picker.omit.length > 0 ? [{ id: { $notIn: picker.omit } }] : []),
+    ];
     return normalizeQuery(
       schema,
       target,
       {
         fields: pickerFields(main, target),
-        status: 'draft',
+        status,
         ...(target.localized && picker.locale !== null ? { locale: picker.locale } : {}),
-        ...(picker.search !== null && main !== null ? { filters: { [main]: { $containsi: picker.search } } } : {}),
+        ...(filters.length > 0 ? { filters: { $and: filters } } : {}),
         pagination: { page: picker.page, pageSize: picker.pageSize },
         sort: main === null ? 'id:asc' : `${main}:asc`,
       },
@@ -79,8 +98,17 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const picker = relationPickerQuery(request.query, 'available');
-        const { target } = relationOf(deps, admin, String(request.params.model), String(request.params.field));
-        const { documents, pagination } = await service.findMany(target, listQuery(target, picker), adminCaller(admin));
+        const field = String(request.params.field);
+        const { model, target } = relationOf(deps, admin, String(request.params.model), field);
+        const status = availableStatus(model, picker.status);
+        const { source: id, locale } = picker;
+        let source: EditedSource | null = null;
+        if (id !== null) {
+          const rowId = await sourceRowId(deps, model, { id, status, locale });
+          const rows = model.modelType === 'component' ? { rowId } : { documentId: id, locale };
+          source = { model, field, rows, unlinked: picker.include };
+        }
+        const { documents, pagination } = await findAvailable(deps, target, listQuery(target, picker, status), source);
         return { status: 200, body: { results: shape(target, documents), pagination } };
       },
     },
