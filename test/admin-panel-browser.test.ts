@@ -15,7 +15,7 @@ import { gradientImage } from './support/uploads.js';
  * writes an article with relations picked in the search-and-pick dropdowns, a component and a
  * dynamic-zone item, saves a draft, publishes, edits and republishes, adds a French translation,
  * uploads an image in the Media Library, fills every other kind of field (the image picked from
- * the library), publishes drafts in bulk from a searched list and deletes the article; after each step the content API shows exactly what they
+ * the library), publishes drafts in bulk from a searched list, deletes the article, and logs out and in; after each step the content API shows exactly what they
  * did. Skipped, with a one-line notice, where Chromium or the build is
  * missing (.ci/run installs both).
  */
@@ -361,6 +361,24 @@ for (const database of inject('databases')) {
             [],
           );
       },
+      STEP,
+    );
+
+    it(
+      'logs out from the user menu and back in',
+      () =>
+        step('logout-login', async () => {
+          await page.goto(`${cairn.base}/admin`);
+          await page.getByRole('button', { name: /Ada/ }).first().click();
+          const loggedOut = page.waitForResponse((response) => response.url().endsWith('/admin/logout'));
+          await page.getByRole('menuitem', { name: 'Log out' }).click();
+          expect((await loggedOut).status()).toBe(200);
+          await page.waitForURL(/\/admin\/auth\/login/);
+          await page.locator('input[name=email]').fill(EMAIL);
+          await page.locator('input[name=password]').fill(PASSWORD);
+          await page.getByRole('button', { name: 'Login' }).click();
+          await page.getByRole('link', { name: 'Content Manager' }).first().waitFor();
+        }),
       STEP,
     );
 
