@@ -8,6 +8,7 @@ import { createJwtService, type JwtService } from '../users-permissions/jwt-serv
 import { createSessionStore, type Session, type SessionStore } from '../users-permissions/session-store.js';
 import type { AdminPermissions, StoredPermission } from './admin-roles.js';
 import type { AdminUser, AdminUserStore } from './admin-users.js';
+import { authenticateAdminKey } from './settings/admin-token-auth.js';
 
 /** The admin panel's refresh cookie, as Strapi names it. */
 export const ADMIN_REFRESH_COOKIE = 'strapi_admin_refresh';
@@ -28,7 +29,11 @@ export interface AdminSignIn {
  */
 export interface AdminAuth {
   signIn(userId: number, options: { readonly deviceId?: string; readonly rememberMe?: boolean }): Promise<AdminSignIn>;
-  /** The admin an `Authorization: Bearer` header proves (401 otherwise). */
+  /**
+   * The admin an `Authorization: Bearer` header proves (401 otherwise): an admin access token
+   * (a JWT, always dotted), or an admin token's key, which acts as its owner within the token's
+   * permissions (settings/admin-token-auth.ts).
+   */
   authenticate(
     authorization: string | undefined,
   ): Promise<{ readonly identity: AdminIdentity; readonly user: AdminUser }>;
@@ -76,6 +81,21 @@ export function createAdminAuth(options: {
   let permissions: AdminPermissions | null = null;
   const loadPermissions = async () => (permissions ??= await options.permissions());
 
+  /** What the user's roles let them do: a Super Admin everything, anyone else what a role grants. */
+  const ownerMay = async (userId: number) => {
+    const roles = await users.rolesOf(userId);
+    const loaded = await loadPermissions();
+    const isSuperAdmin = roles.some((role) => role.id === loaded.superAdminRoleId);
+    const granted = new Set<string>();
+    for (const role of roles)
+      for (const permission of loaded.byRole.get(role.id) ?? [])
+        granted.add(`${permission.action} ${permission.subject ?? ''}`);
+    return {
+      isSuperAdmin,
+      may: (action: string, subject: string | null) => isSuperAdmin || granted.has(`${action} ${subject ?? ''}`),
+    };
+  };
+
   const cookie = (value: string, expires: number | null): string => {
     const parts = [`${ADMIN_REFRESH_COOKIE}=${value}`, `path=${auth.cookie.path}`];
     if (expires !== null) parts.push(`expires=${new Date(expires).toUTCString()}`);
@@ -105,6 +125,8 @@ export function createAdminAuth(options: {
 
     async authenticate(authorization) {
       const token = bearerToken(authorization);
+      if (token !== null && !token.includes('.'))
+        return authenticateAdminKey({ db, salt: config.apiTokenSalt, users, now: options.now, ownerMay }, token);
       if (token === null || !jwt) throw new UnauthorizedError(INVALID);
       const payload = await jwt.verify(token);
       if (!payload || payload.type !== 'access' || typeof payload.sessionId !== 'string')
@@ -113,19 +135,8 @@ export function createAdminAuth(options: {
       if (!session) throw new UnauthorizedError(INVALID);
       const user = await users.byId(Number(session.userId));
       if (!user || !user.isActive || user.blocked) throw new UnauthorizedError(INVALID);
-      const roles = await users.rolesOf(user.id);
-      const loaded = await loadPermissions();
-      const isSuperAdmin = roles.some((role) => role.id === loaded.superAdminRoleId);
-      const granted = new Set<string>();
-      for (const role of roles)
-        for (const permission of loaded.byRole.get(role.id) ?? [])
-          granted.add(`${permission.action} ${permission.subject ?? ''}`);
-      const identity: AdminIdentity = {
-        id: user.id,
-        sessionId: session.sessionId,
-        isSuperAdmin,
-        may: (action, subject) => isSuperAdmin || granted.has(`${action} ${subject ?? ''}`),
-      };
+      const { isSuperAdmin, may } = await ownerMay(user.id);
+      const identity: AdminIdentity = { id: user.id, sessionId: session.sessionId, isSuperAdmin, may };
       return { identity, user };
     },
 

@@ -26,6 +26,7 @@ import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
 import { contentManagerLayoutRoutes } from './content-manager/cm-layout-routes.js';
 import { mediaLibraryRoutes } from './media-library/media-library-routes.js';
 import { apiTokenRoutes } from './settings/api-token-routes.js';
+import { adminTokenRoutes } from './settings/admin-token-routes.js';
 import { transferTokenRoutes } from './settings/transfer-token-routes.js';
 import { contentTypeBuilderRoutes } from './content-type-builder-routes.js';
 import { createAdminUserStore } from './admin-users.js';
@@ -139,6 +140,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     ...adminWebhookRoutes({ db, config, now, webhooks: deps.webhooks, nodeEnv: project.env.NODE_ENV }),
     ...emailSettingsRoutes({ config, mail: deps.mail }),
     ...apiTokenRoutes({ config, schema, db, now }),
+    ...adminTokenRoutes({ config, schema, db, auth, users, now }),
     ...transferTokenRoutes({ db }),
     ...mediaLibraryRoutes({
       upload: upload.context,

@@ -25,8 +25,8 @@ const DAY_MS = 24 * 3600 * 1000;
 export const API_TOKEN_LIFESPANS: readonly (number | null)[] = [null, 7 * DAY_MS, 30 * DAY_MS, 90 * DAY_MS];
 
 const TOKENS = 'strapi_api_tokens';
-/** One lock for every write that picks a name, so two of them never both find the name free. */
-const NAMES_LOCK = 'strapi_api_tokens.name';
+/** One lock for every write that picks a name (of any token kind), so two of them never both find the name free. */
+export const NAMES_LOCK = 'strapi_api_tokens.name';
 
 /**
  * A stored content-API token as Strapi's admin API answers it (never the key itself): `lifespan`
@@ -341,7 +341,13 @@ function withoutKey({ encryptedKey: _key, ...token }: StoredToken): ApiTokenInfo
   return token;
 }
 
-async function assertNameFree(tx: Transaction, dialect: Dialect, name: string, exceptId: number | null): Promise<void> {
+/** 400 `Name already taken` when a token of any kind but `exceptId` has this name (Strapi's names are unique). */
+export async function assertNameFree(
+  tx: Transaction,
+  dialect: Dialect,
+  name: string,
+  exceptId: number | null,
+): Promise<void> {
   const rows = await tx.all(compileSelect(dialect, simpleSelect(TOKENS, { id: ['id', 'integer'] }, eq('name', name))));
   if (rows.some((row) => Number(row.id) !== exceptId)) throw new ApplicationError('Name already taken');
 }
