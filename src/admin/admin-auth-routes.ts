@@ -1,7 +1,7 @@
 import { ApplicationError, RateLimitError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/password-hash.js';
 import type { Database } from '../db/database.js';
-import { cookie, type HttpResponse } from '../http/http-types.js';
+import { cookie, header, type HttpResponse } from '../http/http-types.js';
 import { rateLimitKey, type RateLimiter } from '../users-permissions/rate-limiter.js';
 import { ADMIN_REFRESH_COOKIE, type AdminAuth } from './admin-auth.js';
 import { checkAdminBody } from './admin-body-checks.js';
@@ -96,7 +96,10 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
         });
         const user = await users.byId(userId);
         if (!user) throw new Error('The registered admin cannot be read back');
-        const session = await auth.signIn(userId, deviceOf(request.body));
+        const session = await auth.signIn(userId, {
+          ...deviceOf(request.body),
+          userAgent: header(request, 'user-agent'),
+        });
         return signedIn(
           {
             token: session.accessToken,
@@ -125,7 +128,7 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
         const valid = await verifyPassword(String(body.password), user?.passwordHash ?? null);
         if (!user || !valid) throw new ApplicationError('Invalid credentials');
         if (user.blocked || !user.isActive) throw new ApplicationError('User not active');
-        const session = await auth.signIn(user.id, deviceOf(body));
+        const session = await auth.signIn(user.id, { ...deviceOf(body), userAgent: header(request, 'user-agent') });
         const response = signedIn(
           { token: session.accessToken, accessToken: session.accessToken, user: adminUserView(user) },
           session.setCookie,

@@ -8,6 +8,7 @@ import { createJwtService, type JwtService } from '../users-permissions/jwt-serv
 import { createSessionStore, type Session, type SessionStore } from '../users-permissions/session-store.js';
 import type { AdminPermissions, StoredPermission } from './admin-roles.js';
 import type { AdminUser, AdminUserStore } from './admin-users.js';
+import { deviceNameOf } from './admin-sessions-routes.js';
 import { authenticateAdminKey } from './settings/admin-token-auth.js';
 
 /** The admin panel's refresh cookie, as Strapi names it. */
@@ -28,7 +29,10 @@ export interface AdminSignIn {
  * and is accepted only while that session is active: logging out ends it at once.
  */
 export interface AdminAuth {
-  signIn(userId: number, options: { readonly deviceId?: string; readonly rememberMe?: boolean }): Promise<AdminSignIn>;
+  signIn(
+    userId: number,
+    options: { readonly deviceId?: string; readonly rememberMe?: boolean; readonly userAgent?: string },
+  ): Promise<AdminSignIn>;
   /**
    * The admin an `Authorization: Bearer` header proves (401 otherwise): an admin access token
    * (a JWT, always dotted), or an admin token's key, which acts as its owner within the token's
@@ -41,6 +45,10 @@ export interface AdminAuth {
   refresh(refreshToken: string | undefined): Promise<AdminSignIn>;
   /** Ends the user's sessions on one device, or all of them. */
   signOut(userId: number, deviceId?: string): Promise<void>;
+  /** The user's active, unexpired sessions (both kinds), oldest first. */
+  listSessions(userId: number): Promise<Session[]>;
+  /** Ends one of the user's sessions (either kind); false when the user has no such session. */
+  revokeSession(userId: number, sessionId: string): Promise<boolean>;
   /** The `Set-Cookie` that clears the refresh cookie. */
   readonly clearCookie: string;
   /** Every permission the user's roles grant, in role then permission order. */
@@ -117,10 +125,13 @@ export function createAdminAuth(options: {
   };
 
   return {
-    async signIn(userId, { deviceId, rememberMe = false }) {
+    async signIn(userId, { deviceId, rememberMe = false, userAgent }) {
       signer();
       const store = rememberMe ? remembered : browser;
-      return tokensFor(await store.open(String(userId), deviceId ?? randomUUID()), rememberMe);
+      // What Strapi records at a login, for Active devices: when, and a label from the User-Agent.
+      const deviceName = deviceNameOf(userAgent);
+      const metadata = { loginAt: options.now().toISOString(), ...(deviceName ? { deviceName } : {}) };
+      return tokensFor(await store.open(String(userId), deviceId ?? randomUUID(), metadata), rememberMe);
     },
 
     async authenticate(authorization) {
@@ -155,6 +166,10 @@ export function createAdminAuth(options: {
       await remembered.revoke(String(userId), deviceId);
       await browser.revoke(String(userId), deviceId);
     },
+
+    // Both stores read and delete by origin, whatever the type: one of them sees every admin session.
+    listSessions: (userId) => remembered.listUsable(String(userId)),
+    revokeSession: (userId, sessionId) => remembered.revokeOne(String(userId), sessionId),
 
     clearCookie: cookie('', 0),
 

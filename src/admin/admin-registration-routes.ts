@@ -1,5 +1,6 @@
 import { ValidationError } from '../core/errors.js';
 import { hashPassword } from '../core/password-hash.js';
+import { header } from '../http/http-types.js';
 import { adminUserView } from './admin-auth-routes.js';
 import { checkAdminBody } from './admin-body-checks.js';
 import { ok, type AdminRoute } from './admin-route.js';
@@ -74,6 +75,7 @@ export function adminRegistrationRoutes(
         const session = await auth.signIn(userId, {
           ...(typeof body.deviceId === 'string' ? { deviceId: body.deviceId } : {}),
           ...(body.rememberMe === true ? { rememberMe: true } : {}),
+          userAgent: header(request, 'user-agent'),
         });
         return {
           status: 200,

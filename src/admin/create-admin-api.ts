@@ -8,6 +8,7 @@ import type { createUploadContext } from '../upload/create-upload-context.js';
 import { createRateLimiter } from '../users-permissions/rate-limiter.js';
 import { createAdminAuth, type AdminAuth } from './admin-auth.js';
 import { adminAuthRoutes } from './admin-auth-routes.js';
+import { adminSessionsRoutes } from './admin-sessions-routes.js';
 import { guardAdminRoutes } from './admin-guard.js';
 import { adminInfoRoutes } from './admin-info-routes.js';
 import { loadAdminPermissions, syncAdminRoles } from './admin-roles.js';
@@ -115,6 +116,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
   };
   const routes: AdminRoute[] = [
     ...adminAuthRoutes({ db, auth, users, limiter }),
+    ...adminSessionsRoutes({ auth }),
     ...adminUsersRoutes(settings),
     ...adminRolesRoutes(settings),
     ...adminPermissionsRoutes(settings),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createDocumentId } from '../core/document-id.js';
+import { isRecord } from '../core/is-record.js';
 import type { Database, Executor } from '../db/database.js';
 import type { Condition } from '../plan/plan-types.js';
 import { eq, rowOf, simpleSelect } from '../plan/simple-plans.js';
@@ -20,6 +21,8 @@ export interface Session {
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly absoluteExpiresAt: number;
+  /** What the login recorded about itself (the admin's `deviceName`, `loginAt`), kept across rotations; null when none. */
+  readonly metadata: Readonly<Record<string, unknown>> | null;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createSessionStore(
           createdAt: ['created_at', 'datetime'],
           expiresAt: ['expires_at', 'datetime'],
           absoluteExpiresAt: ['absolute_expires_at', 'datetime'],
+          metadata: ['metadata', 'json'],
         },
         where,
         { orderById: true },
@@ -97,6 +101,7 @@ export function createSessionStore(
     userId: string,
     deviceId: string,
     absoluteExpiresAt?: number,
+    metadata: Session['metadata'] = null,
   ): Promise<Session> => {
     const at = now();
     const session: Session = {
@@ -107,6 +112,7 @@ export function createSessionStore(
       createdAt: at,
       absoluteExpiresAt: absoluteExpiresAt ?? at + lifetimes.maxSeconds * 1000,
       expiresAt: Math.min(at + lifetimes.idleSeconds * 1000, absoluteExpiresAt ?? Number.POSITIVE_INFINITY),
+      metadata,
     };
     const date = new Date(at);
     await exec.insert(
@@ -126,6 +132,7 @@ export function createSessionStore(
             created_at: [date, 'datetime'],
             updated_at: [date, 'datetime'],
             published_at: [date, 'datetime'],
+            ...(metadata === null ? {} : { metadata: [metadata, 'json'] as const }),
           }),
         ],
       }),
@@ -141,10 +148,10 @@ export function createSessionStore(
     session !== null && session.status === 'active' && session.expiresAt > now() && session.absoluteExpiresAt > now();
 
   return {
-    /** Opens a session for a login on `deviceId`. */
-    async open(userId: string, deviceId: string): Promise<Session> {
+    /** Opens a session for a login on `deviceId` (with what the login records about itself, if anything). */
+    async open(userId: string, deviceId: string, metadata?: Readonly<Record<string, unknown>>): Promise<Session> {
       await deleteExpired();
-      return open(db, newSessionId(), userId, deviceId);
+      return open(db, newSessionId(), userId, deviceId, undefined, metadata ?? null);
     },
     /** The session if it is active and unexpired. */
     async findUsable(sessionId: string): Promise<Session | null> {
@@ -177,7 +184,7 @@ export function createSessionStore(
           );
           // A concurrent refresh with the same token won the race: this one must not mint a second chain.
           if (claimed !== 1) throw new SessionRaceError();
-          return open(tx, successorId, session.userId, session.deviceId, session.absoluteExpiresAt);
+          return open(tx, successorId, session.userId, session.deviceId, session.absoluteExpiresAt, session.metadata);
         })
         .catch((error: unknown) => {
           if (error instanceof SessionRaceError) return null;
@@ -228,5 +235,11 @@ function toSession(row: Record<string, unknown>): Session {
     createdAt: ms(row.createdAt),
     expiresAt: ms(row.expiresAt),
     absoluteExpiresAt: ms(row.absoluteExpiresAt),
+    metadata: metadataOf(row.metadata),
   };
+}
+
+function metadataOf(value: unknown): Session['metadata'] {
+  const decoded = decodeValue('json', value);
+  return isRecord(decoded) ? decoded : null;
 }
