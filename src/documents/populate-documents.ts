@@ -36,7 +36,7 @@ export async function populateDocuments(
 ): Promise<void> {
   if (documents.length === 0 || nodes.length === 0) return;
   // Keys in populate order, whichever statement answers first (a pool runs them side by side).
-  for (const document of documents) for (const node of nodes) document[node.attribute] = null;
+  for (const document of documents) for (const node of nodes) document[keyOf(node)] = null;
   const ids = [...new Set(documents.map(rowId))];
   await Promise.all(
     nodes.map((node) =>
@@ -59,7 +59,7 @@ async function populateTarget(
     const counts = await countByParent(read, ids, (chunk) =>
       planPopulateCount(read.schema, model, node, chunk, status),
     );
-    for (const document of documents) document[node.attribute] = { count: counts.get(rowId(document)) ?? 0 };
+    for (const document of documents) document[keyOf(node)] = { count: counts.get(rowId(document)) ?? 0 };
     return;
   }
   const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, node, chunk, status);
@@ -79,7 +79,7 @@ async function populateTarget(
   }
   for (const document of documents) {
     const related = byParent.get(rowId(document)) ?? [];
-    document[node.attribute] = hop.toMany ? related : (related[0] ?? null);
+    document[keyOf(node)] = hop.toMany ? related : (related[0] ?? null);
   }
   await populateDocuments(read, hop.target, [...entries.values()], node.populate, status);
 }
@@ -130,7 +130,7 @@ async function populateZone(
   for (const document of documents) {
     const items = byParent.get(rowId(document)) ?? [];
     items.sort((a, b) => a.order - b.order || a.link - b.link);
-    document[node.attribute] = items.map((item) => item.entry);
+    document[keyOf(node)] = items.map((item) => item.entry);
   }
 }
 
@@ -158,6 +158,11 @@ async function countByParent(
 ): Promise<Map<number, number>> {
   const rows = await selectByParents(read, ids, plan);
   return new Map(rows.map((row) => [Number(row[PARENT_KEY]), Number(row.count)]));
+}
+
+/** The key a node's entries are written under in their parent. */
+function keyOf(node: PopulateNode): string {
+  return node.key ?? node.attribute;
 }
 
 function rowId(document: Document): number {

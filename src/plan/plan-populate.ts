@@ -1,3 +1,4 @@
+import type { PopulateWindow } from '../query/populate-types.js';
 import type { FilterNode, SortTerm, Status } from '../query/query-types.js';
 import { isScalar, type Model, type Schema } from '../schema/types.js';
 import { hopOf, hopRowsForParents, type Hop, type ParentRows } from './hops.js';
@@ -25,6 +26,8 @@ export interface PopulateRead {
   readonly fields: readonly string[] | null;
   readonly sort: readonly SortTerm[];
   readonly filters: FilterNode | null;
+  /** A page of rows per parent; every row when absent. */
+  readonly window?: PopulateWindow;
 }
 
 /** A planned populate read and the hop it follows (its target model, to-many or not). */
@@ -71,6 +74,7 @@ export function planPopulate(
       orderBy: read.sort.length > 0 ? planSort(schema, hop.target, TARGET, read.sort, status) : linkOrder,
       limit: null,
       offset: 0,
+      ...(read.window && { perParent: { key: rows.parentKey, offset: read.window.start, limit: read.window.limit } }),
     },
   };
 }

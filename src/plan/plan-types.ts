@@ -118,6 +118,12 @@ export interface SelectPlan {
   readonly orderBy: readonly OrderTerm[];
   readonly limit: number | null;
   readonly offset: number;
+  /**
+   * A page per parent instead of one page: the rows numbered within each `key` value in `orderBy`
+   * order, and only numbers `offset + 1 … offset + limit` kept (`limit: null`: no upper bound).
+   * Populate reads of GraphQL's relation arguments (`tags(pagination: …)`) use it.
+   */
+  readonly perParent?: { readonly key: ColumnRef; readonly offset: number; readonly limit: number | null };
   /** The rows read stay locked until the transaction ends (`FOR UPDATE` where the database has row locks). */
   readonly forUpdate?: boolean;
 }

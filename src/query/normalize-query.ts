@@ -88,7 +88,7 @@ export function normalizeQuery(
 }
 
 /** Whether a filter goes through a relation, component or media (Strapi then joins). */
-function hasNestedFilter(node: FilterNode | null): boolean {
+export function hasNestedFilter(node: FilterNode | null): boolean {
   if (node === null) return false;
   switch (node.kind) {
     case 'nested':

@@ -6,9 +6,23 @@ import type { FilterNode, SortTerm } from './query-types.js';
  */
 export type PopulateNode = TargetPopulateNode | DynamicZonePopulateNode;
 
-export interface TargetPopulateNode {
+/** Where a populated attribute is written in its parent: its own name unless `key` says otherwise. */
+interface PopulateKey {
+  /** The key the entries are written under (GraphQL: the field's alias); the attribute's name when absent. */
+  readonly key?: string;
+}
+
+/** Entries `start + 1 … start + limit` of each parent's to-many attribute (`limit: null`: no upper bound). */
+export interface PopulateWindow {
+  readonly start: number;
+  readonly limit: number | null;
+}
+
+export interface TargetPopulateNode extends PopulateKey {
   readonly kind: 'relation' | 'media' | 'component' | 'localizations';
   readonly attribute: string;
+  /** A page of entries per parent (GraphQL's relation `pagination`); all of them when absent. */
+  readonly window?: PopulateWindow;
   /** Scalar attributes of the target to return; null = all of them. */
   readonly fields: readonly string[] | null;
   readonly sort: readonly SortTerm[];
@@ -26,7 +40,7 @@ export interface DynamicZoneFragment {
   readonly populate: readonly PopulateNode[];
 }
 
-export interface DynamicZonePopulateNode {
+export interface DynamicZonePopulateNode extends PopulateKey {
   readonly kind: 'dynamiczone';
   readonly attribute: string;
   /** Component uid → what to return of it; components not listed are left out. */

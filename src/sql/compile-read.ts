@@ -19,7 +19,31 @@ import { SqlWriter } from './sql-writer.js';
  */
 export function compileSelect(dialect: Dialect, plan: SelectPlan): CompiledQuery {
   const w = new SqlWriter(dialect);
+  if (plan.perParent) return w.done(pagePerParent(w, plan, plan.perParent));
   return w.done(sortsWideRows(plan) ? deferredSelect(w, plan) : selectText(w, plan, plan.columns));
+}
+
+const ROW_NUMBER = '__rn';
+
+/**
+ * A page of rows per parent, in one statement, with a window function (SQLite ≥ 3.25, PostgreSQL,
+ * MySQL 8, MariaDB ≥ 10.2):
+ *
+ *   select * from (select …, row_number() over (partition by "l0"."article_id" order by …) as "__rn"
+ *   from … where …) as "w" where "w"."__rn" > ? and "w"."__rn" <= ? order by "w"."__rn" asc
+ *
+ * Ordering by the row number alone keeps each parent's rows in their own order.
+ */
+function pagePerParent(w: SqlWriter, plan: SelectPlan, page: NonNullable<SelectPlan['perParent']>): string {
+  const order = plan.orderBy.length > 0 ? ` order by ${orderList(w, plan.orderBy)}` : '';
+  const numbered = `row_number() over (partition by ${w.ref(page.key)}${order}) as ${w.id(ROW_NUMBER)}`;
+  let inner = `select ${columnList(w, plan.columns)}, ${numbered} from ${w.table(plan.from)}`;
+  inner += compileJoins(w, plan.joins ?? []);
+  if (plan.where) inner += ` where ${compileCondition(w, plan.where)}`;
+  const rn = `${w.id('w')}.${w.id(ROW_NUMBER)}`;
+  let sql = `select * from (${inner}) as ${w.id('w')} where ${rn} > ${w.param(page.offset)}`;
+  if (page.limit !== null) sql += ` and ${rn} <= ${w.param(page.offset + page.limit)}`;
+  return `${sql} order by ${rn} asc`;
 }
 
 function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectColumn[]): string {

@@ -266,3 +266,28 @@ describe('golden SQL: a count per key in one grouped statement, three dialects',
     });
   });
 });
+
+describe('a page per parent (GraphQL relation pagination)', () => {
+  const perParent = select(null, {
+    limit: null,
+    perParent: { key: { alias: 'l0', column: 'article_id' }, offset: 2, limit: 5 },
+  });
+
+  it('numbers the rows within each parent in the read order and keeps one window of them', () => {
+    const { sql, params } = compileSelect(sqliteDialect, perParent);
+    expect(sql).toBe(
+      'select * from (select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount", ' +
+        'row_number() over (partition by "l0"."article_id" order by "t0"."id" asc) as "__rn" from "articles" as "t0") ' +
+        'as "w" where "w"."__rn" > ? and "w"."__rn" <= ? order by "w"."__rn" asc',
+    );
+    expect(params).toEqual([2, 7]);
+  });
+
+  it('has no upper bound without a limit, and quotes per dialect', () => {
+    const open = { ...perParent, perParent: { key: { alias: 'l0', column: 'article_id' }, offset: 0, limit: null } };
+    expect(compileSelect(mysqlDialect, open).sql).toMatch(
+      /partition by `l0`.`article_id` order by .* as `__rn` from `articles` as `t0`\) as `w` where `w`.`__rn` > \? order by `w`.`__rn` asc$/,
+    );
+    expect(compileSelect(postgresDialect, open).params).toEqual([0]);
+  });
+});
