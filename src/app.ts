@@ -19,6 +19,7 @@ import { createEmailTransport } from './email/create-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createChangeBus, type ChangeBus } from './events/change-bus.js';
 import { createAdminApi } from './admin/create-admin-api.js';
+import { createGraphqlApi } from './graphql/create-graphql-api.js';
 import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
@@ -154,7 +155,22 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       locales: () => listLocales(db, config.i18n.defaultLocale),
       usersPermissions: { contentApiRoutes: guarded, reloadRoles, reloadSettings: () => auth.reloadSettings() },
     });
-    const routes: Route[] = [healthRoute, ...guarded, ...admin.routes];
+    const graphql = config.graphql
+      ? createGraphqlApi({
+          schema: project.schema,
+          config,
+          graphql: config.graphql,
+          service,
+          access,
+          read,
+          auth,
+          roles: { db, known: knownActions(project.schema), now },
+          reloadRoles,
+          upload: upload.context,
+          onUnexpected: (error) => logger.error({ err: error }, 'a GraphQL resolver failed'),
+        })
+      : null;
+    const routes: Route[] = [healthRoute, ...guarded, ...(graphql?.routes ?? []), ...admin.routes];
     const server = await createHttpServer(routes, {
       bodyLimit: config.bodyLimit,
       cors: config.cors,

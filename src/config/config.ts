@@ -1,3 +1,4 @@
+import type { GraphqlConfig } from './graphql-config.js';
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { AdminConfig } from './admin-config.js';
 import type { EmailConfig } from '../email/email-transport.js';
@@ -74,6 +75,8 @@ export interface Config {
   readonly upload: UploadConfig;
   /** `config/plugins` → `email.config`: how emails leave (a log line unless a provider is set). */
   readonly email: EmailConfig;
+  /** `config/plugins` → `graphql`: the GraphQL endpoint's settings, or null without the plugin. */
+  readonly graphql: GraphqlConfig | null;
   /** `config/webhooks`: webhooks as code. */
   readonly webhooks: readonly WebhookDeclaration[];
   /** `config/server` → `webhooks`: default headers and how deliveries are retried. */

@@ -7,6 +7,7 @@ import type { RawConfig } from './load-config-files.js';
 import { normalizeMiddlewares } from './middlewares-config.js';
 import { parseByteSize } from './parse-byte-size.js';
 import { normalizeUploadConfig } from './upload-config.js';
+import { normalizeGraphqlConfig } from './graphql-config.js';
 import { normalizeWebhookDelivery, normalizeWebhooks } from './webhooks-config.js';
 import { normalizeUsersPermissionsConfig } from './users-permissions-config.js';
 import { parseEmailConfig } from '../email/email-transport.js';
@@ -65,6 +66,7 @@ export function normalizeConfig(
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
     upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),
+    graphql: normalizeGraphqlConfig(plugins.graphql, dir, normalizeApi(obj(raw.api)).defaultLimit, env.NODE_ENV),
     webhooks: normalizeWebhooks(raw.webhooks),
     webhookDelivery: normalizeWebhookDelivery(server.webhooks),
     permissions: normalizePermissions(raw.permissions),

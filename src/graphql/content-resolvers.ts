@@ -1,0 +1,153 @@
+import {
+  getNamedType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
+import { NotFoundError } from '../core/errors.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { ContentType } from '../schema/types.js';
+import { collectFields } from './collect-fields.js';
+import type { GraphqlContext } from './graphql-context.js';
+import { listPagination, ONE, rootQuery, type FieldArgs, type QueryScope } from './graphql-query.js';
+import type { RootOperation } from './graphql-resolvers.js';
+
+/** What the content types' root fields run on. */
+export interface ContentResolverDeps extends QueryScope {
+  readonly service: DocumentService;
+  /** The component uid of a generated component type name (`ComponentSharedQuote` → `shared.quote`). */
+  componentOfTypeName(name: string): string | undefined;
+}
+
+type Resolver = GraphQLFieldResolver<unknown, GraphqlContext>;
+
+/**
+ * The resolvers of `articles`, `articles_connection`, `article`, `global`, `createArticle`,
+ * `updateArticle`/`updateGlobal` and `deleteArticle`/`deleteGlobal`: each checks the same
+ * permission action as the REST route (`api::article.article.find` …), builds one Query from its
+ * arguments and selection set, and makes one call to the document service, which reads the
+ * whole selection (relations, components, zones at any depth) with one statement per level.
+ */
+export function contentRootResolver(
+  deps: ContentResolverDeps,
+  operation: Extract<RootOperation, { readonly type: ContentType }>,
+): Resolver {
+  const { service } = deps;
+  const type = operation.type;
+  const own = (info: GraphQLResolveInfo) => info.fieldNodes.map((node) => node.selectionSet);
+  switch (operation.kind) {
+    case 'findMany':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.find`);
+        const query = rootQuery(deps, info, type, args, own(info), listPagination(deps, args, false));
+        return (await service.findMany(type, query, context.principal)).documents;
+      };
+    case 'connection':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.find`);
+        const { nodes, pageInfo } = connectionParts(info);
+        const query = rootQuery(deps, info, type, args, nodes, listPagination(deps, args, pageInfo));
+        const { documents, pagination } = await service.findMany(type, query, context.principal);
+        return { nodes: documents, pageInfo: pageInfoOf(pagination, documents.length) };
+      };
+    case 'findOne':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.findOne`);
+        const query = rootQuery(deps, info, type, args, own(info), ONE);
+        return service.findOne(type, String(args.documentId), query, context.principal);
+      };
+    case 'findSingle':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.find`);
+        return service.findFirst(type, rootQuery(deps, info, type, args, own(info), ONE), context.principal);
+      };
+    case 'create':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.create`);
+        const query = rootQuery(deps, info, type, args, own(info), ONE);
+        return service.create(type, inputData(deps, type, args.data), query, context.principal);
+      };
+    case 'update':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.update`);
+        const query = rootQuery(deps, info, type, args, own(info), ONE);
+        const data = inputData(deps, type, args.data);
+        if (type.kind === 'singleType') return (await service.put(type, data, query, context.principal)).document;
+        const document = await service.update(type, String(args.documentId), data, query, context.principal);
+        if (!document) throw new NotFoundError(`Document with id "${String(args.documentId)}" not found`);
+        return document;
+      };
+    case 'delete':
+      return async (_source, args: FieldArgs, context, info) => {
+        context.require(`${type.uid}.delete`);
+        const query = { ...rootQuery(deps, info, type, args, [], ONE), fields: [] };
+        const documentId =
+          type.kind === 'singleType'
+            ? ((await service.findFirst(type, query, context.principal))?.documentId ?? null)
+            : String(args.documentId);
+        const deleted =
+          documentId !== null &&
+          (await service.delete(
+            type,
+            type.kind === 'singleType' ? null : String(documentId),
+            query,
+            context.principal,
+          ));
+        if (!deleted) throw new NotFoundError(`Document with id "${String(args.documentId ?? '')}" not found`);
+        return { documentId };
+      };
+  }
+}
+
+/** A connection's `nodes` selection sets, and whether it asks for `pageInfo` (a COUNT). */
+function connectionParts(info: GraphQLResolveInfo): {
+  nodes: (SelectionSetNode | undefined)[];
+  pageInfo: boolean;
+} {
+  const objectType = getNamedType(info.returnType);
+  if (!isObjectType(objectType)) return { nodes: [], pageInfo: false };
+  const scope = { schema: info.schema, fragments: info.fragments, variables: info.variableValues };
+  const fields = [
+    ...collectFields(
+      scope,
+      objectType,
+      info.fieldNodes.map((n) => n.selectionSet),
+    ).values(),
+  ].flat();
+  return {
+    nodes: fields.filter((f) => f.name.value === 'nodes').map((f) => f.selectionSet),
+    pageInfo: fields.some((f) => f.name.value === 'pageInfo'),
+  };
+}
+
+/** `pageInfo` from the read's pagination meta, in both of Strapi's pagination modes. */
+function pageInfoOf(
+  meta: { page?: number; pageSize?: number; start?: number; limit?: number; total?: number; pageCount?: number },
+  returned: number,
+): { page: number; pageSize: number; pageCount: number; total: number } {
+  const total = meta.total ?? returned;
+  const pageSize = meta.pageSize ?? meta.limit ?? Math.max(returned, 1);
+  const page = meta.page ?? Math.floor((meta.start ?? 0) / Math.max(pageSize, 1)) + 1;
+  return { page, pageSize, pageCount: meta.pageCount ?? Math.ceil(total / Math.max(pageSize, 1)), total };
+}
+
+/**
+ * A mutation's `data` in the document service's terms: dynamic-zone items told apart by
+ * `__typename` (`ComponentSharedQuote`), as the plugin's clients send them, get their
+ * `__component` uid.
+ */
+function inputData(deps: ContentResolverDeps, type: ContentType, raw: unknown): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...(raw as Record<string, unknown> | null) };
+  for (const attribute of type.attributes.values()) {
+    const items = data[attribute.name];
+    if (attribute.type !== 'dynamiczone' || !Array.isArray(items)) continue;
+    data[attribute.name] = items.map((item: unknown) => {
+      if (!item || typeof item !== 'object' || !('__typename' in item)) return item;
+      const { __typename, ...rest } = item as Record<string, unknown>;
+      const uid = typeof __typename === 'string' ? deps.componentOfTypeName(__typename) : undefined;
+      return uid ? { __component: uid, ...rest } : item;
+    });
+  }
+  return data;
+}

@@ -1,0 +1,118 @@
+import { getNullableType, isListType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { AccessControl } from '../access/principal.js';
+import type { Config } from '../config/config.js';
+import type { GraphqlConfig } from '../config/graphql-config.js';
+import type { DocumentService } from '../documents/document-service.js';
+import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
+import type { Route } from '../http/http-types.js';
+import type { Model, Schema } from '../schema/types.js';
+import type { UploadContext } from '../upload/upload-service.js';
+import type { AuthContext } from '../users-permissions/auth-context.js';
+import type { RoleAdminContext } from '../users-permissions/role-admin.js';
+import { buildGraphqlSchema } from './build-graphql-schema.js';
+import { contentRootResolver } from './content-resolvers.js';
+import type { GraphqlContext } from './graphql-context.js';
+import { graphqlTypeModels } from './graphql-naming.js';
+import type { GraphqlResolvers } from './graphql-resolvers.js';
+import { graphqlRoutes } from './graphql-route.js';
+import { pluginRootResolver } from './plugin-resolvers.js';
+
+/** Everything the GraphQL endpoint is a consumer of: the same services the REST routes use. */
+export interface GraphqlApiDeps {
+  readonly schema: Schema;
+  readonly config: Config;
+  readonly graphql: GraphqlConfig;
+  readonly service: DocumentService;
+  readonly access: AccessControl;
+  readonly read: ReadContext;
+  readonly auth: AuthContext;
+  readonly roles: RoleAdminContext;
+  readonly reloadRoles: () => Promise<void>;
+  readonly upload: UploadContext;
+  /** Reports a resolver failure that is not one of Cairn's errors (answered `Internal Server Error`). */
+  readonly onUnexpected: (error: unknown) => void;
+}
+
+/** The generated schema and the endpoint's routes. */
+export interface GraphqlApi {
+  readonly schema: GraphQLSchema;
+  readonly routes: Route[];
+}
+
+/**
+ * Builds the plugin's schema for the project once, at start, with its resolvers: root fields
+ * run one document-service call each (content types) or the users-permissions and upload flows
+ * (plugin fields); relation-like fields only read what the root's one read put under their
+ * response key; dynamic-zone items are typed by their `__component`.
+ */
+export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
+  const typeModels = graphqlTypeModels(deps.schema);
+  const typeNames = new Map<string, string>();
+  for (const [name, model] of typeModels) typeNames.set(model.uid, name);
+  const holder: { schema: GraphQLSchema | null } = { schema: null };
+  const typeOf = (model: Model) => {
+    const name = typeNames.get(model.uid);
+    const type = name && holder.schema ? holder.schema.getType(name) : undefined;
+    return isObjectType(type) ? type : null;
+  };
+  const fileType = deps.schema.contentTypes.get('plugin::upload.file');
+  const readFile = async (id: number) => {
+    if (!fileType) return null;
+    const { documents } = await findManyDocuments(deps.read, fileType, {
+      filters: { kind: 'compare', field: 'id', op: 'eq', value: id },
+      sort: [],
+      fields: null,
+      populate: [],
+      pagination: { mode: 'offset', start: 0, limit: 1, withCount: false },
+      status: 'published',
+      locale: null,
+      publicationFilter: null,
+      search: null,
+    });
+    return documents[0] ?? null;
+  };
+  const content = {
+    model: deps.schema,
+    config: deps.graphql,
+    defaultLocale: deps.config.i18n.defaultLocale,
+    typeOf,
+    service: deps.service,
+    componentOfTypeName: (name: string) => {
+      const model = typeModels.get(name);
+      return model?.modelType === 'component' ? model.uid : undefined;
+    },
+  };
+  const plugin = { ...deps, readFile };
+  const resolvers: GraphqlResolvers<GraphqlContext> = {
+    root: (operation) =>
+      'type' in operation ? contentRootResolver(content, operation) : pluginRootResolver(plugin, operation.kind),
+    nested: (_owner, _field, connection) => (connection ? connectionField : entriesField),
+    resolveType: (value) => {
+      const uid = (value as { __component?: unknown } | null)?.__component;
+      return typeof uid === 'string' ? typeNames.get(uid) : undefined;
+    },
+  };
+  holder.schema = buildGraphqlSchema(deps.schema, { shadowCRUD: deps.graphql.shadowCRUD }, resolvers);
+  return {
+    schema: holder.schema,
+    routes: graphqlRoutes({
+      schema: holder.schema,
+      config: deps.graphql,
+      access: deps.access,
+      onUnexpected: deps.onUnexpected,
+    }),
+  };
+}
+
+/** A relation-like field: what the root's read put under the field's response key. */
+const entriesField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) => {
+  const value = (source as Record<string, unknown> | null)?.[String(info.path.key)];
+  if (value !== undefined && value !== null) return value;
+  return isListType(getNullableType(info.returnType)) ? [] : null;
+};
+
+/** A relation's `_connection` field: its entries as `nodes`. */
+const connectionField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) => {
+  const value = (source as Record<string, unknown> | null)?.[String(info.path.key)];
+  return { nodes: Array.isArray(value) ? value : [] };
+};

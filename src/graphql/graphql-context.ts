@@ -1,0 +1,22 @@
+import type { AccessControl, Principal } from '../access/principal.js';
+import { ForbiddenError } from '../core/errors.js';
+import type { HttpRequest } from '../http/http-types.js';
+
+/** What every resolver of one GraphQL request receives: the caller and the request. */
+export interface GraphqlContext {
+  readonly principal: Principal;
+  readonly request: HttpRequest;
+  /** Throws the plugin's `Forbidden access` unless the caller holds `action` (Strapi's action string). */
+  require(action: string): void;
+}
+
+/** The context of a request made by `principal`. */
+export function graphqlContext(access: AccessControl, principal: Principal, request: HttpRequest): GraphqlContext {
+  return {
+    principal,
+    request,
+    require(action) {
+      if (!access.can(principal, action)) throw new ForbiddenError('Forbidden access');
+    },
+  };
+}
