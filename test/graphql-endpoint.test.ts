@@ -179,6 +179,21 @@ describe('when GraphQL is served', () => {
     expect(introspection.json.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED' });
   });
 
+  it('the landing page: the Sandbox for a browser when landingPage is on (default outside production), never otherwise', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml' };
+    const on = await start({
+      'package.json': JSON.stringify({ dependencies: { '@strapi/plugin-graphql': '5.54.0' } }),
+    });
+    const page = await on.request('GET', '/graphql', { headers: browser });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('EmbeddedSandbox');
+    const off = await start({ 'config/plugins.js': pluginsWithGraphql({ landingPage: false }) });
+    const refused = await off.request('GET', '/graphql', { headers: browser });
+    expect(refused.status).toBe(400);
+    expect(refused.json.errors[0].extensions).toEqual({ code: 'BAD_REQUEST' });
+  });
+
   it('not when config/plugins disables it, even with the package installed', async () => {
     const server = await start({
       'package.json': JSON.stringify({ dependencies: { '@strapi/plugin-graphql': '5.54.0' } }),

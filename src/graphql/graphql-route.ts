@@ -15,6 +15,7 @@ import type { GraphqlConfig } from '../config/graphql-config.js';
 import { ApplicationError } from '../core/errors.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import { depthLimitRule } from './depth-limit.js';
+import { LANDING_PAGE, wantsLandingPage } from './landing-page.js';
 import { graphqlContext } from './graphql-context.js';
 import { formatExecutionError, formatRequestError, type FormattedGraphqlError } from './graphql-errors.js';
 
@@ -38,7 +39,8 @@ const CSRF_MESSAGE =
  * a request that could be a cross-site form or simple GET without a preflight header is refused
  * (400, CSRF), a syntax error is 400 `GRAPHQL_PARSE_FAILED`, an invalid or too deep operation 400
  * `GRAPHQL_VALIDATION_FAILED`, bad variables 400 `BAD_USER_INPUT`; otherwise 200 with `data` and
- * the resolvers' errors in the plugin's format. Batches of operations are refused (400).
+ * the resolvers' errors in the plugin's format. Batches of operations are refused (400). With
+ * `landingPage` on, a browser's GET without a query gets the GraphQL Sandbox page.
  */
 export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
   const rules = [
@@ -47,6 +49,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
     ...(deps.config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
   const handle = async (request: HttpRequest): Promise<HttpResponse> => {
+    if (deps.config.landingPage && wantsLandingPage(request)) return { status: 200, html: LANDING_PAGE };
     if (blockedAsCsrf(request)) return badRequest(CSRF_MESSAGE);
     const params = request.method === 'GET' ? request.query : request.body;
     if (Array.isArray(params)) return badRequest('Operation batching disabled.');

@@ -198,6 +198,7 @@ function translateMultipartError(error: unknown): unknown {
 function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
+  if (response.html !== undefined) return reply.type('text/html; charset=utf-8').send(response.html);
   if (response.body === undefined) return reply.send();
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }

@@ -44,6 +44,8 @@ export interface HttpResponse {
   /** JSON body; absent for 204 and 304. */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** An HTML page sent instead of a JSON body (`text/html`). */
+  readonly html?: string;
 }
 
 export interface Route {
