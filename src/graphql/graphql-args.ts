@@ -1,10 +1,11 @@
+import { populateTarget } from '../access/prune-populate.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import { normalizeFilters } from '../query/normalize-filters.js';
 import { normalizePagination } from '../query/normalize-pagination.js';
 import { normalizeSort } from '../query/normalize-sort.js';
 import type { PopulateWindow } from '../query/populate-types.js';
 import type { FilterNode, Pagination, SortTerm, Status } from '../query/query-types.js';
-import { getModel, type Model, type Schema } from '../schema/types.js';
+import type { Model, Schema } from '../schema/types.js';
 
 /**
  * The arguments of the plugin's fields (`filters`, `sort`, `pagination`, `status`) in the terms
@@ -77,7 +78,7 @@ function restFilters(schema: Schema, model: Model, raw: unknown): unknown {
       out[`$${key}`] = restFilters(schema, model, value);
       continue;
     }
-    const target = relatedModel(schema, model, key);
+    const target = populateTarget(schema, model, key);
     out[key] = target ? restFilters(schema, target, value) : restOperators(value);
   }
   return out;
@@ -93,15 +94,4 @@ function restOperators(raw: unknown): unknown {
     out[`$${key}`] = LOGICAL.has(key) ? restOperators(value) : value;
   }
   return out;
-}
-
-/** The model a filter key of `model` leads into (relations, components, media, localizations). */
-function relatedModel(schema: Schema, model: Model, key: string): Model | undefined {
-  if (key === 'localizations') return model;
-  const attribute = model.attributes.get(key);
-  if (!attribute) return undefined;
-  if (attribute.type === 'relation') return attribute.target ? getModel(schema, attribute.target) : undefined;
-  if (attribute.type === 'component') return schema.components.get(attribute.component);
-  if (attribute.type === 'media') return schema.contentTypes.get('plugin::upload.file');
-  return undefined;
 }
