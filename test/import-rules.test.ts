@@ -38,8 +38,11 @@ const SQL_TEXT =
 /** A dialect or client name compared or quoted as a value. */
 const DIALECT_NAME = /dialect\.name\b|['"](sqlite|postgres|mysql)['"]/;
 
+/** The API consumers (REST routes, GraphQL) read and write through documents/, never below it. */
+const CONSUMERS = new Set(['api', 'graphql']);
+
 function apiImportProblems(file: string, text: string): string[] {
-  if (folderOf(file) !== 'api') return [];
+  if (!CONSUMERS.has(folderOf(file))) return [];
   return importedFolders(file, text)
     .filter((folder) => FORBIDDEN_FOR_API.has(folder))
     .map((folder) => `${relative(SRC, file)} imports from ${folder}/`);
@@ -65,7 +68,7 @@ describe('import rules', () => {
     expect(files.some((file) => folderOf(file) === 'api')).toBe(true);
   });
 
-  it('api/ imports nothing from plan/, sql/ or db/', () => {
+  it('api/ and graphql/ import nothing from plan/, sql/ or db/', () => {
     expect(files.flatMap((file) => apiImportProblems(file, readFileSync(file, 'utf8')))).toEqual([]);
   });
 
@@ -80,6 +83,9 @@ describe('import rules', () => {
     ]);
     expect(apiImportProblems(api, "import type { Database } from '../db/database.js';")).toHaveLength(1);
     expect(apiImportProblems(api, "import { findManyDocuments } from '../documents/read-documents.js';")).toEqual([]);
+    expect(
+      apiImportProblems(join(SRC, 'graphql', 'sample.ts'), "import { planSelect } from '../plan/plan-read.js';"),
+    ).toEqual(['graphql/sample.ts imports from plan/']);
     const webhooks = join(SRC, 'webhooks', 'sample.ts');
     expect(sqlAndDialectProblems(webhooks, "run({ sql: 'select count(*) as n from sqlite_master' })")).toHaveLength(1);
     expect(
