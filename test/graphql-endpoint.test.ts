@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_SETTINGS, gql, pluginsWithGraphql, restCreate } from './support/graphql.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -136,6 +137,33 @@ describe('the GraphQL endpoint', () => {
     expect(viaGet.status).toBe(405);
   });
 
+  it('generated hostile input never gets a 500: random documents, and random values for every argument', async () => {
+    const json = fc.jsonValue({ maxDepth: 3 });
+    const operations = [
+      'query Q($f: ArticleFiltersInput, $s: [String], $p: PaginationArg) { articles(filters: $f, sort: $s, pagination: $p) { title tags(filters: $f, sort: $s, pagination: $p) { name } } }',
+      'query Q($id: ID!, $l: I18NLocaleCode, $st: PublicationStatus) { article(documentId: $id, locale: $l, status: $st) { title localizations { title } } }',
+      'mutation M($d: ArticleInput!) { createArticle(data: $d) { title blocks { __typename } } }',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({
+            query: fc.constantFrom(...operations),
+            variables: fc.dictionary(fc.constantFrom('f', 's', 'p', 'id', 'l', 'st', 'd'), json),
+          }),
+          fc.record({ query: fc.string({ maxLength: 80 }).map((text) => `{ articles${text} }`) }),
+          fc.record({ query: json, variables: json, operationName: json }),
+        ),
+        async (body) => {
+          const response = await server.request('POST', '/graphql', { body });
+          expect([200, 400]).toContain(response.status);
+          expect(response.text).not.toContain('Internal Server Error');
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('maxLimit caps a page quietly (limit 500 → 2); limit -1 asks for as many as allowed', async () => {
     expect((await gql(server, '{ articles(pagination: { limit: 500 }) { title } }')).json.data.articles).toHaveLength(
       2,
@@ -164,6 +192,8 @@ describe('when GraphQL is served', () => {
     });
     const response = await gql(server, '{ __schema { queryType { name } } }');
     expect(response.json).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+    // Limits are on by default: depth 10, and no page over amountLimit (100) without a maxLimit.
+    expect((await gql(server, DEEP_QUERY)).json.errors[0].message).toBe("'' exceeds maximum operation depth of 10");
   });
 
   it('at the configured endpoint, and without introspection when the settings turn it off', async () => {
