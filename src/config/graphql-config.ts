@@ -19,7 +19,7 @@ export interface GraphqlConfig {
    * reads it nowhere; Cairn uses it so that no read is unbounded.
    */
   readonly amountLimit: number;
-  /** Page size when a query sets none (the REST `defaultLimit`, 25 by default). */
+  /** Page size when a query sets none (10, Strapi's own pagination default, unless set). */
   readonly defaultLimit: number;
   /** Largest page size or limit, applied quietly; null: `amountLimit` applies. */
   readonly maxLimit: number | null;
@@ -37,14 +37,9 @@ const PLUGIN_PACKAGE = '@strapi/plugin-graphql';
 
 /**
  * The GraphQL settings of the project in `dir`, or null when it does not have the plugin.
- * `entry` is `config/plugins`' `graphql` value; `restDefaultLimit` the REST API's default page size.
+ * `entry` is `config/plugins`' `graphql` value.
  */
-export function normalizeGraphqlConfig(
-  entry: unknown,
-  dir: string,
-  restDefaultLimit: number,
-  nodeEnv: string | undefined,
-): GraphqlConfig | null {
+export function normalizeGraphqlConfig(entry: unknown, dir: string, nodeEnv: string | undefined): GraphqlConfig | null {
   if (entry === false || obj(entry).enabled === false) return null;
   if (entry === undefined && !dependsOnPlugin(dir)) return null;
   const config = obj(obj(entry).config);
@@ -56,12 +51,7 @@ export function normalizeGraphqlConfig(
     shadowCRUD: config.shadowCRUD === undefined ? true : config.shadowCRUD !== false,
     depthLimit: config.depthLimit === undefined ? 10 : positiveInteger(config.depthLimit, 'depthLimit', false),
     amountLimit: config.amountLimit === undefined ? 100 : positiveInteger(config.amountLimit, 'amountLimit', false),
-    defaultLimit:
-      config.defaultLimit === undefined
-        ? restDefaultLimit > 0
-          ? restDefaultLimit
-          : 25
-        : positiveInteger(config.defaultLimit, 'defaultLimit', false),
+    defaultLimit: config.defaultLimit === undefined ? 10 : positiveInteger(config.defaultLimit, 'defaultLimit', false),
     maxLimit: maxLimit === -1 ? null : maxLimit,
     landingPage:
       config.landingPage !== undefined ? config.landingPage !== false : config.playgroundAlways === true || !production,

@@ -66,7 +66,7 @@ export function normalizeConfig(
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
     upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),
-    graphql: normalizeGraphqlConfig(plugins.graphql, dir, normalizeApi(obj(raw.api)).defaultLimit, env.NODE_ENV),
+    graphql: normalizeGraphqlConfig(plugins.graphql, dir, env.NODE_ENV),
     webhooks: normalizeWebhooks(raw.webhooks),
     webhookDelivery: normalizeWebhookDelivery(server.webhooks),
     permissions: normalizePermissions(raw.permissions),

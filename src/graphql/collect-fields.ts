@@ -61,11 +61,6 @@ export function collectFields(
   return fields;
 }
 
-/** The selection sets of every node of one response key (fields asked twice are merged). */
-export function subSelections(nodes: readonly FieldNode[]): (SelectionSetNode | undefined)[] {
-  return nodes.map((node) => node.selectionSet);
-}
-
 function included(scope: OperationScope, node: { readonly directives?: readonly DirectiveNode[] }): boolean {
   if (getDirectiveValues(GraphQLSkipDirective, node, scope.variables)?.if === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, scope.variables)?.if !== false;

@@ -39,13 +39,13 @@ export function contentRootResolver(
   switch (operation.kind) {
     case 'findMany':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.find`);
+        context.require(actionOf(type, 'find'));
         const query = rootQuery(deps, info, type, args, own(info), listPagination(deps, args, false));
         return (await service.findMany(type, query, context.principal)).documents;
       };
     case 'connection':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.find`);
+        context.require(actionOf(type, 'find'));
         const { nodes, pageInfo } = connectionParts(info);
         const query = rootQuery(deps, info, type, args, nodes, listPagination(deps, args, pageInfo));
         const { documents, pagination } = await service.findMany(type, query, context.principal);
@@ -53,52 +53,68 @@ export function contentRootResolver(
       };
     case 'findOne':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.findOne`);
+        context.require(actionOf(type, 'findOne'));
         const query = rootQuery(deps, info, type, args, own(info), ONE);
         return service.findOne(type, String(args.documentId), query, context.principal);
       };
     case 'findSingle':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.find`);
+        context.require(actionOf(type, 'find'));
         return service.findFirst(type, rootQuery(deps, info, type, args, own(info), ONE), context.principal);
       };
     case 'create':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.create`);
+        context.require(actionOf(type, 'create'));
         const query = rootQuery(deps, info, type, args, own(info), ONE);
         return service.create(type, inputData(deps, type, args.data), query, context.principal);
       };
     case 'update':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.update`);
+        context.require(actionOf(type, 'update'));
         const query = rootQuery(deps, info, type, args, own(info), ONE);
         const data = inputData(deps, type, args.data);
         if (type.kind === 'singleType') return (await service.put(type, data, query, context.principal)).document;
         const document = await service.update(type, String(args.documentId), data, query, context.principal);
-        if (!document) throw new NotFoundError(`Document with id "${String(args.documentId)}" not found`);
+        if (!document) throw new NotFoundError('Document not found');
         return document;
       };
     case 'delete':
       return async (_source, args: FieldArgs, context, info) => {
-        context.require(`${type.uid}.delete`);
+        context.require(actionOf(type, 'delete'));
         const query = { ...rootQuery(deps, info, type, args, [], ONE), fields: [] };
-        const documentId =
-          type.kind === 'singleType'
-            ? ((await service.findFirst(type, query, context.principal))?.documentId ?? null)
-            : String(args.documentId);
+        const single = type.kind === 'singleType';
+        // A single type's document, whichever versions it has (every draft & publish document has a draft).
+        const found = single
+          ? await service.findFirst(
+              type,
+              { ...query, status: type.draftAndPublish ? 'draft' : query.status },
+              context.principal,
+            )
+          : null;
+        const documentId = single ? (found?.documentId ?? null) : String(args.documentId);
         const deleted =
           documentId !== null &&
-          (await service.delete(
-            type,
-            type.kind === 'singleType' ? null : String(documentId),
-            query,
-            context.principal,
-          ));
-        if (!deleted) throw new NotFoundError(`Document with id "${String(args.documentId ?? '')}" not found`);
+          (await service.delete(type, single ? null : String(documentId), query, context.principal));
+        if (!deleted) throw new NotFoundError('Document not found');
         return { documentId };
       };
   }
 }
+
+/**
+ * The permission action a root field checks: the REST route's. The plugins' own types are
+ * guarded by their content-API actions (`plugin::upload.content-api.find`, …), as the plugins
+ * declare them for GraphQL.
+ */
+export function actionOf(type: ContentType, verb: 'find' | 'findOne' | 'create' | 'update' | 'delete'): string {
+  const own = BUILTIN_ACTIONS.get(type.uid)?.[verb];
+  return own ?? `${type.uid}.${verb}`;
+}
+
+const BUILTIN_ACTIONS: ReadonlyMap<string, Partial<Record<string, string>>> = new Map([
+  ['plugin::upload.file', { find: 'plugin::upload.content-api.find', findOne: 'plugin::upload.content-api.findOne' }],
+  ['plugin::i18n.locale', { find: 'plugin::i18n.locales.listLocales', findOne: 'plugin::i18n.locales.listLocales' }],
+]);
 
 /** A connection's `nodes` selection sets, and whether it asks for `pageInfo` (a COUNT). */
 function connectionParts(info: GraphQLResolveInfo): {

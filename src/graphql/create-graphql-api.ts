@@ -1,4 +1,11 @@
-import { getNullableType, isListType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  getNullableType,
+  isListType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import type { AccessControl } from '../access/principal.js';
 import type { Config } from '../config/config.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
@@ -16,6 +23,8 @@ import { graphqlTypeModels } from './graphql-naming.js';
 import type { GraphqlResolvers } from './graphql-resolvers.js';
 import { graphqlRoutes } from './graphql-route.js';
 import { pluginRootResolver } from './plugin-resolvers.js';
+import { entriesKey } from './plan-selection.js';
+import { ForbiddenError } from '../core/errors.js';
 
 /** Everything the GraphQL endpoint is a consumer of: the same services the REST routes use. */
 export interface GraphqlApiDeps {
@@ -86,7 +95,15 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
   const resolvers: GraphqlResolvers<GraphqlContext> = {
     root: (operation) =>
       'type' in operation ? contentRootResolver(content, operation) : pluginRootResolver(plugin, operation.kind),
-    nested: (_owner, _field, connection) => (connection ? connectionField : entriesField),
+    nested: (owner, field, connection) => {
+      const attribute = owner.attributes.get(field);
+      // A morph relation (UploadFile.related) has no target to read: Cairn returns none of its entries.
+      const read =
+        field === 'localizations' ||
+        (attribute !== undefined && (attribute.type !== 'relation' || attribute.target !== undefined));
+      if (!read) return connection ? () => ({ nodes: [] }) : emptyField;
+      return connection ? connectionField : entriesField;
+    },
     resolveType: (value) => {
       const uid = (value as { __component?: unknown } | null)?.__component;
       return typeof uid === 'string' ? typeNames.get(uid) : undefined;
@@ -104,15 +121,30 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
   };
 }
 
-/** A relation-like field: what the root's read put under the field's response key. */
-const entriesField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) => {
-  const value = (source as Record<string, unknown> | null)?.[String(info.path.key)];
-  if (value !== undefined && value !== null) return value;
-  return isListType(getNullableType(info.returnType)) ? [] : null;
-};
+/**
+ * The entries the root's read put under a field's response key (`entriesKey`). A document a
+ * users-permissions flow read has its relations under their own names. A field with nothing
+ * there was left out of the read because the caller may not `find` its target: the plugin's
+ * `Forbidden access` at that path.
+ */
+function entriesOf(source: unknown, info: GraphQLResolveInfo): unknown {
+  const record = (source ?? {}) as Record<string, unknown>;
+  const own = entriesKey(String(info.path.key));
+  if (Object.hasOwn(record, own)) return record[own];
+  if (info.path.key === info.fieldName && Object.hasOwn(record, info.fieldName)) return record[info.fieldName];
+  throw new ForbiddenError('Forbidden access');
+}
+
+/** A relation-like field: its entries, `[]` or null when there are none. */
+const entriesField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) =>
+  entriesOf(source, info) ?? emptyField(source, _args, _context, info);
 
 /** A relation's `_connection` field: its entries as `nodes`. */
 const connectionField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) => {
-  const value = (source as Record<string, unknown> | null)?.[String(info.path.key)];
+  const value = entriesOf(source, info);
   return { nodes: Array.isArray(value) ? value : [] };
 };
+
+/** No entries: `[]` for a list field, null otherwise. */
+const emptyField: GraphQLFieldResolver<unknown, GraphqlContext> = (_source, _args, _context, info) =>
+  isListType(getNullableType(info.returnType)) ? [] : null;

@@ -13,8 +13,8 @@ export interface FormattedGraphqlError {
  * A resolver's error in the plugin's format: Cairn's errors carry `extensions.error`
  * (`name`, `message`, `details`) and a code — `FORBIDDEN` for refused or missing credentials,
  * `BAD_USER_INPUT` for invalid input, `STRAPI_<NAME>` for other application errors (a missing
- * document: `STRAPI_NOT_FOUND_ERROR`); anything else is `Internal Server Error`, reported through
- * `onUnexpected` and never shown.
+ * document: `STRAPI_NOT_FOUND_ERROR`); a required field found empty keeps graphql-js's message;
+ * anything else is `Internal Server Error`, reported through `onUnexpected` and never shown.
  */
 export function formatExecutionError(
   error: GraphQLError,
@@ -35,6 +35,11 @@ export function formatExecutionError(
         error: { name: original.name, message: original.message, details },
       },
     };
+  }
+  // A required field without a value (a draft's empty `title: String!`): graphql-js's own error,
+  // shown as the plugin's Apollo shows it.
+  if (original.message.startsWith('Cannot return null for non-nullable field')) {
+    return { message: original.message, ...locationsOf(error), ...path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   }
   onUnexpected(original);
   return { message: 'Internal Server Error', ...path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };

@@ -13,8 +13,10 @@ import {
 import type { AccessControl } from '../access/principal.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import { ApplicationError } from '../core/errors.js';
+import { MAX_BODY_DEPTH, pathBeyondDepth, printDepthPath } from '../core/nesting-depth.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import { depthLimitRule } from './depth-limit.js';
+import { expandedFieldsRule } from './expanded-fields-limit.js';
 import { LANDING_PAGE, wantsLandingPage } from './landing-page.js';
 import { graphqlContext } from './graphql-context.js';
 import { formatExecutionError, formatRequestError, type FormattedGraphqlError } from './graphql-errors.js';
@@ -28,6 +30,8 @@ export interface GraphqlRouteDeps {
   readonly onUnexpected: (error: unknown) => void;
 }
 
+/** The most fields an operation may select once its fragments are expanded (each may be a read). */
+const MAX_EXPANDED_FIELDS = 1000;
 /** The most tokens a query document may have: a bound on parsing work, far above real queries. */
 const MAX_TOKENS = 20_000;
 const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
@@ -46,6 +50,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
   const rules = [
     ...specifiedRules,
     depthLimitRule(deps.config.depthLimit),
+    expandedFieldsRule(MAX_EXPANDED_FIELDS),
     ...(deps.config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
   const handle = async (request: HttpRequest): Promise<HttpResponse> => {
@@ -152,6 +157,10 @@ function variablesOf(raw: unknown): Record<string, unknown> | undefined | Error 
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     return new Error('`variables` must be an object if provided.');
   }
+  // Variables sent as JSON text are held to the same nesting bound as a JSON body.
+  const tooDeep = pathBeyondDepth(value, MAX_BODY_DEPTH);
+  if (tooDeep)
+    return new Error(`\`variables\` nest more than ${MAX_BODY_DEPTH} levels deep (at ${printDepthPath(tooDeep)})`);
   return value as Record<string, unknown>;
 }
 

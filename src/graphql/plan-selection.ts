@@ -35,6 +35,15 @@ export interface SelectionPlan {
 }
 
 const CONNECTION = '_connection';
+
+/**
+ * The key a field's populated entries are written under in their parent: the response key behind
+ * a prefix no attribute or column name can have, so that an alias (`id: author`, `title: tags`,
+ * `__proto__: author`) never overwrites the document's own values.
+ */
+export function entriesKey(responseKey: string): string {
+  return `\u0000${responseKey}`;
+}
 const UPLOAD_FILE = 'plugin::upload.file';
 
 /** Plans what the selection sets ask of objects of `type`, made from `model`. */
@@ -64,21 +73,13 @@ export function planSelection(
     const args = getArgumentValues(field, node, scope.variables);
     const childType = namedObjectType(field.type);
     const children = connection ? connectionNodes(scope, childType, nodes) : nodes.map((n) => n.selectionSet);
+    const entries = entriesKey(key);
+    const entryType = nodeType(childType, connection);
     const planned =
       base === 'localizations'
-        ? targetNode(
-            scope,
-            'localizations',
-            base,
-            key,
-            model,
-            nodeType(scope, childType, connection),
-            children,
-            args,
-            true,
-          )
+        ? targetNode(scope, 'localizations', base, entries, model, entryType, children, args, true)
         : attribute
-          ? attributeNode(scope, attribute, key, nodeType(scope, childType, connection), children, args)
+          ? attributeNode(scope, attribute, entries, entryType, children, args)
           : null;
     if (planned) populate.push(planned);
   }
@@ -93,11 +94,7 @@ function namedObjectType(type: unknown): GraphQLObjectType | null {
 }
 
 /** The type of the entries: a `…RelationResponseCollection`'s `nodes`, or the field's own type. */
-function nodeType(
-  scope: SelectionScope,
-  type: GraphQLObjectType | null,
-  connection: boolean,
-): GraphQLObjectType | null {
+function nodeType(type: GraphQLObjectType | null, connection: boolean): GraphQLObjectType | null {
   if (!connection || !type) return type;
   const nodes = type.getFields().nodes;
   return nodes ? namedObjectType(nodes.type) : null;
