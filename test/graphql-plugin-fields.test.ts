@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { gql, pluginsWithGraphql } from './support/graphql.js';
 import { filePart, multipart } from './support/multipart.js';
+import { startAdminClient } from './support/admin-client.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /*
@@ -55,6 +56,41 @@ for (const database of inject('databases')) {
         `mutation { resetPassword(code: "${code}", password: "x1234567", passwordConfirmation: "x1234567") { jwt } }`,
       );
       expect(reused.json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    });
+
+    it('emailConfirmation with the emailed code confirms the account and signs it in; the code is spent', async () => {
+      const admin = await startAdminClient(database, { files: { 'config/plugins.js': pluginsWithGraphql() } });
+      try {
+        const advanced = (await admin.call('GET', '/users-permissions/advanced')).json.settings;
+        const on = { ...advanced, email_confirmation: true };
+        expect((await admin.call('PUT', '/users-permissions/advanced', on)).status).toBe(200);
+        const register =
+          'mutation { register(input: { username: "conf", email: "conf@example.com", password: "Passw0rd!" }) { jwt user { confirmed } } }';
+        expect((await gql(admin.server, register)).json.data.register).toEqual({
+          jwt: null,
+          user: { confirmed: false },
+        });
+        const code = codeFromLastMail(admin.server, 'confirmation');
+        const confirmed = await gql(
+          admin.server,
+          `mutation { emailConfirmation(confirmation: "${code}") { jwt user { username confirmed } } }`,
+        );
+        expect(confirmed.json.data.emailConfirmation).toEqual({
+          jwt: expect.any(String),
+          user: { username: 'conf', confirmed: true },
+        });
+        const me = await gql(admin.server, '{ me { username } }', undefined, {
+          auth: { jwt: confirmed.json.data.emailConfirmation.jwt },
+        });
+        expect(me.json).toEqual({ data: { me: { username: 'conf' } } });
+        const again = await gql(admin.server, `mutation { emailConfirmation(confirmation: "${code}") { jwt } }`);
+        expect(again.json.errors[0]).toMatchObject({
+          message: 'Invalid token',
+          extensions: { code: 'BAD_USER_INPUT' },
+        });
+      } finally {
+        await admin.server.close();
+      }
     });
 
     it('users and roles: created, updated and deleted with a full-access token, refused to Public', async () => {

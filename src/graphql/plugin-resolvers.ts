@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { UploadContext } from '../upload/upload-service.js';
 import { deleteFile, updateFileInfo } from '../upload/upload-service.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
+import { issueTokens } from '../users-permissions/auth-tokens.js';
 import { confirmEmail } from '../users-permissions/confirmation-flows.js';
 import { login, register } from '../users-permissions/login-flows.js';
 import { changePassword, forgotPassword, resetPassword } from '../users-permissions/password-flows.js';
@@ -76,7 +77,10 @@ export function pluginRootResolver(deps: PluginResolverDeps, operation: PluginOp
       const confirmation = typeof args.confirmation === 'string' ? args.confirmation : '';
       const user = confirmation ? await auth.users.byToken('confirmation_token', confirmation) : null;
       await confirmEmail(auth, { confirmation });
-      return { user: user ? await readUserDocument(auth, user.id, withRole()) : null };
+      if (!user) return null;
+      // Signed in, as the plugin's emailConfirmation answers: a JWT and the user.
+      const tokens = await issueTokens(auth, user.id, { cookieRequested: false, deviceId: undefined });
+      return { ...tokens.body, user: await readUserDocument(auth, user.id, withRole()) };
     },
     createUsersPermissionsRole: roleChange((args) => createRole(deps.roles, args.data), 'createRole'),
     updateUsersPermissionsRole: roleChange((args) => updateRole(deps.roles, idOf(args), args.data), 'updateRole'),
