@@ -10,7 +10,8 @@ import type { DocumentService } from '../documents/document-service.js';
 import type { ContentType } from '../schema/types.js';
 import { collectFields } from './collect-fields.js';
 import type { GraphqlContext } from './graphql-context.js';
-import { listPagination, ONE, rootQuery, type FieldArgs, type QueryScope } from './graphql-query.js';
+import { paginationOf } from './graphql-args.js';
+import { ONE, rootQuery, type FieldArgs, type QueryScope } from './graphql-query.js';
 import type { RootOperation } from './graphql-resolvers.js';
 
 /** What the content types' root fields run on. */
@@ -40,14 +41,14 @@ export function contentRootResolver(
     case 'findMany':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'find'));
-        const query = rootQuery(deps, info, type, args, own(info), listPagination(deps, args, false));
+        const query = rootQuery(deps, info, type, args, own(info), paginationOf(deps.config, args.pagination, false));
         return (await service.findMany(type, query, context.principal)).documents;
       };
     case 'connection':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'find'));
         const { nodes, pageInfo } = connectionParts(info);
-        const query = rootQuery(deps, info, type, args, nodes, listPagination(deps, args, pageInfo));
+        const query = rootQuery(deps, info, type, args, nodes, paginationOf(deps.config, args.pagination, pageInfo));
         const { documents, pagination } = await service.findMany(type, query, context.principal);
         return { nodes: documents, pageInfo: pageInfoOf(pagination, documents.length) };
       };

@@ -5,7 +5,7 @@ import { normalizeLocale, normalizePublicationFilter } from '../query/normalize-
 import { hasNestedFilter } from '../query/normalize-query.js';
 import type { Pagination, Query } from '../query/query-types.js';
 import type { ContentType, Model, Schema } from '../schema/types.js';
-import { filtersOf, paginationOf, sortOf, statusOf } from './graphql-args.js';
+import { filtersOf, sortOf, statusOf } from './graphql-args.js';
 import { planSelection, type SelectionPlan } from './plan-selection.js';
 
 /** What turning a root field into a Query needs: the model, the plugin's settings, the generated types. */
@@ -51,11 +51,6 @@ export function rootQuery(
     ),
     search: null,
   };
-}
-
-/** The pagination of a list field (`withCount` for a connection's `pageInfo`). */
-export function listPagination(scope: QueryScope, args: FieldArgs, withCount: boolean): Pagination {
-  return paginationOf(scope.config, args.pagination, withCount);
 }
 
 /** One entry: no page. */
