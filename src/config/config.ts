@@ -1,3 +1,4 @@
+import type { DocumentationConfig } from './documentation-config.js';
 import type { GraphqlConfig } from './graphql-config.js';
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { AdminConfig } from './admin-config.js';
@@ -77,6 +78,8 @@ export interface Config {
   readonly email: EmailConfig;
   /** `config/plugins` → `graphql`: the GraphQL endpoint's settings, or null without the plugin. */
   readonly graphql: GraphqlConfig | null;
+  /** `config/plugins` → `documentation`: the OpenAPI document's settings, and whether `/documentation` is served. */
+  readonly documentation: DocumentationConfig;
   /** `config/webhooks`: webhooks as code. */
   readonly webhooks: readonly WebhookDeclaration[];
   /** `config/server` → `webhooks`: default headers and how deliveries are retried. */

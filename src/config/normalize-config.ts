@@ -8,6 +8,7 @@ import { normalizeMiddlewares } from './middlewares-config.js';
 import { parseByteSize } from './parse-byte-size.js';
 import { normalizeUploadConfig } from './upload-config.js';
 import { normalizeGraphqlConfig } from './graphql-config.js';
+import { normalizeDocumentationConfig } from './documentation-config.js';
 import { normalizeWebhookDelivery, normalizeWebhooks } from './webhooks-config.js';
 import { normalizeUsersPermissionsConfig } from './users-permissions-config.js';
 import { parseEmailConfig } from '../email/email-transport.js';
@@ -67,6 +68,7 @@ export function normalizeConfig(
     email: parseEmailConfig(obj(plugins.email).config),
     upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),
     graphql: normalizeGraphqlConfig(plugins.graphql, dir, env.NODE_ENV),
+    documentation: normalizeDocumentationConfig(plugins.documentation, dir),
     webhooks: normalizeWebhooks(raw.webhooks),
     webhookDelivery: normalizeWebhookDelivery(server.webhooks),
     permissions: normalizePermissions(raw.permissions),
