@@ -1,5 +1,7 @@
 import type { DocumentationConfig } from './documentation-config.js';
 import type { GraphqlConfig } from './graphql-config.js';
+import type { DeepPopulateConfig } from './deep-populate-config.js';
+import type { DefaultQueries } from './default-queries-config.js';
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { AdminConfig } from './admin-config.js';
 import type { EmailConfig } from '../email/email-transport.js';
@@ -35,6 +37,10 @@ export interface ApiConfig {
   readonly documentsStrictParams: boolean;
   /** `responses.privateAttributes`: attribute names never output on any type. */
   readonly privateAttributes: readonly string[];
+  /** `defaultQueries` (Cairn): each content-API route's default `populate`/`fields`/`filters`/`sort`. */
+  readonly defaultQueries: DefaultQueries;
+  /** `deepPopulate` (Cairn): how `pLevel` and `populate=deep` are read; null when turned off. */
+  readonly deepPopulate: DeepPopulateConfig | null;
 }
 
 export interface CorsConfig {

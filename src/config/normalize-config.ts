@@ -3,6 +3,8 @@ import { ProjectError } from '../core/errors.js';
 import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } from './config.js';
 import { normalizeAdminConfig } from './admin-config.js';
 import { normalizeCustomFields } from './custom-fields-config.js';
+import { normalizeDeepPopulate } from './deep-populate-config.js';
+import { normalizeDefaultQueries } from './default-queries-config.js';
 import type { RawConfig } from './load-config-files.js';
 import { normalizeMiddlewares } from './middlewares-config.js';
 import { parseByteSize } from './parse-byte-size.js';
@@ -54,7 +56,7 @@ export function normalizeConfig(
       trustProxy: server.proxy === true || obj(server.proxy).koa === true,
     },
     database: normalizeDatabase(obj(raw.database), dir),
-    api: normalizeApi(obj(raw.api)),
+    api: normalizeApi(obj(raw.api), plugins),
     admin: normalizeAdminConfig(raw.admin),
     i18n: normalizeI18n(obj(obj(plugins.i18n).config)),
     cors: normalizeCors(middlewareConfig('strapi::cors')),
@@ -110,7 +112,7 @@ function normalizeDatabase(database: Obj, dir: string): DatabaseConfig {
   return { ...base, filename: filename === ':memory:' || isAbsolute(filename) ? filename : resolve(dir, filename) };
 }
 
-function normalizeApi(api: Obj): ApiConfig {
+function normalizeApi(api: Obj, plugins: Obj): ApiConfig {
   const rest = obj(api.rest);
   const documents = obj(api.documents);
   const defaultLimit = rest.defaultLimit === undefined ? 25 : Number(rest.defaultLimit);
@@ -130,6 +132,8 @@ function normalizeApi(api: Obj): ApiConfig {
     privateAttributes: Array.isArray(obj(api.responses).privateAttributes)
       ? (obj(api.responses).privateAttributes as unknown[]).map(String)
       : [],
+    defaultQueries: normalizeDefaultQueries(api.defaultQueries),
+    deepPopulate: normalizeDeepPopulate(api.deepPopulate, plugins),
   };
 }
 

@@ -93,6 +93,8 @@ describe('query audience: the creator fields', () => {
           strictParams: false,
           documentsStrictParams: false,
           privateAttributes: [],
+          defaultQueries: new Map(),
+          deepPopulate: null,
         },
         defaultLocale: 'en',
         audience: 'admin',
