@@ -1,6 +1,9 @@
 import { ValidationError } from '../core/errors.js';
 import type { ApiConfig } from '../config/config.js';
+import type { DeepPopulateConfig } from '../config/deep-populate-config.js';
 import type { ContentType, Schema } from '../schema/types.js';
+import { P_LEVEL, pLevelDepth, populateDeepDepth } from './deep-populate-request.js';
+import { expandDeepPopulate } from './expand-deep-populate.js';
 import { invalidQueryKey } from './invalid-key.js';
 import { normalizeFields, withSortedFields } from './normalize-fields.js';
 import { normalizeFilters } from './normalize-filters.js';
@@ -40,6 +43,11 @@ export interface NormalizeQueryOptions {
    * the content API's rules unless given.
    */
   readonly audience?: QueryAudience;
+  /**
+   * How the deep-populate plugins' `pLevel` and `populate=deep,N` are read (deep-populate-request.ts):
+   * the content API passes `config/api`'s; other consumers read `populate` as Strapi does.
+   */
+  readonly deepPopulate?: DeepPopulateConfig | null;
 }
 
 /**
@@ -55,7 +63,8 @@ export function normalizeQuery(
 ): Query {
   if (options.api.strictParams) {
     for (const key of Object.keys(raw)) {
-      if (!ALLOWED_QUERY_KEYS.has(key)) throw invalidQueryKey(key, key, null);
+      if (!ALLOWED_QUERY_KEYS.has(key) && !(key === P_LEVEL && options.deepPopulate))
+        throw invalidQueryKey(key, key, null);
     }
   }
   const audience = options.audience ?? 'content-api';
@@ -63,7 +72,7 @@ export function normalizeQuery(
   const sort = normalizeSort(schema, type, raw.sort, 'sort', audience);
   const selected = normalizeFields(type, raw.fields);
   const fields = hasNestedFilter(filters) ? withSortedFields(selected, sort) : selected;
-  const populate = normalizePopulate(schema, type, raw.populate);
+  const populate = populateOf(schema, type, raw, options.deepPopulate ?? null);
   if (options.api.documentsStrictParams && (raw.page !== undefined || raw.pageSize !== undefined)) {
     throw new ValidationError(
       'Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.',
@@ -85,6 +94,23 @@ export function normalizeQuery(
     publicationFilter: normalizePublicationFilter(type, raw.publicationFilter, raw.hasPublishedVersion),
     search: normalizeSearch(raw._q),
   };
+}
+
+/**
+ * `populate`, or the tree the deep-populate plugins' syntax stands for (expand-deep-populate.ts)
+ * when `deep` is given: `pLevel` replaces the request's `populate` (which is still checked), as
+ * the plugin replaces what it finds; `populate=deep,N` is the older plugin's form.
+ */
+function populateOf(
+  schema: Schema,
+  type: ContentType,
+  raw: Readonly<Record<string, unknown>>,
+  deep: DeepPopulateConfig | null,
+): Query['populate'] {
+  const asked = deep ? populateDeepDepth(type, raw.populate, deep) : null;
+  const populate = asked === null ? normalizePopulate(schema, type, raw.populate) : [];
+  const depth = deep && raw[P_LEVEL] !== undefined ? pLevelDepth(raw[P_LEVEL], deep) : asked;
+  return depth === null ? populate : expandDeepPopulate(schema, type, depth);
 }
 
 /** Whether a filter goes through a relation, component or media (Strapi then joins). */
