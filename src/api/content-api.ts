@@ -9,6 +9,7 @@ import type { ContentType, Schema } from '../schema/types.js';
 import { formatData } from '../shape/response-format.js';
 import type { Document } from '../shape/shape-rows.js';
 import type { GuardedRoute } from './guard.js';
+import { checkDefaultQueries, withDefaultQuery } from './route-default-queries.js';
 
 /** What the content API's routes need: the config, the model and the document service. */
 export interface ContentApiDeps {
@@ -57,23 +58,30 @@ export function contentRouteTable(schema: Schema, prefix: string): ContentRouteE
 /**
  * The REST routes of every project content type with their handlers. The guard (guard.ts) has
  * authenticated the caller and checked the route's action (401/403 before anything else); each
- * handler parses the request, calls one verb of the document service (which applies the
+ * handler parses the request (on top of its route's default query, `config/api` `defaultQueries`),
+ * calls one verb of the document service (which applies the
  * caller's view of the query and data) and formats the answer.
  */
 export function contentApiRoutes(deps: ContentApiDeps): GuardedRoute[] {
-  return contentRouteTable(deps.schema, deps.config.api.prefix).map((entry) => ({
+  const table = contentRouteTable(deps.schema, deps.config.api.prefix);
+  const defaults = checkDefaultQueries(deps.config, deps.schema, table);
+  return table.map((entry) => ({
     method: entry.method,
     path: entry.path,
     action: entry.action,
-    handle: handlerFor(deps, entry),
+    handle: handlerFor(deps, entry, defaults.get(entry.action)),
   }));
 }
 
-function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): GuardedRoute['handle'] {
+function handlerFor(
+  deps: ContentApiDeps,
+  entry: ContentRouteEntry,
+  defaults: Readonly<Record<string, unknown>> | undefined,
+): GuardedRoute['handle'] {
   const { service, schema } = deps;
   const type = entry.type;
   const single = entry.target === 'single';
-  const query = (request: HttpRequest) => parseQuery(deps, type, request);
+  const query = (request: HttpRequest) => parseQuery(deps, type, withDefaultQuery(request.query, defaults));
   const format = (request: HttpRequest, data: Document | Document[] | null) =>
     formatData(schema, type, data, isV4(request));
   switch (entry.verb) {
@@ -124,10 +132,11 @@ function handlerFor(deps: ContentApiDeps, entry: ContentRouteEntry): GuardedRout
   }
 }
 
-function parseQuery(deps: ContentApiDeps, type: ContentType, request: HttpRequest): Query {
-  return normalizeQuery(deps.schema, type, request.query, {
+function parseQuery(deps: ContentApiDeps, type: ContentType, raw: Readonly<Record<string, unknown>>): Query {
+  return normalizeQuery(deps.schema, type, raw, {
     api: deps.config.api,
     defaultLocale: deps.config.i18n.defaultLocale,
+    deepPopulate: deps.config.api.deepPopulate,
   });
 }
 
