@@ -4,6 +4,7 @@ import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
 import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
+import { documentationRoutes } from './api/documentation-routes.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
 import { i18nRoutes } from './api/i18n-routes.js';
@@ -24,6 +25,7 @@ import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
+import { buildOpenApiDocument } from './openapi/build-openapi-document.js';
 import type { Project } from './project/load-project.js';
 import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
@@ -170,7 +172,10 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
           onUnexpected: (error) => logger.error({ err: error }, 'a GraphQL resolver failed'),
         })
       : null;
-    const routes: Route[] = [healthRoute, ...guarded, ...(graphql?.routes ?? []), ...admin.routes];
+    const documentation = config.documentation.enabled
+      ? documentationRoutes(config.documentation, () => buildOpenApiDocument(project.schema, config))
+      : [];
+    const routes: Route[] = [healthRoute, ...guarded, ...(graphql?.routes ?? []), ...documentation, ...admin.routes];
     const server = await createHttpServer(routes, {
       bodyLimit: config.bodyLimit,
       cors: config.cors,

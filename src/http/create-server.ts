@@ -199,6 +199,7 @@ function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
   if (response.html !== undefined) return reply.type('text/html; charset=utf-8').send(response.html);
+  if (response.raw !== undefined) return reply.type(response.raw.contentType).send(response.raw.content);
   if (response.body === undefined) return reply.send();
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }

@@ -46,6 +46,8 @@ export interface HttpResponse {
   readonly headers?: Readonly<Record<string, string>>;
   /** An HTML page sent instead of a JSON body (`text/html`). */
   readonly html?: string;
+  /** A body sent as it is (a static asset, a JSON text serialized once) with its content type. */
+  readonly raw?: { readonly contentType: string; readonly content: string | Buffer };
 }
 
 export interface Route {

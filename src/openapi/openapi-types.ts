@@ -52,6 +52,8 @@ export interface Parameter {
   readonly style?: 'form' | 'deepObject' | 'simple';
   readonly explode?: boolean;
   readonly schema: SchemaOrRef;
+  /** What a viewer fills in (Swagger UI's "Try it out"). */
+  readonly example?: unknown;
 }
 
 /** One media type of a body. */

@@ -7,9 +7,21 @@ import type { Parameter, SchemaOrRef } from './openapi-types.js';
 import { fieldsName, populateName, SORT } from './populate-schemas.js';
 import { PAGINATION_QUERY } from './shared-schemas.js';
 
-/** A query parameter written the way qs reads nested values: `filters[title][$eq]=x`. */
-function deep(name: string, schema: SchemaOrRef, description: string): Parameter {
-  return { name, in: 'query', description, style: 'deepObject', explode: true, schema };
+/**
+ * A query parameter written the way qs reads nested values: `filters[title][$eq]=x`. `example` is
+ * what a viewer's "Try it out" starts from (left out, Swagger UI would fill in every key, which
+ * the server refuses).
+ */
+function deep(name: string, schema: SchemaOrRef, description: string, example?: unknown): Parameter {
+  return {
+    name,
+    in: 'query',
+    description,
+    style: 'deepObject',
+    explode: true,
+    schema,
+    ...(example === undefined ? {} : { example }),
+  };
 }
 
 /** A query parameter whose arrays repeat the key (`sort=a&sort=b`), which qs reads as an array. */
@@ -23,6 +35,7 @@ export function filtersParameter(ctx: OpenApiContext, model: Model): Parameter {
     'filters',
     schemaRef(filtersName(ctx, model.uid)),
     'Conditions on fields, relations, components and media: `filters[title][$containsi]=hello`, `filters[author][name][$eq]=Ada`, `filters[$or][0][views][$gt]=3`',
+    {},
   );
 }
 
@@ -55,6 +68,7 @@ export function paginationParameter(): Parameter {
     'pagination',
     schemaRef(PAGINATION_QUERY),
     '`pagination[page]=1&pagination[pageSize]=10` or `pagination[start]=0&pagination[limit]=10`, `pagination[withCount]=false`',
+    { page: 1, pageSize: 10 },
   );
 }
 
