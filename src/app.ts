@@ -27,6 +27,7 @@ import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import { buildOpenApiDocument } from './openapi/build-openapi-document.js';
 import type { Project } from './project/load-project.js';
+import { queryMiddlewareNotices } from './project/query-middleware-notices.js';
 import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import {
@@ -60,7 +61,10 @@ export interface App {
   readonly changes: ChangeBus;
   /** The document service every consumer reads and writes documents through. */
   readonly documents: DocumentService;
-  /** Start-up findings worth logging: schema differences kept, unknown permission actions, a Public role without permissions. */
+  /**
+   * Start-up findings worth logging: schema differences kept, unknown permission actions, a Public
+   * role without permissions, populate middlewares and their `config/api.js` equivalent.
+   */
   readonly notices: readonly string[];
   close(): Promise<void>;
 }
@@ -200,6 +204,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         ...sync.notices,
         ...permissionWarnings,
         ...publicRoleNotice(roles, config.permissions, project.schema),
+        ...queryMiddlewareNotices(project.dir, config.api.defaultQueries),
       ],
       async close() {
         await server.close();
