@@ -31,7 +31,10 @@ function baseSchema(type: ScalarType, attribute: ScalarAttribute): SchemaObject 
     case 'enumeration':
       return { type: 'string', enum: [...(attribute.enum ?? [])] };
     case 'blocks':
-      return { type: 'array', items: { type: 'object', description: 'A block node (paragraph, heading, list…)' } };
+      return {
+        type: 'array',
+        items: { type: 'object', description: 'A block node (paragraph, heading, list…)', additionalProperties: true },
+      };
     case 'integer':
       return { type: 'integer' };
     case 'biginteger':
@@ -75,7 +78,7 @@ export function scalarOutputSchema(attribute: ScalarAttribute): SchemaObject {
 
 /**
  * A scalar attribute's value in a request body: its type's schema with the attribute's
- * constraints (length, range, pattern) and default, nullable to clear it. A biginteger may also
+ * constraints (length, range, pattern), nullable to clear it; the default is named in the description. A biginteger may also
  * be sent as a JSON integer.
  */
 export function scalarInputSchema(attribute: ScalarAttribute): SchemaObject {
@@ -94,7 +97,11 @@ export function scalarInputSchema(attribute: ScalarAttribute): SchemaObject {
     ...(stringy && attribute.regex !== undefined ? { pattern: attribute.regex } : {}),
     ...(minimum !== undefined ? { minimum } : {}),
     ...(maximum !== undefined ? { maximum } : {}),
-    ...(attribute.default !== undefined ? { default: attribute.default } : {}),
+    // The default as a description, not `default`: generators read `default` as "always present"
+    // (openapi-typescript makes such a property required), which a request body is not.
+    ...(attribute.default !== undefined
+      ? { description: [base.description, `Default: ${JSON.stringify(attribute.default)}`].filter(Boolean).join('. ') }
+      : {}),
     ...(attribute.type === 'password' ? { writeOnly: true, format: 'password' } : {}),
   };
   return nullable(schema);

@@ -164,7 +164,7 @@ export function authOperations(prefix: string): PathOperation[] {
       summary: "End one of the signed-in user's sessions",
       parameters: [pathParameter('sessionId', text, 'The session id')],
       responses: {
-        '200': jsonResponse('Ended', object({ data: { type: 'object' } }, ['data'])),
+        '200': jsonResponse('Ended', object({ data: { type: 'object', additionalProperties: false } }, ['data'])),
         ...errorResponses('400', '401', '403', '404'),
       },
       security: SIGNED_IN_USER,

@@ -28,7 +28,11 @@ export function sharedSchemas(): Record<string, SchemaObject> {
             status: integer,
             name: { type: 'string', description: 'ValidationError, NotFoundError, ForbiddenError, UnauthorizedError…' },
             message: { type: 'string' },
-            details: { type: 'object', description: 'What the error concerns (a ValidationError lists each problem)' },
+            details: {
+              type: 'object',
+              description: 'What the error concerns (a ValidationError lists each problem)',
+              additionalProperties: true,
+            },
           },
           required: ['status', 'name', 'message'],
         },

@@ -137,7 +137,9 @@ export function uploadOperations(ctx: OpenApiContext, prefix: string): PathOpera
 
 /** `GET /i18n/locales`: every configured locale, `isDefault` on the default one. */
 export function i18nOperations(ctx: OpenApiContext, prefix: string): PathOperation[] {
-  const locale = getModel(ctx.schema, LOCALE_UID) ? schemaRef(nameOf(ctx, LOCALE_UID)) : { type: 'object' as const };
+  const locale = getModel(ctx.schema, LOCALE_UID)
+    ? schemaRef(nameOf(ctx, LOCALE_UID))
+    : { type: 'object' as const, additionalProperties: true };
   return i18nRouteTable(prefix).map((route) => ({
     path: openApiPath(route.path, prefix),
     method: 'get',

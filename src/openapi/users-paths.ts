@@ -26,7 +26,7 @@ const TAG = 'Users-Permissions - Users & Roles';
 const PERMISSION_TREE: SchemaObject = {
   type: 'object',
   description: 'type (`api::article`, `plugin::upload`…) → controllers → actions → `{ enabled, policy }`',
-  additionalProperties: { type: 'object' },
+  additionalProperties: { type: 'object', additionalProperties: true },
 };
 
 /**
@@ -91,7 +91,9 @@ export function usersOperations(ctx: OpenApiContext, prefix: string): PathOperat
       },
     },
   };
-  const role = getModel(ctx.schema, ROLE_UID) ? schemaRef(nameOf(ctx, ROLE_UID)) : { type: 'object' as const };
+  const role = getModel(ctx.schema, ROLE_UID)
+    ? schemaRef(nameOf(ctx, ROLE_UID))
+    : { type: 'object' as const, additionalProperties: true };
   const roleId = [pathParameter('role', { type: 'integer' }, "The role's id")];
   const ok = jsonResponse('Done', { type: 'object', properties: { ok: { const: true } }, required: ['ok'] });
   const roleBody = jsonBody({
