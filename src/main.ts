@@ -4,6 +4,7 @@ import { createAdminUserCommand, resetAdminPasswordCommand } from './cli/admin-u
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
 import { listContentTypesCommand, listRoutesCommand } from './cli/list-commands.js';
+import { openApiCommand } from './cli/openapi-command.js';
 import { startCommand } from './cli/start-command.js';
 import { webhooksLogCommand } from './cli/webhooks-commands.js';
 
@@ -61,6 +62,9 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
         return 0;
       case 'routes:list':
         await listRoutesCommand(args, print);
+        return 0;
+      case 'openapi':
+        await openApiCommand(args, print);
         return 0;
       case 'webhooks:log':
         await webhooksLogCommand(args, print);

@@ -12,6 +12,8 @@ export interface CliArgs {
   readonly json: boolean;
   /** `webhooks:log --limit N`. */
   readonly limit?: string;
+  /** `openapi --out F` (also `--output`, `-o`, as `strapi openapi generate`). */
+  readonly out?: string;
   /** `admin:create-user` / `admin:reset-user-password` account fields. */
   readonly email?: string;
   readonly password?: string;
@@ -35,6 +37,8 @@ const OPTIONS = {
   description: { type: 'string' },
   json: { type: 'boolean' },
   limit: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  output: { type: 'string' },
   email: { type: 'string', short: 'e' },
   password: { type: 'string', short: 'p' },
   firstname: { type: 'string', short: 'f' },
@@ -79,6 +83,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const lifespan = text(values.lifespan);
   const description = text(values.description);
   const limit = text(values.limit);
+  const out = text(values.out) ?? text(values.output);
   const account = Object.fromEntries(
     (['email', 'password', 'firstname', 'lastname'] as const)
       .map((key) => [key, text(values[key])] as const)
@@ -96,6 +101,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(description !== undefined ? { description } : {}),
     json: values.json === true,
     ...(limit !== undefined ? { limit } : {}),
+    ...(out !== undefined ? { out } : {}),
     ...account,
     help: values.help === true,
     version: values.version === true,
@@ -114,6 +120,7 @@ Commands:
   api-token:revoke --name N  delete a token
   content-types:list         list the project's content types
   routes:list                list the HTTP routes and their permission actions
+  openapi [--out F]          print the project's OpenAPI 3.1 document, or write it to F
   webhooks:log [--limit N] [--json]
                              the newest webhook deliveries: status, attempts, last error
   admin:create-user --email E --password P --firstname F [--lastname L]
