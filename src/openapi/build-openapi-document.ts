@@ -59,7 +59,6 @@ export function buildOpenApiDocument(schema: Schema, config: Config): OpenApiDoc
         ...modelSchemas(ctx),
         ...(plugins.has('users-permissions') ? authSchemas(ctx) : {}),
       },
-      parameters: {},
       responses: sharedResponses(),
       securitySchemes: securitySchemes(),
     },

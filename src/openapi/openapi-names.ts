@@ -65,8 +65,3 @@ export function openApiPath(path: string, prefix: string): string {
   const below = prefix !== '' && path.startsWith(prefix) ? path.slice(prefix.length) : path;
   return (below === '' ? '/' : below).replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{provider}');
 }
-
-/** The path parameters of an OpenAPI path, in order: `/articles/{documentId}` → `['documentId']`. */
-export function pathParameters(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
-}

@@ -130,7 +130,6 @@ export interface OpenApiDocument {
   readonly paths: Readonly<Record<string, PathItem>>;
   readonly components: {
     readonly schemas: Readonly<Record<string, SchemaObject>>;
-    readonly parameters: Readonly<Record<string, Parameter>>;
     readonly responses: Readonly<Record<string, Response>>;
     readonly securitySchemes: Readonly<Record<string, SecurityScheme>>;
   };
