@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ProjectError } from '../core/errors.js';
+import { dependsOn, readProjectManifest } from './project-manifest.js';
 
 /** The plugins whose routes the OpenAPI document can describe besides the project's own types. */
 export type DocumentedPlugin = 'users-permissions' | 'upload' | 'i18n';
@@ -42,9 +41,9 @@ const PLUGIN_PACKAGE = '@strapi/plugin-documentation';
  *   { config: { info: { version: '2.0.0' } } } → { enabled: true, info: { title: <package name>, version: '2.0.0' }, … }
  */
 export function normalizeDocumentationConfig(entry: unknown, dir: string): DocumentationConfig {
-  const manifest = readManifest(dir);
+  const manifest = readProjectManifest(dir);
   const disabled = entry === false || obj(entry).enabled === false;
-  const enabled = !disabled && (entry !== undefined || dependsOnPlugin(manifest));
+  const enabled = !disabled && (entry !== undefined || dependsOn(manifest, PLUGIN_PACKAGE));
   const config = obj(obj(entry).config);
   const strapi = obj(config['x-strapi-config']);
   const info = config.info === undefined ? {} : config.info;
@@ -108,19 +107,4 @@ function pluginsOf(value: unknown): readonly DocumentedPlugin[] {
   if (!Array.isArray(value) || !value.every((name) => typeof name === 'string'))
     fail('"x-strapi-config.plugins" must be an array of plugin names');
   return DOCUMENTED_PLUGINS.filter((name) => (value as string[]).includes(name));
-}
-
-function readManifest(dir: string): Obj {
-  const file = resolve(dir, 'package.json');
-  if (!existsSync(file)) return {};
-  try {
-    return obj(JSON.parse(readFileSync(file, 'utf8')));
-  } catch {
-    throw new ProjectError(`${file} is not valid JSON`);
-  }
-}
-
-/** Whether the project's package.json lists the documentation plugin among its dependencies. */
-function dependsOnPlugin(manifest: Obj): boolean {
-  return PLUGIN_PACKAGE in obj(manifest.dependencies) || PLUGIN_PACKAGE in obj(manifest.devDependencies);
 }

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ProjectError } from '../core/errors.js';
+import { dependsOn, readProjectManifest } from './project-manifest.js';
 
 /**
  * `config/plugins` → `graphql.config`, as @strapi/plugin-graphql 5.54 reads it. Cairn serves
@@ -41,7 +40,7 @@ const PLUGIN_PACKAGE = '@strapi/plugin-graphql';
  */
 export function normalizeGraphqlConfig(entry: unknown, dir: string, nodeEnv: string | undefined): GraphqlConfig | null {
   if (entry === false || obj(entry).enabled === false) return null;
-  if (entry === undefined && !dependsOnPlugin(dir)) return null;
+  if (entry === undefined && !dependsOn(readProjectManifest(dir), PLUGIN_PACKAGE)) return null;
   const config = obj(obj(entry).config);
   const production = nodeEnv === 'production';
   const apollo = obj(config.apolloServer);
@@ -73,16 +72,4 @@ function positiveInteger(value: unknown, key: string, allowMinusOne: boolean): n
   }
   const expected = allowMinusOne ? 'a positive integer or -1' : 'a positive integer';
   throw new ProjectError(`${WHERE} "${key}" must be ${expected}, got ${JSON.stringify(value)}`);
-}
-
-/** Whether the project's package.json lists the GraphQL plugin among its dependencies. */
-function dependsOnPlugin(dir: string): boolean {
-  const file = resolve(dir, 'package.json');
-  if (!existsSync(file)) return false;
-  try {
-    const manifest = obj(JSON.parse(readFileSync(file, 'utf8')));
-    return PLUGIN_PACKAGE in obj(manifest.dependencies) || PLUGIN_PACKAGE in obj(manifest.devDependencies);
-  } catch {
-    throw new ProjectError(`${file} is not valid JSON`);
-  }
 }
