@@ -1,9 +1,7 @@
 import {
   execute,
   GraphQLError,
-  parse,
   specifiedRules,
-  validate,
   NoSchemaIntrospectionCustomRule,
   type DocumentNode,
   type ExecutionResult,
@@ -18,6 +16,7 @@ import { header, type HttpRequest, type HttpResponse, type Route } from '../http
 import { depthLimitRule } from './depth-limit.js';
 import { expandedFieldsRule } from './expanded-fields-limit.js';
 import { LANDING_PAGE, wantsLandingPage } from './landing-page.js';
+import { preparedDocuments } from './prepared-documents.js';
 import { graphqlContext } from './graphql-context.js';
 import { formatExecutionError, formatRequestError, type FormattedGraphqlError } from './graphql-errors.js';
 
@@ -32,8 +31,6 @@ export interface GraphqlRouteDeps {
 
 /** The most fields an operation may select once its fragments are expanded (each may be a read). */
 const MAX_EXPANDED_FIELDS = 1000;
-/** The most tokens a query document may have: a bound on parsing work, far above real queries. */
-const MAX_TOKENS = 20_000;
 const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 const CSRF_MESSAGE =
   "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a 'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, text/plain) or provide a non-empty value for one of the following headers: x-apollo-operation-name, apollo-require-preflight\n";
@@ -53,6 +50,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
     expandedFieldsRule(MAX_EXPANDED_FIELDS),
     ...(deps.config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
+  const prepareDocument = preparedDocuments(deps.schema, rules);
   const handle = async (request: HttpRequest): Promise<HttpResponse> => {
     if (deps.config.landingPage && wantsLandingPage(request)) return { status: 200, html: LANDING_PAGE };
     if (blockedAsCsrf(request)) return badRequest(CSRF_MESSAGE);
@@ -70,19 +68,9 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
       return badRequest('`operationName` in a POST body must be a string if provided.');
     }
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: MAX_TOKENS });
-    } catch (error) {
-      if (error instanceof GraphQLError) return errors(400, [formatRequestError(error, 'GRAPHQL_PARSE_FAILED')]);
-      throw error;
-    }
-    const invalid = validate(deps.schema, document, rules);
-    if (invalid.length > 0)
-      return errors(
-        400,
-        invalid.map((e) => formatRequestError(e, 'GRAPHQL_VALIDATION_FAILED')),
-      );
+    const prepared = prepareDocument(query);
+    if ('errors' in prepared) return errors(400, prepared.errors);
+    const { document } = prepared;
     const operation = operationOf(document, operationName ?? undefined);
     if (request.method === 'GET' && operation && operation.operation !== 'query') {
       return {

@@ -41,6 +41,9 @@ function isDateTimeString(text: string): boolean {
 
 const isValidDate = (value: Date): boolean => !Number.isNaN(value.getTime());
 
+/** The form the database layer reads every datetime in (`toISOString()`): sent as is, unchecked again. */
+const CANONICAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function parseDateTimeInput(value: unknown): string {
   if (typeof value !== 'string') {
     throw new ValidationError(`DateTime cannot represent non string or Date type ${JSON.stringify(value)}`);
@@ -61,6 +64,7 @@ export const GraphQLDateTime = new GraphQLScalarType<string, string>({
       throw new ValidationError('DateTime cannot represent an invalid Date instance');
     }
     if (typeof value === 'string') {
+      if (value.length === 24 && CANONICAL_DATE_TIME.test(value)) return value;
       if (isDateTimeString(value)) return new Date(value.toUpperCase()).toISOString();
       throw new ValidationError(`DateTime cannot represent an invalid date-time-string ${value}.`);
     }
