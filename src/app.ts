@@ -16,7 +16,7 @@ import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
 import { createDocumentContext } from './documents/context.js';
 import { createDocumentService, type DocumentService } from './documents/document-service.js';
-import { createEmailTransport } from './email/create-email-transport.js';
+import { loadEmailTransport } from './email/load-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createChangeBus, type ChangeBus } from './events/change-bus.js';
 import { createAdminApi } from './admin/create-admin-api.js';
@@ -87,7 +87,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     let roles: RolePermissions = await loadRolePermissions(db);
     await syncLocales(db, config.i18n, now());
     const documents = createDocumentContext(project.schema, db, config.i18n.defaultLocale, now);
-    const mail = options.mail ?? createEmailTransport(config.email, logger);
+    // The project's provider is loaded (and checked) even when a test captures the emails.
+    const email = await loadEmailTransport(config.email, { projectDir: project.dir, logger });
+    const mail = options.mail ?? email.transport;
     const auth = await createAuthContext({
       config,
       documents,
@@ -115,7 +117,14 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const changes = createChangeBus((error, change) =>
       logger.error({ err: error, change: `${change.subject}.${change.kind}` }, 'a change listener failed'),
     );
-    const upload = await createUploadContext({ config, schema: project.schema, db, changes, now });
+    const upload = await createUploadContext({
+      config,
+      schema: project.schema,
+      db,
+      changes,
+      now,
+      projectDir: project.dir,
+    });
     const read = { schema: project.schema, exec: db, dialect: db.dialect };
     const onEventError = (error: unknown) => logger.error({ err: error }, 'could not emit or deliver an event');
     const entries = createEntryReader({ schema: project.schema, exec: db, dialect: db.dialect }, config);
@@ -129,7 +138,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       onError: onEventError,
     });
     undo.push(() => webhooks.close());
-    const service = createDocumentService({ documents, access, changes });
+    const service = createDocumentService({
+      documents,
+      access,
+      changes,
+      signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
+    });
     const guarded = guardRoutes(
       [
         ...contentApiRoutes({ config, schema: project.schema, service }),
@@ -205,6 +219,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         ...permissionWarnings,
         ...publicRoleNotice(roles, config.permissions, project.schema),
         ...queryMiddlewareNotices(project.dir, config.api.defaultQueries),
+        ...email.notices,
+        ...upload.notices,
       ],
       async close() {
         await server.close();

@@ -59,11 +59,14 @@ export interface UploadRouteDeps {
 
 /**
  * The upload plugin's content API: plain JSON (arrays and objects, no `data` wrapper), every file
- * with `isUrlSigned: false` as Strapi's upload responses carry it. Multipart bodies are streamed to
+ * with `isUrlSigned` as Strapi's upload responses carry it (true when a private provider's URLs
+ * were signed). Multipart bodies are streamed to
  * temp files (deleted when the request ends, whatever happens).
  */
 export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
   const { read, fileType } = deps;
+  /** Every file answered carries `isUrlSigned`; a private provider's URLs are signed (upload/file-url-signer.ts). */
+  const signed = (files: readonly Document[]) => deps.upload.urls.signFiles(files);
   // The upload routes read the query as Strapi's query transform does: unknown top-level keys
   // are ignored (rest.strictParams is the content API's), and paging is each route's own.
   const uploadApi = { ...deps.config.api, strictParams: false, documentsStrictParams: false };
@@ -121,13 +124,13 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
           const [info = {}] = parseFileInfo(fields.fileInfo, 1);
           if (files.length === 0 || !received) await updateFileInfo(deps.upload, replaceId, info);
           else await replaceFile(deps.upload, replaceId, received, info);
-          const [file] = await filesById([replaceId], query(principal, {}, all));
-          return json(200, signed(file ?? null));
+          const [file] = await signed(await filesById([replaceId], query(principal, {}, all)));
+          return json(200, file ?? null);
         }
         const infos = parseFileInfo(fields.fileInfo, files.length);
         const target = parseUploadTarget(read.schema, fields);
         const ids = await uploadFiles(deps.upload, received ?? emptyUpload(), infos, target);
-        return json(201, (await filesById(ids, query(principal, {}, all))).map(signed));
+        return json(201, await signed(await filesById(ids, query(principal, {}, all))));
       } finally {
         await received?.cleanup();
       }
@@ -136,9 +139,10 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
     find: async (request, principal) =>
       json(
         200,
-        (
-          await findManyDocuments(read, fileType, query(principal, request.query, filesListPaging(request.query)))
-        ).documents.map(signed),
+        await signed(
+          (await findManyDocuments(read, fileType, query(principal, request.query, filesListPaging(request.query))))
+            .documents,
+        ),
       ),
     // Its paged list, new in 5.54: `pagination[…]` as on every collection, `{ data, meta: { pagination } }`.
     findPage: async (request, principal) => {
@@ -147,13 +151,15 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
         fileType,
         query(principal, request.query, pageOf(request.query)),
       );
-      return json(200, { data: documents.map(signed), meta: { pagination } });
+      return json(200, { data: await signed(documents), meta: { pagination } });
     },
-    findOne: async (request, principal) => json(200, signed((await fileOrNotFound(request, principal)).file)),
+    findOne: async (request, principal) =>
+      json(200, (await signed([(await fileOrNotFound(request, principal)).file]))[0]),
     destroy: async (request, principal) => {
       const { id, file } = await fileOrNotFound(request, principal);
       if (!(await deleteFile(deps.upload, id, file))) throw new NotFoundError('file.notFound');
-      return json(200, signed(file));
+      // Its objects are gone: the answer shows the stored URL, unsigned.
+      return json(200, { ...file, isUrlSigned: false });
     },
   };
   return uploadRouteTable(deps.config.api.prefix).map(({ name, ...entry }) => ({ ...entry, handle: handlers[name] }));
@@ -164,10 +170,6 @@ function withoutPaging(raw: Readonly<Record<string, unknown>>): Record<string, u
   const rest: Record<string, unknown> = { ...raw };
   for (const key of [...TOP_LEVEL_PAGING_KEYS, 'pagination']) delete rest[key];
   return rest;
-}
-
-function signed(file: Document | null): Document | null {
-  return file ? { ...file, isUrlSigned: false } : null;
 }
 
 function json(status: number, body: unknown): HttpResponse {

@@ -1,11 +1,24 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ProjectError } from '../core/errors.js';
+import { missingProviderPolicy, type MissingProviderPolicy } from './missing-provider.js';
 
 /** `config/plugins` → `upload.config`, validated, with Strapi's defaults. */
 export interface UploadConfig {
-  /** The storage provider; Cairn ships `local` (files under `public/uploads`). */
-  readonly provider: 'local';
+  /**
+   * The storage provider as written (`local`, `aws-s3`, `@strapi/provider-upload-cloudinary`…),
+   * the name stored in each file's `provider` column; Cairn ships `local` (files under
+   * `public/uploads`), any other is loaded from the project's `node_modules`.
+   */
+  readonly provider: string;
+  /** Handed to the provider's `init`. */
   readonly providerOptions: Readonly<Record<string, unknown>>;
+  /** Per provider method (`upload`, `uploadStream`, `delete`, `getSignedUrl`…): its second argument. */
+  readonly actionOptions: Readonly<Record<string, unknown>>;
+  /**
+   * Cairn's `missingProvider`: `fail` (default) stops the start when the provider package is not
+   * installed; `fallback` starts anyway, storing new files with the local provider.
+   */
+  readonly missingProvider: MissingProviderPolicy;
   /** Largest accepted file, in bytes (`sizeLimit`; 200 MB by default, koa-body's own limit). */
   readonly sizeLimitBytes: number;
   /** Responsive format breakpoints, largest first (`breakpoints`; large 1000, medium 750, small 500). */
@@ -30,12 +43,13 @@ export function normalizeUploadConfig(raw: unknown, server: unknown, dir: string
   const config = obj(raw);
   const security = obj(config.security);
   const provider = config.provider ?? 'local';
-  if (provider !== 'local' && provider !== '@strapi/provider-upload-local') {
+  if (typeof provider !== 'string' || provider.trim() === '') {
     throw new ProjectError(
-      `${WHERE} provider ${JSON.stringify(provider)} is not supported by Cairn; remove it to store files in public/uploads`,
+      `${WHERE} "provider" must be a package name such as "aws-s3", got ${JSON.stringify(provider)}`,
     );
   }
-  const providerOptions = obj(config.providerOptions);
+  const providerOptions = objectOption(config.providerOptions, 'providerOptions');
+  const actionOptions = objectOption(config.actionOptions, 'actionOptions');
   const sizeLimit = config.sizeLimit ?? providerOptions.sizeLimit ?? DEFAULT_SIZE_LIMIT;
   if (typeof sizeLimit !== 'number' || !Number.isSafeInteger(sizeLimit) || sizeLimit < 1) {
     throw new ProjectError(`${WHERE} "sizeLimit" must be a positive number of bytes, got ${JSON.stringify(sizeLimit)}`);
@@ -51,8 +65,10 @@ export function normalizeUploadConfig(raw: unknown, server: unknown, dir: string
   const publicSetting = obj(obj(server).dirs).public;
   const publicDir = typeof publicSetting === 'string' ? publicSetting : 'public';
   return {
-    provider: 'local',
+    provider,
     providerOptions,
+    actionOptions,
+    missingProvider: missingProviderPolicy(config.missingProvider, WHERE),
     sizeLimitBytes: sizeLimit,
     breakpoints: Object.fromEntries(
       Object.entries(breakpoints as Record<string, number>).sort(([, a], [, b]) => b - a),
@@ -70,4 +86,11 @@ function typeList(value: unknown, key: string): string[] {
     );
   }
   return value as string[];
+}
+
+function objectOption(value: unknown, key: string): Obj {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ProjectError(`${WHERE} "${key}" must be an object, got ${JSON.stringify(value)}`);
+  return value as Obj;
 }

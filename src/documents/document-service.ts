@@ -30,7 +30,9 @@ import { createDocument, deleteDocument, putSingleDocument, updateDocument } fro
  * 2. for writes, `input`: the data's keys checked (unknown and non-writable keys refused) and
  *    relations to types the caller may not read refused;
  * 3. the work: one read, or one transaction (validation, draft & publish, locks; write-documents.ts);
- * 4. for writes, after the commit: the change events on the bus (none on rollback).
+ * 4. for writes, after the commit: the change events on the bus (none on rollback);
+ * 5. the documents answered go through `signMedia` (the upload plugin's signed URLs for a private
+ *    provider, as Strapi's document-service middleware signs them).
  *
  * The route's own permission (`api::article.article.create`, …) is the consumer's guard: a
  * verb runs for a caller already allowed to call it.
@@ -87,8 +89,14 @@ export function createDocumentService(deps: {
   readonly documents: DocumentContext;
   readonly access: AccessControl;
   readonly changes: ChangeBus;
+  /** Rewrites the answered documents' media (upload/file-url-signer.ts); they are answered as read without it. */
+  readonly signMedia?: (type: ContentType, query: Query, documents: readonly Document[]) => Promise<Document[]>;
 }): DocumentService {
   const { documents, access, changes } = deps;
+  const signMedia =
+    deps.signMedia ?? (async (_type: ContentType, _query: Query, found: readonly Document[]) => [...found]);
+  const signOne = async <T extends Document | null>(type: ContentType, query: Query, document: T): Promise<T> =>
+    document === null ? document : ((await signMedia(type, query, [document]))[0] as T);
   const { schema, db } = documents;
   const read: ReadContext = { schema, exec: db, dialect: db.dialect };
   /** The context a caller's writes run in: an admin user's are recorded as theirs. */
@@ -132,36 +140,45 @@ export function createDocumentService(deps: {
       const allowed = authorize(type, query, caller);
       const document = await work(contextOf(caller), type, documentId, allowed);
       if (document) changes.publish(change(kind, type, documentId, allowed));
-      return document;
+      return signOne(type, allowed, document);
     };
 
   return {
     // Async, so that a refused query is a rejected promise like every other failure.
-    findMany: async (type, query, caller) => findManyDocuments(read, type, authorize(type, query, caller)),
-    findOne: async (type, documentId, query, caller) =>
-      findOneDocument(read, type, documentId, authorize(type, query, caller)),
-    findFirst: async (type, query, caller) => findFirstDocument(read, type, authorize(type, query, caller)),
+    async findMany(type, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const found = await findManyDocuments(read, type, allowed);
+      return { ...found, documents: await signMedia(type, allowed, found.documents) };
+    },
+    async findOne(type, documentId, query, caller) {
+      const allowed = authorize(type, query, caller);
+      return signOne(type, allowed, await findOneDocument(read, type, documentId, allowed));
+    },
+    async findFirst(type, query, caller) {
+      const allowed = authorize(type, query, caller);
+      return signOne(type, allowed, await findFirstDocument(read, type, allowed));
+    },
     count: async (type, query, caller) => countDocuments(read, type, authorize(type, query, caller)),
 
     async create(type, data, query, caller) {
       const allowed = authorize(type, query, caller);
       const document = await createDocument(contextOf(caller), type, input(type, data, caller), allowed);
       written('create', type, document, allowed);
-      return document;
+      return signOne(type, allowed, document);
     },
 
     async update(type, documentId, data, query, caller) {
       const allowed = authorize(type, query, caller);
       const document = await updateDocument(contextOf(caller), type, documentId, input(type, data, caller), allowed);
       if (document) written('update', type, document, allowed);
-      return document;
+      return signOne(type, allowed, document);
     },
 
     async put(type, data, query, caller) {
       const allowed = authorize(type, query, caller);
       const result = await putSingleDocument(contextOf(caller), type, input(type, data, caller), allowed);
       written(result.created ? 'create' : 'update', type, result.document, allowed);
-      return result;
+      return { ...result, document: await signOne(type, allowed, result.document) };
     },
 
     async delete(type, documentId, query, caller) {

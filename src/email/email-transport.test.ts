@@ -27,22 +27,41 @@ describe('parseEmailConfig', () => {
     expect(parseEmailConfig(raw)).toEqual(expected);
   });
 
+  it.each<[unknown, EmailConfig]>([
+    [
+      {
+        provider: 'sendgrid',
+        providerOptions: { apiKey: 'k' },
+        settings: { defaultFrom: 'a@x.io', testAddress: 't@x.io' },
+      },
+      {
+        kind: 'provider',
+        provider: 'sendgrid',
+        providerOptions: { apiKey: 'k' },
+        settings: { defaultFrom: 'a@x.io', testAddress: 't@x.io' },
+        missingProvider: 'fail',
+      },
+    ],
+    [
+      { provider: 'strapi-provider-email-x', missingProvider: 'fallback', settings: { defaultReplyTo: null } },
+      {
+        kind: 'provider',
+        provider: 'strapi-provider-email-x',
+        providerOptions: {},
+        settings: {},
+        missingProvider: 'fallback',
+      },
+    ],
+  ])('another provider: %j → %j', (raw, expected) => {
+    expect(parseEmailConfig(raw)).toEqual(expected);
+  });
+
   it.each<[unknown, string]>([
+    [{ provider: '' }, 'config/plugins: "email.config.provider" must be a package name such as "sendgrid", got ""'],
+    [{ provider: 3 }, 'config/plugins: "email.config.provider" must be a package name such as "sendgrid", got 3'],
     [
-      { provider: 'sendgrid' },
-      'config/plugins: email provider "sendgrid" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead',
-    ],
-    [
-      { provider: 'sendmail' },
-      'config/plugins: email provider "sendmail" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead',
-    ],
-    [
-      { provider: '' },
-      'config/plugins: email provider "" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead',
-    ],
-    [
-      { provider: 3 },
-      'config/plugins: email provider "3" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead',
+      { provider: 'sendgrid', missingProvider: 'log' },
+      'config/plugins: email "missingProvider" must be "fail" or "fallback", got "log"',
     ],
     ['nodemailer', 'config/plugins: "email.config" must be an object, got "nodemailer"'],
     [

@@ -1,3 +1,4 @@
+import { missingProviderPolicy, type MissingProviderPolicy } from '../config/missing-provider.js';
 import { ProjectError } from '../core/errors.js';
 
 /**
@@ -26,10 +27,11 @@ export interface EmailTransport {
   send(message: EmailMessage): Promise<void>;
 }
 
-/** The default sender fields of Strapi's email plugin `settings`. */
+/** Strapi's email plugin `settings`: the default sender fields, and whatever else a provider reads there. */
 export interface EmailSettings {
   readonly defaultFrom?: string;
   readonly defaultReplyTo?: string;
+  readonly [other: string]: unknown;
 }
 
 /** No provider configured: emails are logged, not sent. */
@@ -47,8 +49,26 @@ export interface SmtpEmailConfig {
   readonly settings: EmailSettings;
 }
 
+/**
+ * Any other provider (`sendgrid`, `mailgun`, `amazon-ses`, a community package): loaded from the
+ * project's `node_modules` as Strapi loads it (`@strapi/provider-email-<name>`, or the name as a
+ * package), `init(providerOptions, settings)`, then `send(options)` per email.
+ */
+export interface ProviderEmailConfig {
+  readonly kind: 'provider';
+  /** The name as written in the config. */
+  readonly provider: string;
+  readonly providerOptions: Readonly<Record<string, unknown>>;
+  readonly settings: EmailSettings;
+  /** Cairn's `missingProvider`: `fail` (default) stops the start when the package is not installed; `fallback` logs emails instead. */
+  readonly missingProvider: MissingProviderPolicy;
+}
+
+/** The transports Cairn carries itself, needing no package from the project. */
+export type BuiltinEmailConfig = LogEmailConfig | SmtpEmailConfig;
+
 /** How Cairn sends email, from `config/plugins` `email.config`. */
-export type EmailConfig = LogEmailConfig | SmtpEmailConfig;
+export type EmailConfig = BuiltinEmailConfig | ProviderEmailConfig;
 
 /** The provider names Strapi resolves to its nodemailer provider (after lower-casing the name). */
 const NODEMAILER_NAMES: ReadonlySet<string> = new Set(['nodemailer', '@strapi/provider-email-nodemailer']);
@@ -67,30 +87,39 @@ const fail = (problem: string): never => {
  * `undefined` or `{}` → `{ kind: 'log' }` (Strapi would fall back to `sendmail`; Cairn logs instead);
  * `{ provider: 'nodemailer', providerOptions: { host: 'smtp.x.io' }, settings: { defaultFrom: 'a@x.io' } }`
  * → `{ kind: 'smtp', providerOptions: { host: 'smtp.x.io' }, settings: { defaultFrom: 'a@x.io' } }`
- * (`'@strapi/provider-email-nodemailer'` too); any other provider → ProjectError
- * `config/plugins: email provider "X" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead`.
+ * (`'@strapi/provider-email-nodemailer'` too: Cairn carries nodemailer); any other provider →
+ * `{ kind: 'provider', provider: 'sendgrid', providerOptions, settings, missingProvider: 'fail' }`
+ * (`missingProvider: 'fallback'` when the config says so), loaded at start by load-email-transport.ts.
  */
 export function parseEmailConfig(raw: unknown): EmailConfig {
   if (raw === undefined || raw === null) return Object.freeze({ kind: 'log' });
   if (!isObject(raw)) return fail(`"email.config" must be an object, got ${show(raw)}`);
   const { provider, providerOptions = {}, settings = {} } = raw;
   if (provider === undefined || provider === null) return Object.freeze({ kind: 'log' });
-  if (typeof provider !== 'string' || !NODEMAILER_NAMES.has(provider.toLowerCase())) {
-    return fail(
-      `email provider "${String(provider)}" is not supported by Cairn; use "nodemailer" (SMTP) or remove it to log emails instead`,
-    );
-  }
+  if (typeof provider !== 'string' || provider.trim() === '')
+    return fail(`"email.config.provider" must be a package name such as "sendgrid", got ${show(provider)}`);
   if (!isObject(providerOptions))
     return fail(`"email.config.providerOptions" must be an object, got ${show(providerOptions)}`);
-  return Object.freeze({ kind: 'smtp', providerOptions, settings: parseSettings(settings) });
+  if (NODEMAILER_NAMES.has(provider.toLowerCase()))
+    return Object.freeze({ kind: 'smtp', providerOptions, settings: parseSettings(settings) });
+  return Object.freeze({
+    kind: 'provider',
+    provider,
+    providerOptions,
+    settings: parseSettings(settings),
+    missingProvider: missingProviderPolicy(raw.missingProvider, 'config/plugins: email'),
+  });
 }
 
 function parseSettings(settings: unknown): EmailSettings {
   if (!isObject(settings)) return fail(`"email.config.settings" must be an object, got ${show(settings)}`);
-  const parsed: { defaultFrom?: string; defaultReplyTo?: string } = {};
+  const parsed: { -readonly [K in keyof EmailSettings]: EmailSettings[K] } = { ...settings };
   for (const key of ['defaultFrom', 'defaultReplyTo'] as const) {
     const value = settings[key];
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null) {
+      delete parsed[key];
+      continue;
+    }
     if (typeof value !== 'string')
       fail(`"email.config.settings.${key}" must be an email address string, got ${show(value)}`);
     parsed[key] = value as string;

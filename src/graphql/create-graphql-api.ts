@@ -78,7 +78,9 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
       publicationFilter: null,
       search: null,
     });
-    return documents[0] ?? null;
+    // As every answered file: a private provider's URLs signed (upload/file-url-signer.ts).
+    const [file] = await deps.upload.urls.signFiles(documents);
+    return file ?? null;
   };
   const content = {
     model: deps.schema,

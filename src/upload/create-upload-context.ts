@@ -7,14 +7,17 @@ import type { ChangeBus } from '../events/change-bus.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
-import { createLocalProvider } from './local-provider.js';
+import { createFileUrlSigner } from './file-url-signer.js';
+import { loadUploadStorage } from './load-upload-storage.js';
+import { findStoredFiles } from './stored-files.js';
 import type { UploadContext } from './upload-service.js';
 import { loadImageSettings } from './upload-settings.js';
 
 export const FILE_UID = 'plugin::upload.file';
 
 /**
- * Builds the upload context at start: the provider, the image settings from the core store, and
+ * Builds the upload context at start: the provider (loaded from the project's `node_modules`
+ * unless it is `local`; load-upload-storage.ts) and its URL signer, the image settings from the core store, and
  * `public/uploads` (with its `.tmp` folder, where multipart files are streamed first: on the same
  * disk, so storing a file is a rename). `reloadImageSettings` reads the settings again once the
  * media library's settings page has saved them.
@@ -25,11 +28,15 @@ export async function createUploadContext(options: {
   readonly db: Database;
   readonly changes: ChangeBus;
   readonly now: () => Date;
+  /** The project folder, where a provider package is resolved from. */
+  readonly projectDir: string;
 }): Promise<{
   readonly context: UploadContext;
   readonly tempRoot: string;
   readonly fileType: ContentType;
   readonly reloadImageSettings: () => Promise<void>;
+  /** Start-up notices (a missing provider the project runs without). */
+  readonly notices: readonly string[];
 }> {
   const { config, schema, db } = options;
   const fileType = schema.contentTypes.get(FILE_UID) as ContentType;
@@ -39,6 +46,8 @@ export async function createUploadContext(options: {
   const reloadImageSettings = async () => {
     imageSettings = await loadImageSettings(db, config.upload.breakpoints);
   };
+  const storage = await loadUploadStorage(config.upload, options.projectDir);
+  const urls = await createFileUrlSigner(storage.provider, (ids) => findStoredFiles(db, db, ids));
   const read = { schema, exec: db, dialect: db.dialect };
   const everyColumn: Query = {
     ...normalizeQuery(schema, fileType, {}, { api: config.api, defaultLocale: config.i18n.defaultLocale }),
@@ -47,7 +56,8 @@ export async function createUploadContext(options: {
   const context: UploadContext = {
     config: config.upload,
     db,
-    provider: createLocalProvider(config.upload.publicDir),
+    storage,
+    urls,
     imageSettings: () => imageSettings,
     changes: options.changes,
     now: options.now,
@@ -59,5 +69,5 @@ export async function createUploadContext(options: {
         })
       ).documents[0] ?? null,
   };
-  return { context, tempRoot: join(uploadsDir, '.tmp'), fileType, reloadImageSettings };
+  return { context, tempRoot: join(uploadsDir, '.tmp'), fileType, reloadImageSettings, notices: storage.notices };
 }

@@ -6,7 +6,6 @@ import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
 import type { Condition } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
-import { decodeValue } from '../shape/decode-value.js';
 import { resolveFolder } from './file-folders.js';
 import type { UploadTarget } from './upload-body.js';
 import { compileSelect } from '../sql/compile-read.js';
@@ -33,16 +32,6 @@ export interface FileRowValues {
   readonly url: string;
   readonly provider: string;
   readonly providerMetadata: Readonly<Record<string, unknown>> | null;
-}
-
-/** What deleting or replacing a file needs to know of its stored objects. */
-export interface StoredFileRow {
-  readonly id: number;
-  readonly hash: string;
-  readonly ext: string;
-  readonly url: string;
-  readonly formats: Readonly<Record<string, { hash: string; ext: string; url: string }>> | null;
-  readonly providerMetadata: unknown;
 }
 
 const fileColumns = (values: FileRowValues) =>
@@ -159,30 +148,6 @@ export async function updateFileInfoRow(
 
 function updatedByColumn(updatedBy: number | null): Record<string, readonly [number, 'integer']> {
   return updatedBy === null ? {} : { updated_by_id: [updatedBy, 'integer'] };
-}
-
-/** The stored objects of file `id`, or null. */
-export async function findStoredFile(exec: Executor, db: Database, id: number): Promise<StoredFileRow | null> {
-  const columns = {
-    id: ['id', 'integer'],
-    hash: ['hash', 'string'],
-    ext: ['ext', 'string'],
-    url: ['url', 'string'],
-    formats: ['formats', 'json'],
-    providerMetadata: ['provider_metadata', 'json'],
-  } as const;
-  const [row] = await exec.all(
-    compileSelect(db.dialect, simpleSelect(FILES, columns, eq('id', id, 'integer'), { limit: 1 })),
-  );
-  if (!row) return null;
-  return {
-    id: Number(row.id),
-    hash: String(row.hash ?? ''),
-    ext: String(row.ext ?? ''),
-    url: String(row.url ?? ''),
-    formats: (decodeValue('json', row.formats) ?? null) as StoredFileRow['formats'],
-    providerMetadata: decodeValue('json', row.providerMetadata) ?? null,
-  };
 }
 
 /** Deletes a file row with its folder link and every media link to it. */

@@ -5,9 +5,10 @@ import type { UploadProvider } from './upload-provider.js';
 /**
  * Strapi's local provider: files live in `<public>/uploads/<hash><ext>` and are served at
  * `/uploads/<hash><ext>`. Names come from `fileHash`/`safeExtension`; any name that would
- * resolve outside the folder is refused all the same.
+ * resolve outside the folder is refused all the same. `name` is what the rows record (`local`, or
+ * `@strapi/provider-upload-local` when the config names it so).
  */
-export function createLocalProvider(publicDir: string): UploadProvider {
+export function createLocalProvider(publicDir: string, name = 'local'): UploadProvider {
   const folder = resolve(publicDir, 'uploads');
   const target = (hash: string, ext: string) => {
     const path = resolve(folder, `${hash}${ext}`);
@@ -17,7 +18,7 @@ export function createLocalProvider(publicDir: string): UploadProvider {
     return path;
   };
   return {
-    name: 'local',
+    name,
     async upload(file) {
       await mkdir(folder, { recursive: true });
       const path = target(file.hash, file.ext);
@@ -29,6 +30,9 @@ export function createLocalProvider(publicDir: string): UploadProvider {
       }
       return { url: `/uploads/${file.hash}${file.ext}`, providerMetadata: null };
     },
+    checkFileSize: async () => undefined,
+    isPrivate: async () => false,
+    signedUrl: async (object) => object.url,
     async delete(file) {
       try {
         await unlink(target(file.hash, file.ext));

@@ -10,19 +10,20 @@ import { placeFiles, resolveFolder } from './file-folders.js';
 import { fileExtension, fileHash, isAcceptableFileName } from './file-names.js';
 import {
   deleteFileRow,
-  findStoredFile,
   insertFileRow,
   linkFileToRow,
   lockTargetRow,
   replaceFileRow,
   updateFileInfoRow,
   type FileRowValues,
-  type StoredFileRow,
 } from './file-rows.js';
+import type { FileUrlSigner } from './file-url-signer.js';
+import type { UploadStorage } from './load-upload-storage.js';
+import { findStoredFile, type StoredFileRow } from './stored-files.js';
 import { bytesToKilobytes, processImage, type ImageSettings } from './image-formats.js';
 import type { ReceivedFile, ReceivedUpload } from './receive-upload.js';
 import type { FileInfo, UploadTarget } from './upload-body.js';
-import type { ProviderFile, UploadProvider } from './upload-provider.js';
+import type { ProviderFile, StoredObject, UploadProvider } from './upload-provider.js';
 
 /** Strapi's `NotFoundError()` default message, which its replace and info update answer for an unknown `?id=`. */
 export const ENTITY_NOT_FOUND = 'Entity not found';
@@ -31,7 +32,10 @@ export const ENTITY_NOT_FOUND = 'Entity not found';
 export interface UploadContext {
   readonly config: UploadConfig;
   readonly db: Database;
-  readonly provider: UploadProvider;
+  /** The provider new files go to, and the one each stored row's objects belong to. */
+  readonly storage: UploadStorage;
+  /** Signs the URLs of files shown in answers when the provider is private. */
+  readonly urls: FileUrlSigner;
   /** `plugin_upload_settings` (size optimisation, responsive formats, auto-orientation) with the breakpoints. */
   readonly imageSettings: () => ImageSettings;
   /** Where committed media writes are published. */
@@ -54,7 +58,7 @@ const DECODABLE_IMAGE_TYPES = new Set([
 /** A file stored by the provider during a request: deleted again if the request fails. */
 interface Stored {
   readonly values: FileRowValues;
-  readonly objects: readonly { readonly hash: string; readonly ext: string; readonly url: string }[];
+  readonly objects: readonly StoredObject[];
 }
 
 /**
@@ -101,7 +105,7 @@ export async function uploadFiles(
     return ids;
   } catch (error) {
     await removeObjects(
-      ctx,
+      ctx.storage.provider,
       stored.flatMap((file) => file.objects),
     );
     throw error;
@@ -136,10 +140,10 @@ export async function replaceFile(
       if (info.folder !== undefined) await placeFiles(tx, ctx.db, [id], await resolveFolder(tx, ctx.db, info.folder));
     });
   } catch (error) {
-    await removeObjects(ctx, replacement.objects);
+    await removeObjects(ctx.storage.provider, replacement.objects);
     throw error;
   }
-  await removeObjects(ctx, objectsOf(old));
+  await removeStoredFile(ctx, old);
   await emit(ctx, 'update', [id]);
 }
 
@@ -174,7 +178,7 @@ export async function deleteFile(
   const old = await findStoredFile(ctx.db, ctx.db, id);
   if (!old) return false;
   await ctx.db.transaction((tx) => deleteFileRow(tx, ctx.db, id));
-  await removeObjects(ctx, objectsOf(old));
+  await removeStoredFile(ctx, old);
   ctx.changes.publish({ subject: 'media', kind: 'delete', file: shown, at: ctx.now() });
   return true;
 }
@@ -233,22 +237,37 @@ async function store(
   // A file stored as a raster image its bytes do not hold (no signature recognised, sharp cannot decode it) is refused, as Strapi does.
   if (DECODABLE_IMAGE_TYPES.has(mime) && image.main.width === null)
     throw new ApplicationError('File is not a valid image');
-  const objects: { hash: string; ext: string; url: string }[] = [];
+  const { provider } = ctx.storage;
+  const texts = { alternativeText: info.alternativeText ?? null, caption: info.caption ?? null };
+  const original: ProviderFile = {
+    name,
+    hash,
+    ext,
+    mime,
+    sizeInBytes: image.main.sizeInBytes,
+    width: image.main.width,
+    height: image.main.height,
+    ...texts,
+    path: image.main.path,
+  };
+  const objects: StoredObject[] = [];
   try {
+    await provider.checkFileSize(original, ctx.config.sizeLimitBytes);
     const put = async (object: ProviderFile) => {
-      const result = await ctx.provider.upload(object);
-      objects.push({ hash: object.hash, ext: object.ext, url: result.url });
+      const result = await provider.upload(object);
+      objects.push({
+        name: object.name,
+        hash: object.hash,
+        ext: object.ext,
+        mime: object.mime,
+        url: result.url,
+        ...(result.providerMetadata ? { provider_metadata: result.providerMetadata } : {}),
+      });
       return result;
     };
     const formats: Record<string, unknown> = {};
     for (const format of image.formats) {
-      const { url } = await put({
-        hash: format.hash,
-        ext: format.ext,
-        mime: format.mime,
-        sizeInBytes: format.sizeInBytes,
-        path: format.path,
-      });
+      const { url, providerMetadata } = await put({ ...format, ...texts });
       formats[format.key] = {
         name: format.name,
         hash: format.hash,
@@ -260,9 +279,10 @@ async function store(
         size: bytesToKilobytes(format.sizeInBytes),
         sizeInBytes: format.sizeInBytes,
         url,
+        ...(providerMetadata ? { provider_metadata: providerMetadata } : {}),
       };
     }
-    const main = await put({ hash, ext, mime, sizeInBytes: image.main.sizeInBytes, path: image.main.path });
+    const main = await put(original);
     return {
       objects,
       values: {
@@ -277,33 +297,32 @@ async function store(
         mime,
         size: bytesToKilobytes(image.main.sizeInBytes),
         url: main.url,
-        provider: ctx.provider.name,
+        provider: provider.name,
         providerMetadata: main.providerMetadata,
       },
     };
   } catch (error) {
-    await removeObjects(ctx, objects);
+    await removeObjects(provider, objects);
     throw error;
   } finally {
     await Promise.all(image.formats.map((format) => rm(format.path, { force: true })));
   }
 }
 
-function objectsOf(file: StoredFileRow): { hash: string; ext: string; url: string }[] {
-  return [file, ...Object.values(file.formats ?? {})].map((object) => ({
-    hash: object.hash,
-    ext: object.ext,
-    url: object.url,
-  }));
+/**
+ * Deletes a file's stored objects (the original and its formats) with the provider that stored
+ * them; a row of a provider no longer configured keeps its objects, as Strapi keeps them.
+ */
+async function removeStoredFile(ctx: UploadContext, file: StoredFileRow): Promise<void> {
+  const provider = ctx.storage.providerOf(file.provider);
+  if (!provider) return;
+  const { formats, id: _id, ...original } = file;
+  await removeObjects(provider, [original, ...Object.values(formats ?? {})]);
 }
 
-async function removeObjects(
-  ctx: UploadContext,
-  objects: readonly { hash: string; ext: string; url: string }[],
-): Promise<void> {
-  await Promise.all(
-    objects.map((object) => ctx.provider.delete({ ...object, providerMetadata: null }).catch(() => undefined)),
-  );
+/** Deletes stored objects, each on its own: one that fails (already gone, a network error) does not keep the others. */
+async function removeObjects(provider: UploadProvider, objects: readonly StoredObject[]): Promise<void> {
+  await Promise.all(objects.map((object) => provider.delete(object).catch(() => undefined)));
 }
 
 async function emit(ctx: UploadContext, kind: 'create' | 'update', ids: readonly number[]): Promise<void> {

@@ -67,7 +67,8 @@ export interface MediaLibraryDeps {
 export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
   const { db, upload } = deps;
   const reads = createLibraryReads(deps);
-  const signed = (file: Document): Document => ({ ...file, isUrlSigned: false });
+  /** Files answered carry `isUrlSigned`; a private provider's URLs are signed (upload/file-url-signer.ts). */
+  const signed = async (file: Document): Promise<Document> => (await upload.urls.signFiles([file]))[0] ?? file;
   const fileOrNotFound = async (raw: string | undefined): Promise<{ id: number; file: Document }> => {
     const id = rowIdParam(raw);
     const [file] = id === null ? [] : await reads.filesById([id], true);
@@ -111,7 +112,7 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
     if (received && received.files.length > 0) await replaceFile(upload, id, received, info, admin.id);
     else await updateFileInfo(upload, id, info, admin.id);
     const [file] = await reads.filesById([id], false);
-    return { status: 200, body: file ? signed(file) : null };
+    return { status: 200, body: file ? await signed(file) : null };
   };
 
   return [
@@ -131,7 +132,7 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
         if (!received || files.length === 0) throw new ApplicationError('Files are empty');
         const infos = parseLibraryFileInfo(received.fields.fileInfo, files.length);
         const ids = await uploadFiles(upload, received, infos, null, admin.id);
-        return { status: 201, body: (await reads.filesById(ids, false)).map(signed) };
+        return { status: 201, body: await upload.urls.signFiles(await reads.filesById(ids, false)) };
       });
     }),
     // Strapi 5.54's one-file upload (the Media Library sends each file on its own): one file object back.
@@ -143,16 +144,16 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
         const infos = parseLibraryFileInfo(Array.isArray(raw) ? raw[0] : raw, 1);
         const [id] = await uploadFiles(upload, { ...received, files: [file] }, infos, null, admin.id);
         const [created] = id === undefined ? [] : await reads.filesById([id], false);
-        return { status: 201, body: created ? signed(created) : null };
+        return { status: 201, body: created ? await signed(created) : null };
       }),
     ),
     get('/upload/files', READ_ACTION, async (request, admin) => {
       const { results, pagination } = await reads.listFiles(request.query, admin);
-      return { status: 200, body: { results: results.map(signed), pagination } };
+      return { status: 200, body: { results: await upload.urls.signFiles(results), pagination } };
     }),
     get('/upload/files/:id', READ_ACTION, async (request) => ({
       status: 200,
-      body: signed((await fileOrNotFound(request.params.id)).file),
+      body: await signed((await fileOrNotFound(request.params.id)).file),
     })),
     del('/upload/files/:id', UPDATE, async (request) => {
       const { id, file } = await fileOrNotFound(request.params.id);

@@ -13,7 +13,8 @@ export interface EmailSettingsRoutesDeps {
 /**
  * `GET /email/settings` as Strapi's email plugin answers it: `config` holds the provider's name and
  * the default sender fields only, never `providerOptions` (SMTP host, user, password).
- * `provider` is `nodemailer` for the SMTP provider and `log` when none is configured (Cairn then
+ * `provider` is `nodemailer` for the SMTP provider, the configured name for a provider package
+ * (`sendgrid`), and `log` when none is configured (Cairn then
  * writes each email to its log instead of sending it; Strapi would fall back to `sendmail`).
  * Cairn's transports cannot check a connection apart from sending: `supportsVerify` is false, so
  * the panel shows no "Test connection" button, and no `capabilities` are reported.
@@ -26,11 +27,12 @@ export function emailSettingsBody(email: EmailConfig): {
   readonly supportsVerify: false;
 } {
   const settings: Record<string, string> = {};
-  if (email.kind === 'smtp') {
+  if (email.kind !== 'log') {
     if (email.settings.defaultFrom !== undefined) settings.defaultFrom = email.settings.defaultFrom;
     if (email.settings.defaultReplyTo !== undefined) settings.defaultReplyTo = email.settings.defaultReplyTo;
   }
-  return { config: { provider: email.kind === 'smtp' ? 'nodemailer' : 'log', settings }, supportsVerify: false };
+  const provider = email.kind === 'provider' ? email.provider : email.kind === 'smtp' ? 'nodemailer' : 'log';
+  return { config: { provider, settings }, supportsVerify: false };
 }
 
 /** One address, as the panel's own form checks it before sending. */
