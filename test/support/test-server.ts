@@ -67,6 +67,11 @@ export interface TestServerOptions {
   readonly now?: () => Date;
   /** Where the server logs (silent by default). */
   readonly logger?: Logger;
+  /**
+   * `capture` (default): every email lands in `mails`, whatever the project configures;
+   * `project`: emails go through the project's own email config (its provider package).
+   */
+  readonly mail?: 'capture' | 'project';
 }
 
 /**
@@ -95,7 +100,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   const app = await createApp(project, {
     onQuery,
-    mail,
+    ...(options.mail === 'project' ? {} : { mail }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
