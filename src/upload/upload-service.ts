@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import type { UploadConfig } from '../config/upload-config.js';
 import { ApplicationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
@@ -7,7 +6,7 @@ import { mediaCategory } from '../schema/media-category.js';
 import { checkFileType, type TypeVerdict } from './check-file-type.js';
 import { detectContent } from './detect-content.js';
 import { placeFiles, resolveFolder } from './file-folders.js';
-import { fileExtension, fileHash, isAcceptableFileName } from './file-names.js';
+import { isAcceptableFileName } from './file-names.js';
 import {
   deleteFileRow,
   insertFileRow,
@@ -15,15 +14,14 @@ import {
   lockTargetRow,
   replaceFileRow,
   updateFileInfoRow,
-  type FileRowValues,
 } from './file-rows.js';
 import type { FileUrlSigner } from './file-url-signer.js';
 import type { UploadStorage } from './load-upload-storage.js';
 import { findStoredFile, type StoredFileRow } from './stored-files.js';
-import { bytesToKilobytes, processImage, type ImageSettings } from './image-formats.js';
+import type { ImageSettings } from './image-formats.js';
 import type { ReceivedFile, ReceivedUpload } from './receive-upload.js';
 import type { FileInfo, UploadTarget } from './upload-body.js';
-import type { ProviderFile, StoredObject, UploadProvider } from './upload-provider.js';
+import { removeObjects, storeFile, type StoreDeps, type StoredUpload } from './store-file.js';
 
 /** Strapi's `NotFoundError()` default message, which its replace and info update answer for an unknown `?id=`. */
 export const ENTITY_NOT_FOUND = 'Entity not found';
@@ -43,22 +41,6 @@ export interface UploadContext {
   readonly now: () => Date;
   /** Reads a file back as the API shows it (for events). */
   readonly readFile: (id: number) => Promise<Readonly<Record<string, unknown>> | null>;
-}
-
-/** Declared types sharp decodes: such a file must really be an image. */
-const DECODABLE_IMAGE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/webp',
-  'image/gif',
-  'image/tiff',
-  'image/avif',
-]);
-
-/** A file stored by the provider during a request: deleted again if the request fails. */
-interface Stored {
-  readonly values: FileRowValues;
-  readonly objects: readonly StoredObject[];
 }
 
 /**
@@ -86,9 +68,9 @@ export async function uploadFiles(
   if (target && target.multiple === false && accepted.length > 1)
     throw new ValidationError(`Cannot link ${accepted.length} files to ${target.field}: it holds a single file`);
   for (const { file, mime } of accepted) checkFile(ctx, file, mime, target);
-  const stored: Stored[] = [];
+  const stored: StoredUpload[] = [];
   try {
-    for (const { file, info, mime } of accepted) stored.push(await store(ctx, upload, file, info, mime));
+    for (const { file, info, mime } of accepted) stored.push(await storeFile(storing(ctx), upload, file, info, mime));
     const ids = await ctx.db.transaction(async (tx) => {
       if (target && !(await lockTargetRow(tx, ctx.db, target)))
         throw new ValidationError(`Invalid refId "${target.rowId}": ${target.uid} has no row with that id`);
@@ -132,7 +114,7 @@ export async function replaceFile(
   const old = await findStoredFile(ctx.db, ctx.db, id);
   if (!old) throw new NotFoundError(ENTITY_NOT_FOUND);
   checkFile(ctx, file, verdict.mime, null);
-  const replacement = await store(ctx, upload, file, info, verdict.mime);
+  const replacement = await storeFile(storing(ctx), upload, file, info, verdict.mime);
   try {
     await ctx.db.transaction(async (tx) => {
       if (!(await findStoredFile(tx, ctx.db, id))) throw new NotFoundError(ENTITY_NOT_FOUND);
@@ -218,97 +200,6 @@ function checkFile(ctx: UploadContext, file: ReceivedFile, mime: string, target:
   if (file.sizeInBytes > ctx.config.sizeLimitBytes) throw new PayloadTooLargeError('FileTooBig');
 }
 
-/** Derives the image formats of a received file and hands everything to the provider. */
-async function store(
-  ctx: UploadContext,
-  upload: ReceivedUpload,
-  file: ReceivedFile,
-  info: FileInfo,
-  mime: string,
-): Promise<Stored> {
-  const name = (info.name || file.filename).normalize();
-  const ext = fileExtension(file.filename, mime);
-  const hash = fileHash(name, ext);
-  const image = await processImage(
-    { path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes },
-    ctx.imageSettings(),
-    upload.workDir,
-  );
-  // A file stored as a raster image its bytes do not hold (no signature recognised, sharp cannot decode it) is refused, as Strapi does.
-  if (DECODABLE_IMAGE_TYPES.has(mime) && image.main.width === null)
-    throw new ApplicationError('File is not a valid image');
-  const { provider } = ctx.storage;
-  const texts = { alternativeText: info.alternativeText ?? null, caption: info.caption ?? null };
-  const original: ProviderFile = {
-    name,
-    hash,
-    ext,
-    mime,
-    sizeInBytes: image.main.sizeInBytes,
-    width: image.main.width,
-    height: image.main.height,
-    ...texts,
-    path: image.main.path,
-  };
-  const objects: StoredObject[] = [];
-  try {
-    await provider.checkFileSize(original, ctx.config.sizeLimitBytes);
-    const put = async (object: ProviderFile) => {
-      const result = await provider.upload(object);
-      objects.push({
-        name: object.name,
-        hash: object.hash,
-        ext: object.ext,
-        mime: object.mime,
-        url: result.url,
-        ...(result.providerMetadata ? { provider_metadata: result.providerMetadata } : {}),
-      });
-      return result;
-    };
-    const formats: Record<string, unknown> = {};
-    for (const format of image.formats) {
-      const { url, providerMetadata } = await put({ ...format, ...texts });
-      formats[format.key] = {
-        name: format.name,
-        hash: format.hash,
-        ext: format.ext,
-        mime: format.mime,
-        path: null,
-        width: format.width,
-        height: format.height,
-        size: bytesToKilobytes(format.sizeInBytes),
-        sizeInBytes: format.sizeInBytes,
-        url,
-        ...(providerMetadata ? { provider_metadata: providerMetadata } : {}),
-      };
-    }
-    const main = await put(original);
-    return {
-      objects,
-      values: {
-        name,
-        alternativeText: info.alternativeText ?? null,
-        caption: info.caption ?? null,
-        width: image.main.width,
-        height: image.main.height,
-        formats: image.formats.length > 0 ? formats : null,
-        hash,
-        ext,
-        mime,
-        size: bytesToKilobytes(image.main.sizeInBytes),
-        url: main.url,
-        provider: provider.name,
-        providerMetadata: main.providerMetadata,
-      },
-    };
-  } catch (error) {
-    await removeObjects(provider, objects);
-    throw error;
-  } finally {
-    await Promise.all(image.formats.map((format) => rm(format.path, { force: true })));
-  }
-}
-
 /**
  * Deletes a file's stored objects (the original and its formats) with the provider that stored
  * them; a row of a provider no longer configured keeps its objects, as Strapi keeps them.
@@ -320,9 +211,13 @@ async function removeStoredFile(ctx: UploadContext, file: StoredFileRow): Promis
   await removeObjects(provider, [original, ...Object.values(formats ?? {})]);
 }
 
-/** Deletes stored objects, each on its own: one that fails (already gone, a network error) does not keep the others. */
-async function removeObjects(provider: UploadProvider, objects: readonly StoredObject[]): Promise<void> {
-  await Promise.all(objects.map((object) => provider.delete(object).catch(() => undefined)));
+/** What storing a file needs of the context. */
+function storing(ctx: UploadContext): StoreDeps {
+  return {
+    provider: ctx.storage.provider,
+    imageSettings: ctx.imageSettings(),
+    sizeLimitBytes: ctx.config.sizeLimitBytes,
+  };
 }
 
 async function emit(ctx: UploadContext, kind: 'create' | 'update', ids: readonly number[]): Promise<void> {
