@@ -264,6 +264,31 @@ for (const database of inject('databases')) {
       expectSigned(v4.json.data[0].attributes.avatar.data.attributes.url, image);
     });
 
+    it('signs media in lists, components of dynamic zones and through relations', async () => {
+      const author = (await request('GET', '/api/authors')).json.data[0].documentId;
+      const article = await request('POST', '/api/articles', {
+        data: {
+          title: 'Signed',
+          gallery: [image.id, notes.id],
+          blocks: [{ __component: 'shared.media-block', file: notes.id }],
+          author,
+        },
+      });
+      expect(article.status, article.text).toBe(201);
+      const read = await request(
+        'GET',
+        '/api/articles?populate[gallery]=true&populate[blocks][on][shared.media-block][populate]=file&populate[author][populate]=avatar',
+      );
+      const [found] = read.json.data;
+      expect(found.gallery.map((file: FileAnswer) => file.id)).toEqual([image.id, notes.id]);
+      expectSignedFile(found.gallery[0]);
+      expectSignedFile(found.gallery[1]);
+      expectSignedFile(found.blocks[0].file);
+      expectSignedFile(found.author.avatar);
+      const counted = await request('GET', '/api/articles?populate[gallery][count]=true');
+      expect(counted.json.data[0].gallery).toEqual({ count: 2 });
+    });
+
     it('signs GraphQL answers, aliases included', async () => {
       const answer = await request('POST', '/graphql', {
         query: '{ authors { avatar { url formats } picture: avatar { link: url } } uploadFiles(sort: "id") { url } }',
