@@ -233,9 +233,15 @@ for (const database of inject('databases')) {
         const png = await gradientImage(64, 64, 'png');
         await step('upload', async () => {
           await page.goto(`${cairn.base}/admin/plugins/upload`);
-          const chooser = page.waitForEvent('filechooser');
-          await page.getByRole('button', { name: 'Add assets' }).last().click();
-          await (await chooser).setFiles({ name: 'gradient.png', mimeType: 'image/png', buffer: png });
+          const addAssets = page.getByRole('button', { name: 'Add assets' }).last();
+          // Once, on a loaded machine, the panel drew the library without its header actions although
+          // every request had been answered without error: one reload before giving up.
+          await addAssets.waitFor({ timeout: 30_000 }).catch(async () => {
+            await page.reload();
+            await addAssets.waitFor();
+          });
+          const [chooser] = await Promise.all([page.waitForEvent('filechooser'), addAssets.click()]);
+          await chooser.setFiles({ name: 'gradient.png', mimeType: 'image/png', buffer: png });
           await page.getByText('Upload successful!').first().waitFor();
           await page.getByText('gradient.png').first().waitFor();
         });
