@@ -86,6 +86,22 @@ describe('GraphQL edge cases', () => {
     ]);
   });
 
+  it('a relation whose own arguments are refused fails at its path; the root and its siblings answer', async () => {
+    const response = await gql(
+      server,
+      '{ articles(sort: "title", pagination: { limit: 1 }) { title tags_connection(sort: "nope") { nodes { name } } tags { name } } }',
+      undefined,
+      { auth: 'full' },
+    );
+    expect(response.json.data).toEqual({ articles: [{ title: 'A00', tags_connection: null, tags: [{ name: 'js' }] }] });
+    expect(response.json.errors).toEqual([
+      expect.objectContaining({
+        path: ['articles', 0, 'tags_connection'],
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+  });
+
   it("the plugins' own types are guarded by their content-API actions", async () => {
     expect((await gql(server, '{ uploadFiles { name } }')).json).toEqual({ data: { uploadFiles: [] } });
     const users = await gql(server, '{ usersPermissionsUsers { username } }');

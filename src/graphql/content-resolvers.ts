@@ -41,38 +41,58 @@ export function contentRootResolver(
     case 'findMany':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'find'));
-        const query = rootQuery(deps, info, type, args, own(info), paginationOf(deps.config, args.pagination, false));
+        const query = rootQuery(
+          deps,
+          info,
+          type,
+          args,
+          own(info),
+          paginationOf(deps.config, args.pagination, false),
+          context.fieldErrors,
+        );
         return (await service.findMany(type, query, context.principal)).documents;
       };
     case 'connection':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'find'));
         const { nodes, pageInfo } = connectionParts(info);
-        const query = rootQuery(deps, info, type, args, nodes, paginationOf(deps.config, args.pagination, pageInfo));
+        const query = rootQuery(
+          deps,
+          info,
+          type,
+          args,
+          nodes,
+          paginationOf(deps.config, args.pagination, pageInfo),
+          context.fieldErrors,
+        );
         const { documents, pagination } = await service.findMany(type, query, context.principal);
         return { nodes: documents, pageInfo: pageInfoOf(pagination, documents.length) };
       };
     case 'findOne':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'findOne'));
-        const query = rootQuery(deps, info, type, args, own(info), ONE);
+        const query = rootQuery(deps, info, type, args, own(info), ONE, context.fieldErrors);
         return service.findOne(type, String(args.documentId), query, context.principal);
       };
     case 'findSingle':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'find'));
-        return service.findFirst(type, rootQuery(deps, info, type, args, own(info), ONE), context.principal);
+        return service.findFirst(
+          type,
+          rootQuery(deps, info, type, args, own(info), ONE, context.fieldErrors),
+          context.principal,
+        );
       };
     case 'create':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'create'));
-        const query = rootQuery(deps, info, type, args, own(info), ONE);
+        const query = rootQuery(deps, info, type, args, own(info), ONE, context.fieldErrors);
         return service.create(type, inputData(deps, type, args.data), query, context.principal);
       };
     case 'update':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'update'));
-        const query = rootQuery(deps, info, type, args, own(info), ONE);
+        const query = rootQuery(deps, info, type, args, own(info), ONE, context.fieldErrors);
         const data = inputData(deps, type, args.data);
         if (type.kind === 'singleType') return (await service.put(type, data, query, context.principal)).document;
         const document = await service.update(type, String(args.documentId), data, query, context.principal);

@@ -127,9 +127,11 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
  * The entries the root's read put under a field's response key (`entriesKey`). A document a
  * users-permissions flow read has its relations under their own names. A field with nothing
  * there was left out of the read because the caller may not `find` its target: the plugin's
- * `Forbidden access` at that path.
+ * `Forbidden access` at that path; one whose own arguments were refused answers that error there.
  */
-function entriesOf(source: unknown, info: GraphQLResolveInfo): unknown {
+function entriesOf(source: unknown, context: GraphqlContext, info: GraphQLResolveInfo): unknown {
+  const refused = info.fieldNodes[0] ? context.fieldErrors.get(info.fieldNodes[0]) : undefined;
+  if (refused) throw refused;
   const record = (source ?? {}) as Record<string, unknown>;
   const own = entriesKey(String(info.path.key));
   if (Object.hasOwn(record, own)) return record[own];
@@ -139,11 +141,11 @@ function entriesOf(source: unknown, info: GraphQLResolveInfo): unknown {
 
 /** A relation-like field: its entries, `[]` or null when there are none. */
 const entriesField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) =>
-  entriesOf(source, info) ?? emptyField(source, _args, _context, info);
+  entriesOf(source, _context, info) ?? emptyField(source, _args, _context, info);
 
 /** A relation's `_connection` field: its entries as `nodes`. */
 const connectionField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) => {
-  const value = entriesOf(source, info);
+  const value = entriesOf(source, _context, info);
   return { nodes: Array.isArray(value) ? value : [] };
 };
 

@@ -1,3 +1,4 @@
+import type { FieldNode } from 'graphql';
 import type { AccessControl, Principal } from '../access/principal.js';
 import { ForbiddenError } from '../core/errors.js';
 import type { HttpRequest } from '../http/http-types.js';
@@ -8,6 +9,8 @@ export interface GraphqlContext {
   readonly request: HttpRequest;
   /** Throws the plugin's `Forbidden access` unless the caller holds `action` (Strapi's action string). */
   require(action: string): void;
+  /** Relation-like fields whose own arguments were refused while planning, with their error. */
+  readonly fieldErrors: WeakMap<FieldNode, Error>;
 }
 
 /** The context of a request made by `principal`. */
@@ -15,6 +18,7 @@ export function graphqlContext(access: AccessControl, principal: Principal, requ
   return {
     principal,
     request,
+    fieldErrors: new WeakMap(),
     require(action) {
       if (!access.can(principal, action)) throw new ForbiddenError('Forbidden access');
     },

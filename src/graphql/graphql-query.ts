@@ -1,4 +1,4 @@
-import type { GraphQLObjectType, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import type { FieldNode, GraphQLObjectType, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import { withSortedFields } from '../query/normalize-fields.js';
 import { normalizeLocale, normalizePublicationFilter } from '../query/normalize-params.js';
@@ -23,7 +23,8 @@ export type FieldArgs = Readonly<Record<string, unknown>>;
  * The Query a root field of `type` runs: its arguments (filters, sort, pagination, status,
  * locale, publication filter) and, from the selection sets, the fields and populate tree of the
  * entries it returns (`entries`: the selection sets of the entry objects, e.g. those under a
- * connection's `nodes`).
+ * connection's `nodes`). With `fieldErrors`, a relation-like field whose own arguments are refused
+ * is left out and recorded there, to fail at its own path.
  */
 export function rootQuery(
   scope: QueryScope,
@@ -32,8 +33,9 @@ export function rootQuery(
   args: FieldArgs,
   entries: readonly (SelectionSetNode | undefined)[],
   pagination: Pagination,
+  fieldErrors?: WeakMap<FieldNode, Error>,
 ): Query {
-  const plan = selectionOf(scope, info, type, entries);
+  const plan = selectionOf(scope, info, type, entries, fieldErrors);
   const filters = filtersOf(scope.model, type, args.filters);
   const sort = sortOf(scope.model, type, args.sort);
   return {
@@ -61,6 +63,7 @@ function selectionOf(
   info: GraphQLResolveInfo,
   type: ContentType,
   entries: readonly (SelectionSetNode | undefined)[],
+  fieldErrors: WeakMap<FieldNode, Error> | undefined,
 ): SelectionPlan {
   const objectType = scope.typeOf(type);
   if (!objectType) return { fields: [], populate: [] };
@@ -72,6 +75,11 @@ function selectionOf(
       model: scope.model,
       config: scope.config,
       typeOf: scope.typeOf,
+      ...(fieldErrors && {
+        onFieldError: (nodes: readonly FieldNode[], error: Error) => {
+          for (const node of nodes) fieldErrors.set(node, error);
+        },
+      }),
     },
     type,
     objectType,

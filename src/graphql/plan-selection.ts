@@ -2,9 +2,11 @@ import {
   getArgumentValues,
   isObjectType,
   type FieldNode,
+  type GraphQLField,
   type GraphQLObjectType,
   type SelectionSetNode,
 } from 'graphql';
+import { ApplicationError } from '../core/errors.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import type { DynamicZoneFragment, PopulateNode } from '../query/populate-types.js';
 import { getModel, isScalar, type Attribute, type Model, type Schema } from '../schema/types.js';
@@ -26,6 +28,12 @@ export interface SelectionScope extends OperationScope {
   readonly config: GraphqlConfig;
   /** The object type generated for a model (a dynamic zone's member types). */
   typeOf(model: Model): GraphQLObjectType | null;
+  /**
+   * Where a relation-like field whose own arguments are refused (a bad `filters` or `sort`) is
+   * reported: the field is left out of the read and answers the error at its own path, as the
+   * plugin's nested resolvers do. Without it, the error is thrown (and fails the root field).
+   */
+  onFieldError?(nodes: readonly FieldNode[], error: ApplicationError): void;
 }
 
 /** The fields and populate of one level. */
@@ -70,20 +78,38 @@ export function planSelection(
     }
     const field = typeFields[name];
     if (!field) continue;
-    const args = getArgumentValues(field, node, scope.variables);
-    const childType = namedObjectType(field.type);
-    const children = connection ? connectionNodes(scope, childType, nodes) : nodes.map((n) => n.selectionSet);
-    const entries = entriesKey(key);
-    const entryType = nodeType(childType, connection);
-    const planned =
-      base === 'localizations'
-        ? targetNode(scope, 'localizations', base, entries, model, entryType, children, args, true)
-        : attribute
-          ? attributeNode(scope, attribute, entries, entryType, children, args)
-          : null;
+    let planned: PopulateNode | null;
+    try {
+      planned = relationLikeNode(scope, model, field, key, nodes, base, attribute, connection);
+    } catch (error) {
+      if (!(error instanceof ApplicationError) || !scope.onFieldError) throw error;
+      scope.onFieldError(nodes, error);
+      continue;
+    }
     if (planned) populate.push(planned);
   }
   return { fields: [...fields], populate };
+}
+
+/** The populate node of a relation, media, component, dynamic-zone or `localizations` field. */
+function relationLikeNode(
+  scope: SelectionScope,
+  model: Model,
+  field: GraphQLField<unknown, unknown>,
+  key: string,
+  nodes: readonly FieldNode[],
+  base: string,
+  attribute: Attribute | undefined,
+  connection: boolean,
+): PopulateNode | null {
+  const args = getArgumentValues(field, nodes[0] as FieldNode, scope.variables);
+  const childType = namedObjectType(field.type);
+  const children = connection ? connectionNodes(scope, childType, nodes) : nodes.map((n) => n.selectionSet);
+  const entries = entriesKey(key);
+  const entryType = nodeType(childType, connection);
+  if (base === 'localizations')
+    return targetNode(scope, 'localizations', base, entries, model, entryType, children, args, true);
+  return attribute ? attributeNode(scope, attribute, entries, entryType, children, args) : null;
 }
 
 /** The object type of a field's (list, non-null) type; for a union, null. */
