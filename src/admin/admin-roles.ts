@@ -1,12 +1,11 @@
 import { createDocumentId } from '../core/document-id.js';
-import { isRecord } from '../core/is-record.js';
-import type { Database, Executor, Row } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import type { Schema } from '../schema/types.js';
-import { decodeValue } from '../shape/decode-value.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';
 import { defaultRolePermissions, superAdminPermissions, type AdminPermission } from './admin-permission-catalog.js';
+import { insertAdminPermissions, readAdminPermissions, type StoredPermission } from './admin-permission-rows.js';
 
 const ROLES = 'admin_roles';
 const PERMISSIONS = 'admin_permissions';
@@ -30,10 +29,7 @@ const DEFAULT_ROLES = [
   { name: 'Author', code: 'strapi-author', description: 'Authors can manage the content they have created.' },
 ] as const;
 
-/** A stored permission with its row id, as `/admin/users/me/permissions` answers it. */
-export interface StoredPermission extends AdminPermission {
-  readonly id: number;
-}
+export type { StoredPermission } from './admin-permission-rows.js';
 
 /** Every role's permissions, read once at start and again when they change. */
 export interface AdminPermissions {
@@ -137,41 +133,14 @@ export async function permissionsOfRoles(
       ],
     }),
   );
-  const ids = links.map((link) => Number(link.permissionId));
-  const rows = new Map<number, Row>();
-  // Read in chunks: a Super Admin role holds about a hundred permissions, a large project many more.
-  for (let start = 0; start < ids.length; start += 500) {
-    const chunk = ids.slice(start, start + 500);
-    const found = await exec.all(
-      compileSelect(
-        db.dialect,
-        simpleSelect(
-          PERMISSIONS,
-          {
-            id: ['id', 'integer'],
-            action: ['action', 'string'],
-            subject: ['subject', 'string'],
-            properties: ['properties', 'json'],
-            conditions: ['conditions', 'json'],
-            actionParameters: ['action_parameters', 'json'],
-          },
-          isIn('id', chunk),
-        ),
-      ),
-    );
-    for (const row of found) rows.set(Number(row.id), row);
-  }
+  const stored = await readAdminPermissions(
+    exec,
+    db.dialect,
+    links.map((link) => Number(link.permissionId)),
+  );
   for (const link of links) {
-    const row = rows.get(Number(link.permissionId));
-    if (!row) continue;
-    result.get(Number(link.roleId))?.push({
-      id: Number(row.id),
-      action: String(row.action),
-      subject: (row.subject as string | null) ?? null,
-      properties: recordOr(decodeValue('json', row.properties)),
-      conditions: arrayOfStrings(decodeValue('json', row.conditions)),
-      actionParameters: recordOr(decodeValue('json', row.actionParameters)),
-    });
+    const permission = stored.get(Number(link.permissionId));
+    if (permission) result.get(Number(link.roleId))?.push(permission);
   }
   return result;
 }
@@ -185,28 +154,7 @@ export async function insertPermissions(
   now: Date,
   firstOrd = 1,
 ): Promise<number[]> {
-  const inserted: number[] = [];
-  for (let start = 0; start < permissions.length; start += 100) {
-    const chunk = permissions.slice(start, start + 100);
-    const ids = await tx.insert(
-      compileInsert(db.dialect, {
-        table: PERMISSIONS,
-        rows: chunk.map((p) =>
-          rowOf({
-            document_id: [createDocumentId(), 'string'],
-            action: [p.action, 'string'],
-            action_parameters: [p.actionParameters, 'json'],
-            subject: [p.subject, 'string'],
-            properties: [p.properties, 'json'],
-            conditions: [p.conditions, 'json'],
-            created_at: [now, 'datetime'],
-            updated_at: [now, 'datetime'],
-            published_at: [now, 'datetime'],
-          }),
-        ),
-      }),
-      chunk.length,
-    );
+  return insertAdminPermissions(tx, db.dialect, permissions, now, async (ids, offset) => {
     await tx.insert(
       compileInsert(db.dialect, {
         table: PERMISSION_ROLES,
@@ -214,21 +162,11 @@ export async function insertPermissions(
           rowOf({
             permission_id: [id, 'integer'],
             role_id: [roleId, 'integer'],
-            permission_ord: [firstOrd + start + index, 'float'],
+            permission_ord: [firstOrd + offset + index, 'float'],
           }),
         ),
       }),
       ids.length,
     );
-    inserted.push(...ids);
-  }
-  return inserted;
-}
-
-function recordOr(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {};
-}
-
-function arrayOfStrings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  });
 }

@@ -1,13 +1,10 @@
-import { createDocumentId } from '../../core/document-id.js';
-import { isRecord } from '../../core/is-record.js';
 import type { Executor } from '../../db/database.js';
 import { isIn, rowOf, simpleSelect } from '../../plan/simple-plans.js';
-import { decodeValue } from '../../shape/decode-value.js';
 import { compileSelect } from '../../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../../sql/compile-write.js';
 import type { Dialect } from '../../sql/dialect.js';
 import type { AdminPermission } from '../admin-permission-catalog.js';
-import type { StoredPermission } from '../admin-roles.js';
+import { insertAdminPermissions, readAdminPermissions, type StoredPermission } from '../admin-permission-rows.js';
 
 /**
  * An admin token's two relations, stored as Strapi 5.54 stores them: its permissions are
@@ -50,42 +47,14 @@ export async function tokenPermissions(
       ),
     ),
   );
-  if (links.length === 0) return result;
-  const rows = await exec.all(
-    compileSelect(
-      dialect,
-      simpleSelect(
-        PERMISSIONS,
-        {
-          id: ['id', 'integer'],
-          action: ['action', 'string'],
-          subject: ['subject', 'string'],
-          properties: ['properties', 'json'],
-          conditions: ['conditions', 'json'],
-          actionParameters: ['action_parameters', 'json'],
-        },
-        isIn(
-          'id',
-          links.map((link) => Number(link.permissionId)),
-        ),
-      ),
-    ),
+  const stored = await readAdminPermissions(
+    exec,
+    dialect,
+    links.map((link) => Number(link.permissionId)),
   );
-  const byId = new Map(rows.map((row) => [Number(row.id), row]));
   for (const link of links) {
-    const row = byId.get(Number(link.permissionId));
-    if (!row) continue;
-    const properties = decodeValue('json', row.properties);
-    const conditions = decodeValue('json', row.conditions);
-    const parameters = decodeValue('json', row.actionParameters);
-    result.get(Number(link.tokenId))?.push({
-      id: Number(row.id),
-      action: String(row.action),
-      subject: (row.subject as string | null) ?? null,
-      properties: isRecord(properties) ? properties : {},
-      conditions: Array.isArray(conditions) ? conditions.filter((c): c is string => typeof c === 'string') : [],
-      actionParameters: isRecord(parameters) ? parameters : {},
-    });
+    const permission = stored.get(Number(link.permissionId));
+    if (permission) result.get(Number(link.tokenId))?.push(permission);
   }
   return result;
 }
@@ -99,39 +68,21 @@ export async function setTokenAdminPermissions(
   now: Date,
 ): Promise<void> {
   await deleteTokenAdminPermissions(tx, dialect, [tokenId]);
-  if (permissions.length === 0) return;
-  const ids = await tx.insert(
-    compileInsert(dialect, {
-      table: PERMISSIONS,
-      rows: permissions.map((p) =>
-        rowOf({
-          document_id: [createDocumentId(), 'string'],
-          action: [p.action, 'string'],
-          action_parameters: [p.actionParameters, 'json'],
-          subject: [p.subject, 'string'],
-          properties: [p.properties, 'json'],
-          conditions: [p.conditions, 'json'],
-          created_at: [now, 'datetime'],
-          updated_at: [now, 'datetime'],
-          published_at: [now, 'datetime'],
-        }),
-      ),
-    }),
-    permissions.length,
-  );
-  await tx.insert(
-    compileInsert(dialect, {
-      table: PERMISSION_TOKENS,
-      rows: ids.map((id, index) =>
-        rowOf({
-          permission_id: [id, 'integer'],
-          api_token_id: [tokenId, 'integer'],
-          permission_ord: [index + 1, 'float'],
-        }),
-      ),
-    }),
-    ids.length,
-  );
+  await insertAdminPermissions(tx, dialect, permissions, now, async (ids, offset) => {
+    await tx.insert(
+      compileInsert(dialect, {
+        table: PERMISSION_TOKENS,
+        rows: ids.map((id, index) =>
+          rowOf({
+            permission_id: [id, 'integer'],
+            api_token_id: [tokenId, 'integer'],
+            permission_ord: [offset + index + 1, 'float'],
+          }),
+        ),
+      }),
+      ids.length,
+    );
+  });
 }
 
 /** Deletes the permission rows (and links) of these tokens. */
