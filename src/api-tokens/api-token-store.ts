@@ -247,20 +247,32 @@ export async function regenerateApiToken(
   const accessKey = newAccessKey();
   const found = await db.transaction(async (tx) => {
     if (!(await readToken(tx, db.dialect, id))) return false;
-    await tx.run(
-      compileUpdate(db.dialect, {
-        table: TOKENS,
-        set: rowOf({
-          access_key: [hashAccessKey(secrets.salt, accessKey), 'string'],
-          encrypted_key: [encryptAccessKey(secrets.encryptionKey, accessKey), 'string'],
-          updated_at: [now, 'datetime'],
-        }),
-        where: eq('id', id, 'integer'),
-      }),
-    );
+    await storeAccessKey(tx, db.dialect, secrets, id, accessKey, now);
     return true;
   });
   return found ? { id, kind: 'content-api', accessKey } : null;
+}
+
+/** Gives the token row `id` a new access key (hash and encrypted copy): the old key stops working at once. */
+export async function storeAccessKey(
+  tx: Executor,
+  dialect: Dialect,
+  secrets: ApiTokenSecrets,
+  id: number,
+  accessKey: string,
+  now: Date,
+): Promise<void> {
+  await tx.run(
+    compileUpdate(dialect, {
+      table: TOKENS,
+      set: rowOf({
+        access_key: [hashAccessKey(secrets.salt, accessKey), 'string'],
+        encrypted_key: [encryptAccessKey(secrets.encryptionKey, accessKey), 'string'],
+        updated_at: [now, 'datetime'],
+      }),
+      where: eq('id', id, 'integer'),
+    }),
+  );
 }
 
 /** Deletes the content-API token with this id and its permissions; answers what was deleted, or null. */

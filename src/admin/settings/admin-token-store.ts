@@ -1,5 +1,5 @@
 import { decryptAccessKey, encryptAccessKey, hashAccessKey, newAccessKey } from '../../api-tokens/api-token-keys.js';
-import { assertNameFree, NAMES_LOCK, type ApiTokenSecrets } from '../../api-tokens/api-token-store.js';
+import { assertNameFree, NAMES_LOCK, storeAccessKey, type ApiTokenSecrets } from '../../api-tokens/api-token-store.js';
 import { createDocumentId } from '../../core/document-id.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Database, Executor } from '../../db/database.js';
@@ -227,17 +227,7 @@ export async function regenerateAdminToken(
   const accessKey = newAccessKey();
   const found = await db.transaction(async (tx) => {
     if (!(await readToken(tx, db, id))) return false;
-    await tx.run(
-      compileUpdate(db.dialect, {
-        table: TOKENS,
-        set: rowOf({
-          access_key: [hashAccessKey(secrets.salt, accessKey), 'string'],
-          encrypted_key: [encryptAccessKey(secrets.encryptionKey, accessKey), 'string'],
-          updated_at: [now, 'datetime'],
-        }),
-        where: eq('id', id, 'integer'),
-      }),
-    );
+    await storeAccessKey(tx, db.dialect, secrets, id, accessKey, now);
     return true;
   });
   return found ? { id, kind: 'admin', accessKey } : null;
