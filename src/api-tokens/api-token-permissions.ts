@@ -1,5 +1,6 @@
 import { createDocumentId } from '../core/document-id.js';
 import type { Executor } from '../db/database.js';
+import { permissionActions } from '../db/permission-actions.js';
 import { isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';
@@ -39,21 +40,12 @@ async function permissionRows(exec: Executor, dialect: Dialect, tokenIds: readon
       ),
     ),
   );
-  if (links.length === 0) return [];
-  const actions = await exec.all(
-    compileSelect(
-      dialect,
-      simpleSelect(
-        PERMISSIONS,
-        { id: ['id', 'integer'], action: ['action', 'string'] },
-        isIn(
-          'id',
-          links.map((link) => Number(link.permissionId)),
-        ),
-      ),
-    ),
+  const actionById = await permissionActions(
+    exec,
+    dialect,
+    PERMISSIONS,
+    links.map((link) => Number(link.permissionId)),
   );
-  const actionById = new Map(actions.map((row) => [Number(row.id), String(row.action)]));
   return links.flatMap((link) => {
     const action = actionById.get(Number(link.permissionId));
     return action === undefined

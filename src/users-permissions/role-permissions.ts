@@ -1,5 +1,6 @@
 import { createDocumentId } from '../core/document-id.js';
 import type { Database, Executor } from '../db/database.js';
+import { permissionActions } from '../db/permission-actions.js';
 import { isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';
@@ -147,21 +148,12 @@ async function readGrants(exec: Executor, db: Database, roleIds: readonly number
       ),
     ),
   );
-  if (links.length === 0) return [];
-  const rows = await exec.all(
-    compileSelect(
-      db.dialect,
-      simpleSelect(
-        PERMISSIONS,
-        { id: ['id', 'integer'], action: ['action', 'string'] },
-        isIn(
-          'id',
-          links.map((l) => Number(l.permissionId)),
-        ),
-      ),
-    ),
+  const actionById = await permissionActions(
+    exec,
+    db.dialect,
+    PERMISSIONS,
+    links.map((l) => Number(l.permissionId)),
   );
-  const actionById = new Map(rows.map((row) => [Number(row.id), String(row.action)]));
   return links.flatMap((link) => {
     const action = actionById.get(Number(link.permissionId));
     return action === undefined

@@ -1,6 +1,7 @@
 import { ApplicationError, NotFoundError } from '../../core/errors.js';
 import { rowIdParam } from '../../core/row-id-param.js';
 import type { Database, Executor } from '../../db/database.js';
+import { permissionActions } from '../../db/permission-actions.js';
 import type { Condition } from '../../plan/plan-types.js';
 import { eq, isIn, simpleSelect } from '../../plan/simple-plans.js';
 import { compileSelect } from '../../sql/compile-read.js';
@@ -121,23 +122,12 @@ async function readTransferTokens(db: Database, exec: Executor, where: Condition
   );
   const ids = rows.map((row) => Number(row.id));
   const links = await permissionLinks(db, exec, ids);
-  const actions = new Map<number, string>();
-  if (links.length > 0) {
-    const permissionRows = await exec.all(
-      compileSelect(
-        db.dialect,
-        simpleSelect(
-          PERMISSIONS,
-          { id: ['id', 'integer'], action: ['action', 'string'] },
-          isIn(
-            'id',
-            links.map((link) => link.permissionId),
-          ),
-        ),
-      ),
-    );
-    for (const row of permissionRows) actions.set(Number(row.id), String(row.action));
-  }
+  const actions = await permissionActions(
+    exec,
+    db.dialect,
+    PERMISSIONS,
+    links.map((link) => link.permissionId),
+  );
   const text = (kind: 'datetime' | 'biginteger', value: unknown) => decodeValue(kind, value) as string | null;
   return rows.map((row) => ({
     id: Number(row.id),
