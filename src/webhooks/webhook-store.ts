@@ -6,7 +6,18 @@ import { compileSelect } from '../sql/compile-read.js';
 import { decodeValue } from '../shape/decode-value.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 
-const WEBHOOKS = 'strapi_webhooks';
+/** Strapi's webhooks table. */
+export const WEBHOOKS = 'strapi_webhooks';
+
+/** Its columns, as every reader of the table selects them. */
+export const WEBHOOK_COLUMNS = {
+  id: ['id', 'integer'],
+  name: ['name', 'string'],
+  url: ['url', 'string'],
+  headers: ['headers', 'json'],
+  events: ['events', 'json'],
+  enabled: ['enabled', 'boolean'],
+} as const;
 /** Core-store key of the names `config/webhooks.js` declared at the last start. */
 const DECLARED = 'cairn_webhooks_declared';
 
@@ -57,15 +68,9 @@ export async function syncWebhooks(db: Database, declared: readonly WebhookDecla
  * in `config/webhooks.js` (null for one stored by other means: the admin panel, Strapi's admin).
  */
 export async function readWebhooks(db: Database, declared: readonly WebhookDeclaration[]): Promise<Webhook[]> {
-  const columns = {
-    id: ['id', 'integer'],
-    name: ['name', 'string'],
-    url: ['url', 'string'],
-    headers: ['headers', 'json'],
-    events: ['events', 'json'],
-    enabled: ['enabled', 'boolean'],
-  } as const;
-  const rows = await db.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, columns, null, { orderById: true })));
+  const rows = await db.all(
+    compileSelect(db.dialect, simpleSelect(WEBHOOKS, WEBHOOK_COLUMNS, null, { orderById: true })),
+  );
   const secrets = new Map(declared.map((webhook) => [webhook.name, webhook.secret]));
   return rows.map((row) => ({
     id: Number(row.id),

@@ -5,17 +5,8 @@ import { eq, isIn, rowOf, simpleSelect } from '../../plan/simple-plans.js';
 import { decodeValue } from '../../shape/decode-value.js';
 import { compileSelect } from '../../sql/compile-read.js';
 import { compileDelete, compileInsert, compileUpdate } from '../../sql/compile-write.js';
+import { WEBHOOK_COLUMNS, WEBHOOKS } from '../../webhooks/webhook-store.js';
 import type { WebhookInput } from './webhook-input.js';
-
-const WEBHOOKS = 'strapi_webhooks';
-const COLUMNS = {
-  id: ['id', 'integer'],
-  name: ['name', 'string'],
-  url: ['url', 'string'],
-  headers: ['headers', 'json'],
-  events: ['events', 'json'],
-  enabled: ['enabled', 'boolean'],
-} as const;
 
 /** A webhook as Strapi's admin API answers it (its store's `fromDBObject`): the id as a string, `isEnabled`. */
 export interface WebhookView {
@@ -48,9 +39,9 @@ export interface WebhookAdminStore {
 /** The store over `db`; `declared` names the webhooks of `config/webhooks.js`. */
 export function createWebhookAdminStore(db: Database, declared: ReadonlySet<string>): WebhookAdminStore {
   const select = async (exec: Executor, where: Condition | null) =>
-    (await exec.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, COLUMNS, where, { orderById: true })))).map(
-      viewOf,
-    );
+    (
+      await exec.all(compileSelect(db.dialect, simpleSelect(WEBHOOKS, WEBHOOK_COLUMNS, where, { orderById: true })))
+    ).map(viewOf);
   const values = (input: WebhookInput, enabled: boolean) =>
     rowOf({
       name: [input.name, 'string'],
