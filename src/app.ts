@@ -142,7 +142,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       documents,
       access,
       changes,
-      signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
+      ...(upload.context.urls.isPrivate && {
+        signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
+      }),
     });
     const guarded = guardRoutes(
       [

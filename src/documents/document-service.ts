@@ -89,14 +89,16 @@ export function createDocumentService(deps: {
   readonly documents: DocumentContext;
   readonly access: AccessControl;
   readonly changes: ChangeBus;
-  /** Rewrites the answered documents' media (upload/file-url-signer.ts); they are answered as read without it. */
+  /**
+   * Rewrites the answered documents' media (upload/file-url-signer.ts); absent (a public provider),
+   * documents are answered as read, at no cost.
+   */
   readonly signMedia?: (type: ContentType, query: Query, documents: readonly Document[]) => Promise<Document[]>;
 }): DocumentService {
   const { documents, access, changes } = deps;
-  const signMedia =
-    deps.signMedia ?? (async (_type: ContentType, _query: Query, found: readonly Document[]) => [...found]);
+  const { signMedia } = deps;
   const signOne = async <T extends Document | null>(type: ContentType, query: Query, document: T): Promise<T> =>
-    document === null ? document : ((await signMedia(type, query, [document]))[0] as T);
+    document === null || !signMedia ? document : ((await signMedia(type, query, [document]))[0] as T);
   const { schema, db } = documents;
   const read: ReadContext = { schema, exec: db, dialect: db.dialect };
   /** The context a caller's writes run in: an admin user's are recorded as theirs. */
@@ -148,7 +150,7 @@ export function createDocumentService(deps: {
     async findMany(type, query, caller) {
       const allowed = authorize(type, query, caller);
       const found = await findManyDocuments(read, type, allowed);
-      return { ...found, documents: await signMedia(type, allowed, found.documents) };
+      return signMedia ? { ...found, documents: await signMedia(type, allowed, found.documents) } : found;
     },
     async findOne(type, documentId, query, caller) {
       const allowed = authorize(type, query, caller);

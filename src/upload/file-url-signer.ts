@@ -13,6 +13,8 @@ const FILE_UID = 'plugin::upload.file';
  * upload plugin signs them: the rows keep the stored URL; answers show `getSignedUrl(file)`.
  */
 export interface FileUrlSigner {
+  /** Whether the provider's files are private (their URLs signed in answers); false: answers are left as read. */
+  readonly isPrivate: boolean;
   /**
    * The upload plugin's answers (`/api/upload/files`, the media library): every file with
    * `isUrlSigned`, true for a file of the private provider, whose `url` and each format's `url`
@@ -68,6 +70,7 @@ export async function createFileUrlSigner(
     return new Map(await Promise.all(files.map(async (file) => [file, await signOne(file, sourceOf(file))] as const)));
   };
   return {
+    isPrivate,
     async signFiles(files) {
       if (!isPrivate) return files.map((file) => ({ ...file, isUrlSigned: false }));
       const signed = await signAll(files);
