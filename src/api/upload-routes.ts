@@ -13,6 +13,7 @@ import type { ContentType } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
 import { checkFilesPageParams, filesListPaging, TOP_LEVEL_PAGING_KEYS } from '../upload/files-paging.js';
 import { emptyUpload, jsonFields, receiveMultipart } from '../upload/upload-input.js';
+import { filesById as readFilesById } from '../upload/files-by-id.js';
 import { parseFileInfo, parseUploadTarget } from '../upload/upload-body.js';
 import {
   deleteFile,
@@ -92,18 +93,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
       withCount,
     });
   };
-  const filesById = async (ids: readonly number[], q: Query): Promise<Document[]> => {
-    if (ids.length === 0) return [];
-    const byId: Query = {
-      ...q,
-      filters: { kind: 'compare', field: 'id', op: 'in', value: [...ids] },
-      sort: [],
-      pagination: { mode: 'all', withCount: false },
-    };
-    const { documents } = await findManyDocuments(read, fileType, byId);
-    const order = new Map(ids.map((id, index) => [id, index]));
-    return documents.sort((a, b) => (order.get(Number(a.id)) ?? 0) - (order.get(Number(b.id)) ?? 0));
-  };
+  const filesById = (ids: readonly number[], q: Query) => readFilesById(read, fileType, ids, q);
   const fileOrNotFound = async (request: HttpRequest, principal: Principal) => {
     const id = rowIdParam(request.params.id);
     const [file] = id === null ? [] : await filesById([id], query(principal, {}, all));

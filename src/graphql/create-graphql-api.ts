@@ -10,7 +10,9 @@ import type { AccessControl } from '../access/principal.js';
 import type { Config } from '../config/config.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import type { DocumentService } from '../documents/document-service.js';
-import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
+import type { ReadContext } from '../documents/read-documents.js';
+import type { Query } from '../query/query-types.js';
+import { filesById } from '../upload/files-by-id.js';
 import type { Route } from '../http/http-types.js';
 import type { Model, Schema } from '../schema/types.js';
 import type { UploadContext } from '../upload/upload-service.js';
@@ -67,19 +69,8 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
   const fileType = deps.schema.contentTypes.get('plugin::upload.file');
   const readFile = async (id: number) => {
     if (!fileType) return null;
-    const { documents } = await findManyDocuments(deps.read, fileType, {
-      filters: { kind: 'compare', field: 'id', op: 'eq', value: id },
-      sort: [],
-      fields: null,
-      populate: [],
-      pagination: { mode: 'offset', start: 0, limit: 1, withCount: false },
-      status: 'published',
-      locale: null,
-      publicationFilter: null,
-      search: null,
-    });
     // As every answered file: a private provider's URLs signed (upload/file-url-signer.ts).
-    const [file] = await deps.upload.urls.signFiles(documents);
+    const [file] = await deps.upload.urls.signFiles(await filesById(deps.read, fileType, [id], FILE_QUERY));
     return file ?? null;
   };
   const content = {
@@ -138,6 +129,19 @@ function entriesOf(source: unknown, context: GraphqlContext, info: GraphQLResolv
   if (info.path.key === info.fieldName && Object.hasOwn(record, info.fieldName)) return record[info.fieldName];
   throw new ForbiddenError('Forbidden access');
 }
+
+/** A file read whole, as the upload API shows it. */
+const FILE_QUERY: Query = {
+  filters: null,
+  sort: [],
+  fields: null,
+  populate: [],
+  pagination: { mode: 'all', withCount: false },
+  status: 'published',
+  locale: null,
+  publicationFilter: null,
+  search: null,
+};
 
 /** A relation-like field: its entries, `[]` or null when there are none. */
 const entriesField: GraphQLFieldResolver<unknown, GraphqlContext> = (source, _args, _context, info) =>
