@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProjectError } from '../core/errors.js';
+import { compiledConfigFile, compiledProjectRoot } from './compiled-config-dir.js';
 import type { EnvHelper } from './env-helper.js';
 
 /** The config files Cairn reads (Strapi's own plus Cairn's `permissions`, `webhooks` and `custom-fields`). */
@@ -28,23 +29,34 @@ export type RawConfig = Partial<Record<ConfigName, unknown>>;
  * Reads `config/<name>.{js,cjs,mjs,ts,json}` (and `config/env/<NODE_ENV>/<name>.*` on top, merged
  * as Strapi does). A module may export an object or a function `({ env }) => object`.
  * CommonJS is loaded natively; ESM, TypeScript and CommonJS inside an ESM package go through jiti.
+ * In a TypeScript project the files see the `__dirname` and `__filename` of the compiled copy
+ * Strapi runs (compiled-config-dir.ts), so paths built from them name what they name in Strapi.
  */
 export async function loadConfigFiles(dir: string, env: EnvHelper, nodeEnv: string | undefined): Promise<RawConfig> {
   const config: RawConfig = {};
+  const compiledRoot = compiledProjectRoot(dir);
+  const compiledAs = (file: string) => compiledConfigFile(dir, compiledRoot, file);
   for (const name of CONFIG_NAMES) {
-    const base = await readConfigValue(join(dir, 'config', name), env);
-    const override = nodeEnv ? await readConfigValue(join(dir, 'config', 'env', nodeEnv, name), env) : undefined;
+    const base = await readConfigValue(join(dir, 'config', name), env, compiledAs);
+    const override = nodeEnv
+      ? await readConfigValue(join(dir, 'config', 'env', nodeEnv, name), env, compiledAs)
+      : undefined;
     const value = override === undefined ? base : mergeConfig(base, override);
     if (value !== undefined) config[name] = value;
   }
   return config;
 }
 
-async function readConfigValue(pathWithoutExtension: string, env: EnvHelper): Promise<unknown> {
+async function readConfigValue(
+  pathWithoutExtension: string,
+  env: EnvHelper,
+  compiledAs: (file: string) => string | null,
+): Promise<unknown> {
   const file = EXTENSIONS.map((ext) => pathWithoutExtension + ext).find((candidate) => existsSync(candidate));
   if (!file) return undefined;
   try {
-    const exported = await importConfigModule(file);
+    const compiled = compiledAs(file);
+    const exported = compiled === null ? await importConfigModule(file) : await importAsCompiled(file, compiled);
     return typeof exported === 'function'
       ? await (exported as (args: { env: EnvHelper }) => unknown)({ env })
       : exported;
@@ -69,6 +81,19 @@ async function importConfigModule(file: string): Promise<unknown> {
   const { createJiti } = await import('jiti');
   const jiti = createJiti(file, { moduleCache: false, fsCache: false });
   return interopDefault(await jiti.import(file));
+}
+
+/**
+ * Runs `file` (resolving its imports from where it is) with `__dirname` and `__filename` those of
+ * `compiled`, the copy Strapi would run. The declarations go on the file's first line, so error
+ * positions keep their line numbers.
+ */
+async function importAsCompiled(file: string, compiled: string): Promise<unknown> {
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(file, { moduleCache: false, fsCache: false });
+  const names = `var __dirname = ${JSON.stringify(dirname(compiled))}, __filename = ${JSON.stringify(compiled)};`;
+  const source = names + readFileSync(file, 'utf8');
+  return interopDefault(await jiti.evalModule(source, { id: file, filename: file, async: true }));
 }
 
 function interopDefault(module: unknown): unknown {
