@@ -10,7 +10,8 @@ import { ProjectError } from '../core/errors.js';
 import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
 import { buildSchema } from '../schema/build-schema.js';
 import type { Schema } from '../schema/types.js';
-import { listIgnoredCodeFiles, readModelFiles } from './read-model-files.js';
+import { applyPluginExtensions } from './plugin-extensions.js';
+import { listIgnoredCodeFiles, readModelFiles, readPluginExtensions } from './read-model-files.js';
 
 /** A Strapi 5 project folder, read and checked: everything the server needs to start. */
 export interface Project {
@@ -28,7 +29,8 @@ export interface Project {
 }
 
 /**
- * Loads a project folder: `.env` (generating missing secrets), `config/*`, the content model.
+ * Loads a project folder: `.env` (generating missing secrets), `config/*`, the content model
+ * (with the project's `src/extensions/` schemas laid over Strapi's plugin types).
  * `processEnv` is the real environment; it wins over `.env`. Throws ProjectError with a message
  * naming the file at fault.
  */
@@ -50,7 +52,8 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     NODE_ENV: projectEnv.vars.NODE_ENV,
   });
   const files = readModelFiles(root);
-  const schema = buildSchema([...BUILTIN_CONTENT_TYPES, ...files.contentTypes], files.components, {
+  const builtins = applyPluginExtensions(BUILTIN_CONTENT_TYPES, readPluginExtensions(root));
+  const schema = buildSchema([...builtins.contentTypes, ...files.contentTypes], files.components, {
     privateAttributes: config.api.privateAttributes,
     customFields: config.customFields,
   });
@@ -62,8 +65,10 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     modelFiles: files,
     ignoredFiles: listIgnoredCodeFiles(root),
     generatedSecrets: projectEnv.generated,
-    warnings: [projectEnv.warning, databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME)].filter(
-      (w): w is string => w !== undefined,
-    ),
+    warnings: [
+      projectEnv.warning,
+      databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME),
+      ...builtins.warnings,
+    ].filter((w): w is string => w !== undefined),
   };
 }

@@ -60,6 +60,38 @@ export function readModelFiles(projectDir: string): { contentTypes: RawContentTy
   return { contentTypes, components };
 }
 
+/** A plugin content type's schema as the project rewrites it under `src/extensions/`. */
+export interface PluginExtension {
+  /** `plugin::users-permissions.user` for `src/extensions/users-permissions/content-types/user/schema.json`. */
+  readonly uid: string;
+  /** The file, relative to the project. */
+  readonly file: string;
+  readonly definition: RawModelFile;
+}
+
+/**
+ * Reads `src/extensions/<plugin>/content-types/<name>/schema.json`: the schemas Strapi lays over
+ * its plugins' content types at load (core loaders/plugins applyUserExtension). The content-type
+ * builder writes one there when a project adds fields to users-permissions' user, say.
+ */
+export function readPluginExtensions(projectDir: string): PluginExtension[] {
+  const root = join(projectDir, 'src', 'extensions');
+  const found: PluginExtension[] = [];
+  for (const plugin of listDirs(root)) {
+    const typesDir = join(root, plugin, 'content-types');
+    for (const name of listDirs(typesDir)) {
+      const file = join(typesDir, name, 'schema.json');
+      if (!existsSync(file)) continue;
+      found.push({
+        uid: `plugin::${plugin}.${name}`,
+        file: relative(projectDir, file),
+        definition: readJson(projectDir, file),
+      });
+    }
+  }
+  return found;
+}
+
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 
 /**
