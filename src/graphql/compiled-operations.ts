@@ -1,0 +1,119 @@
+import {
+  BREAK,
+  Kind,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+
+/** Runs one operation of a validated document: `execute`'s result, or its promise. */
+export type RunOperation = (
+  context: unknown,
+  variables: Record<string, unknown> | undefined,
+) => Promise<ExecutionResult> | ExecutionResult;
+
+/**
+ * The most selections an operation may expand to, every fragment spread counted each time it
+ * appears, for it to be compiled: graphql-jit generates code for each spread where it stands, so
+ * fragments spreading each other several times would make its work (and code) grow exponentially
+ * with the document's size. Real queries expand to a few hundred; anything larger runs through
+ * graphql-js' interpreter, which merges repeated spreads as it goes.
+ */
+const MAX_COMPILED_SELECTIONS = 5_000;
+
+/**
+ * Compiled execution, remembered per validated document and operation name: the document's
+ * selection sets are turned once into a function that resolves and completes the answer
+ * without graphql-js walking the AST for every value (graphql-jit). `null` means: execute
+ * with graphql-js (the document expands too far to compile, or the compiler refused it).
+ */
+export function compiledOperations(
+  schema: GraphQLSchema,
+): (document: DocumentNode, operationName: string | undefined) => RunOperation | null {
+  const known = new WeakMap<DocumentNode, Map<string, RunOperation | null>>();
+  return (document, operationName) => {
+    let byName = known.get(document);
+    if (!byName) known.set(document, (byName = new Map()));
+    const key = operationName ?? '';
+    if (byName.has(key)) return byName.get(key) ?? null;
+    const run = compile(schema, document, operationName);
+    byName.set(key, run);
+    return run;
+  };
+}
+
+function compile(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+): RunOperation | null {
+  if (asksIntrospection(document)) return null;
+  if (expandedSelections(document, MAX_COMPILED_SELECTIONS) > MAX_COMPILED_SELECTIONS) return null;
+  let compiled: CompiledQuery | ExecutionResult;
+  try {
+    compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
+  } catch {
+    return null;
+  }
+  if (!isCompiledQuery(compiled)) return null;
+  return (context, variables) => compiled.query(undefined, context, variables);
+}
+
+/**
+ * Whether the document selects `__schema` or `__type` anywhere: introspection (tools, codegen)
+ * is left to graphql-js, whose introspection types the compiler does not execute the same way.
+ */
+function asksIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * The number of selections (fields, inline fragments, spreads) an operation's selection sets
+ * come to with every spread replaced by its fragment, each time it appears; stops counting past
+ * `limit`. Each fragment's own figure is computed once, so the count itself stays linear.
+ */
+export function expandedSelections(document: DocumentNode, limit: number): number {
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
+  }
+  const sizes = new Map<string, number>();
+  const sizeOf = (selectionSet: SelectionSetNode): number => {
+    let total = 0;
+    for (const selection of selectionSet.selections) {
+      total += 1;
+      if (selection.kind === Kind.FRAGMENT_SPREAD) total += fragmentSize(selection.name.value);
+      else if (selection.selectionSet) total += sizeOf(selection.selectionSet);
+      if (total > limit) return limit + 1;
+    }
+    return total;
+  };
+  const fragmentSize = (name: string): number => {
+    const known = sizes.get(name);
+    if (known !== undefined) return known;
+    sizes.set(name, limit + 1); // a cycle (refused by validation before this runs) counts as too large
+    const selectionSet = fragments.get(name);
+    const size = selectionSet ? sizeOf(selectionSet) : 0;
+    sizes.set(name, size);
+    return size;
+  };
+  let total = 0;
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) total += sizeOf(definition.selectionSet);
+    if (total > limit) return limit + 1;
+  }
+  return total;
+}
