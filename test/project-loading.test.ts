@@ -72,8 +72,13 @@ describe('loading a Strapi 5 project folder', () => {
   });
 
   it('lists the custom code it will not run', async () => {
-    const project = await loadProject(copyExample({ 'src/index.js': 'module.exports = {};' }), {});
+    const migration = 'database/migrations/2025.01.01T00.00.00.fill-slugs.js';
+    const project = await loadProject(
+      copyExample({ 'src/index.js': 'module.exports = {};', [migration]: 'module.exports = { async up() {} };' }),
+      {},
+    );
     expect(project.ignoredFiles).toContain('src/index.js');
+    expect(project.ignoredFiles).toContain(migration);
     expect(project.ignoredFiles).toContain('src/api/article/controllers/article.js');
     expect(project.ignoredFiles.every((file) => !file.endsWith('.json'))).toBe(true);
   });

@@ -96,7 +96,8 @@ const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 
 /**
  * Custom code Strapi would execute and Cairn does not: controllers, routes, services, policies,
- * middlewares and lifecycles under `src/api`, `src/index.*`, and everything under `src/extensions`.
+ * middlewares and lifecycles under `src/api`, `src/index.*`, everything under `src/extensions`,
+ * and the migrations of `database/migrations/` Strapi runs before it starts.
  */
 export function listIgnoredCodeFiles(projectDir: string): string[] {
   const found: string[] = [];
@@ -117,5 +118,6 @@ export function listIgnoredCodeFiles(projectDir: string): string[] {
   walk(join(src, 'extensions'));
   walk(join(src, 'middlewares'));
   walk(join(src, 'policies'));
+  walk(join(projectDir, 'database', 'migrations'));
   return found.sort();
 }
