@@ -1,7 +1,16 @@
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // One graphql module, as Node resolves it (`main`, CommonJS): Vite would otherwise give the
+    // sources its `module` build while graphql-jit requires the CommonJS one, and graphql refuses
+    // types made by one copy inside the other.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -27,38 +27,54 @@ const MAX_COMPILED_SELECTIONS = 5_000;
 /**
  * Compiled execution, remembered per validated document and operation name: the document's
  * selection sets are turned once into a function that resolves and completes the answer
- * without graphql-js walking the AST for every value (graphql-jit). `null` means: execute
- * with graphql-js (the document expands too far to compile, or the compiler refused it).
+ * without graphql-js walking the AST for every value (graphql-jit). A document is compiled the
+ * second time it runs (prepared documents are cached per query text, so that is a text clients
+ * send again; a text sent once is not worth compiling). `null` means: execute with graphql-js
+ * (first run, a document that expands too far to compile, or one the compiler refused: a
+ * validated document should never be, so `onRefused` hears why).
  */
 export function compiledOperations(
   schema: GraphQLSchema,
+  onRefused: (reason: unknown) => void,
 ): (document: DocumentNode, operationName: string | undefined) => RunOperation | null {
-  const known = new WeakMap<DocumentNode, Map<string, RunOperation | null>>();
+  const known = new WeakMap<DocumentNode, Map<string, RunOperation | null | typeof SEEN>>();
   return (document, operationName) => {
     let byName = known.get(document);
     if (!byName) known.set(document, (byName = new Map()));
     const key = operationName ?? '';
-    if (byName.has(key)) return byName.get(key) ?? null;
-    const run = compile(schema, document, operationName);
+    const entry = byName.get(key);
+    if (entry === undefined) {
+      byName.set(key, SEEN);
+      return null;
+    }
+    if (entry !== SEEN) return entry;
+    const run = compile(schema, document, operationName, onRefused);
     byName.set(key, run);
     return run;
   };
 }
 
+const SEEN = Symbol('seen once');
+
 function compile(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | undefined,
+  onRefused: (reason: unknown) => void,
 ): RunOperation | null {
   if (asksIntrospection(document)) return null;
   if (expandedSelections(document, MAX_COMPILED_SELECTIONS) > MAX_COMPILED_SELECTIONS) return null;
   let compiled: CompiledQuery | ExecutionResult;
   try {
     compiled = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
-  } catch {
+  } catch (error) {
+    onRefused(error);
     return null;
   }
-  if (!isCompiledQuery(compiled)) return null;
+  if (!isCompiledQuery(compiled)) {
+    onRefused(compiled.errors?.[0] ?? compiled);
+    return null;
+  }
   return (context, variables) => compiled.query(undefined, context, variables);
 }
 

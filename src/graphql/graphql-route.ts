@@ -52,7 +52,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
     ...(deps.config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
   const prepareDocument = preparedDocuments(deps.schema, rules);
-  const compiledOperation = compiledOperations(deps.schema);
+  const compiledOperation = compiledOperations(deps.schema, deps.onUnexpected);
   const handle = async (request: HttpRequest): Promise<HttpResponse> => {
     if (deps.config.landingPage && wantsLandingPage(request)) return { status: 200, html: LANDING_PAGE };
     if (blockedAsCsrf(request)) return badRequest(CSRF_MESSAGE);
