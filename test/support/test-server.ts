@@ -58,6 +58,8 @@ export interface TestServer {
 }
 
 export interface TestServerOptions {
+  /** The project folder copied for the server (examples/blog unless given). */
+  readonly project?: string;
   /** Files to write into the project copy before loading it (relative path → content; directories are created). */
   readonly files?: Readonly<Record<string, string>>;
   /** Environment variables seen by the project's config files. */
@@ -76,12 +78,13 @@ export interface TestServerOptions {
 
 /**
  * A real Cairn server (in-process, HTTP through Fastify's inject) on a fresh copy of
- * examples/blog with its own fresh database, plus a full-access and a read-only API token.
+ * examples/blog (or `options.project`) with its own fresh database, plus a full-access and a
+ * read-only API token.
  * Every response body goes through the secret scan (secret-scan.ts) before `request` returns it.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
-  cpSync(EXAMPLE_PROJECT, dir, {
+  cpSync(options.project ?? EXAMPLE_PROJECT, dir, {
     recursive: true,
     filter: (source) => !/[\\/](\.env|\.tmp|public[\\/]uploads)$/.test(source),
   });
