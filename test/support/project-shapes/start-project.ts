@@ -1,0 +1,125 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pino from 'pino';
+import { expect } from 'vitest';
+import { createApp } from '../../../src/app.js';
+import { loadProject } from '../../../src/project/load-project.js';
+import type { DatabaseKind } from '../databases.js';
+import { uploadBody } from '../multipart.js';
+import { startTestServer, type TestResponse, type TestServer } from '../test-server.js';
+import { gradientImage } from '../uploads.js';
+
+/*
+ * What the scenarios of test/project-shapes.test.ts share: the four Strapi 5 project fixtures of
+ * test/fixtures/projects/, started unchanged, and requests against them.
+ */
+
+/** The fixtures, by folder name under test/fixtures/projects/. */
+export type ProjectFixture = 'marketing-site' | 'city-portal' | 'rich-text-starter' | 'course-platform';
+
+/** A fixture's folder. */
+export const fixtureDir = (name: ProjectFixture): string =>
+  resolve(import.meta.dirname, '../../fixtures/projects', name);
+
+/** A started fixture: the server, and every line it logged while starting and serving. */
+export interface StartedProject {
+  readonly server: TestServer;
+  readonly logs: readonly string[];
+  /** Logged lines at error level or above (pino level ≥ 50). */
+  errorLines(): string[];
+  /** A request with the full-access API token (the fixtures grant Public nothing), expecting `status`. */
+  call(method: string, path: string, body?: unknown, status?: number): Promise<TestResponse>;
+}
+
+/** Starts a copy of the fixture, as it is, on a fresh database, logging at info level into `logs`. */
+export async function startProject(name: ProjectFixture, database: DatabaseKind): Promise<StartedProject> {
+  const logs: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
+  const server = await startTestServer({ project: fixtureDir(name), database, logger });
+  return {
+    server,
+    logs,
+    errorLines: () => logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50),
+    async call(method, path, body, status) {
+      const response = await server.request(method, path, { auth: 'full', ...(body === undefined ? {} : { body }) });
+      const expected = status ?? (method === 'POST' ? 201 : method === 'DELETE' ? 204 : 200);
+      expect(response.status, `${method} ${path}: ${response.text}`).toBe(expected);
+      return response;
+    },
+  };
+}
+
+/** Uploads one file through `POST /api/upload` (full-access token) and returns its row id. */
+export async function uploadFile(server: TestServer, filename: string, content: Buffer, type: string): Promise<number> {
+  const body = uploadBody({ files: [{ filename, content, contentType: type }] });
+  const response = await server.request('POST', '/api/upload', { auth: 'full', ...body });
+  expect(response.status, response.text).toBe(201);
+  return Number(response.json[0].id);
+}
+
+/** Creates a document through `POST /api/<plural>` (with `query`, `?locale=fr` say) and returns it. */
+export async function create(
+  project: StartedProject,
+  plural: string,
+  data: Readonly<Record<string, unknown>>,
+  query = '',
+): Promise<Record<string, any>> {
+  return (await project.call('POST', `/api/${plural}${query}`, { data })).json.data;
+}
+
+/** The JavaScript object literal a start-up notice prints after `defaultQueries: `, as text. */
+export function printedDefaultQueries(notices: readonly string[]): string {
+  const notice = notices.find((line) => line.startsWith('populate middlewares Cairn does not run: '));
+  expect(notice, notices.join('\n')).toBeDefined();
+  return (notice as string).slice((notice as string).indexOf('defaultQueries: ') + 'defaultQueries: '.length);
+}
+
+/**
+ * A second server on the same project copy and database, after `edit` changed files of the copy
+ * (as a user edits the project and restarts). `get` answers GETs with the full-access token.
+ */
+export async function restartWith(
+  project: StartedProject,
+  edit: (dir: string) => void,
+): Promise<{ get(path: string): Promise<Record<string, any>>; close(): Promise<void> }> {
+  const { server } = project;
+  edit(server.dir);
+  const app = await createApp(await loadProject(server.dir, server.app.project.env));
+  return {
+    async get(path) {
+      const response = await app.server.inject({
+        method: 'GET',
+        url: path,
+        headers: { authorization: `Bearer ${server.tokens.full}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return JSON.parse(response.body) as Record<string, any>;
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Adds `defaultQueries: <printed>` to a TypeScript `config/api.ts` that exports an object literal. */
+export function addDefaultQueries(dir: string, printed: string): void {
+  const file = join(dir, 'config/api.ts');
+  const source = readFileSync(file, 'utf8');
+  const end = source.lastIndexOf('};');
+  expect(end).toBeGreaterThan(0);
+  writeFileSync(file, `${source.slice(0, end)}  defaultQueries: ${printed},\n${source.slice(end)}`);
+}
+
+/** The start-up notice every fixture gets: none grants Public anything outside bootstrap code. */
+export const PUBLIC_NOTICE = 'the Public role holds no permission';
+
+/** A clean start: no error line, no warning, and `notices` notices besides the Public role's. */
+export function expectCleanStart(project: StartedProject, notices: number): void {
+  expect(project.errorLines()).toEqual([]);
+  expect(project.server.app.project.warnings).toEqual([]);
+  expect(project.server.app.notices.filter((notice) => !notice.startsWith(PUBLIC_NOTICE))).toHaveLength(notices);
+}
+
+/** A Strapi `blocks` value of one paragraph. */
+export const paragraph = (text: string) => [{ type: 'paragraph', children: [{ type: 'text', text }] }];
+
+/** A 64×64 PNG (no image formats: small and quick to upload). */
+export const smallPng = (): Promise<Buffer> => gradientImage(64, 64, 'png');
