@@ -25,3 +25,26 @@ export function memoizePerModel<M extends Model, T>(
   const cached = cachePerModel<M, T>();
   return (model, key) => cached(model, key, () => compute(model, key));
 }
+
+/**
+ * cachePerModel for keys a request chooses (the `fields` of a query): up to `maxKeys` values
+ * per model are built once and frozen (by `freeze`, the value itself by default); past that,
+ * each call builds a value of its own, not frozen (so nothing downstream compiles or caches per
+ * value), and memory stays bounded whatever combinations callers send.
+ */
+export function boundedCachePerModel<M extends Model, T extends object>(
+  maxKeys: number,
+  freeze: (value: T) => T = Object.freeze,
+): (model: M, key: string, build: () => T) => T {
+  const cache = new WeakMap<M, Map<string, T>>();
+  return (model, key, build) => {
+    let byKey = cache.get(model);
+    if (!byKey) cache.set(model, (byKey = new Map()));
+    const known = byKey.get(key);
+    if (known !== undefined) return known;
+    if (byKey.size >= maxKeys) return build();
+    const value = freeze(build());
+    byKey.set(key, value);
+    return value;
+  };
+}

@@ -3,8 +3,8 @@ import type { FilterNode, SortTerm, Status } from '../query/query-types.js';
 import { isScalar, type Model, type Schema } from '../schema/types.js';
 import { hopOf, hopRowsForParents, type Hop, type ParentRows } from './hops.js';
 import { planFilter } from './plan-filters.js';
-import { documentColumns } from './plan-read.js';
-import { cachePerModel, memoizePerModel } from './memoize-per-model.js';
+import { documentColumns, FIELD_LISTS_PER_MODEL } from './plan-read.js';
+import { boundedCachePerModel, cachePerModel, memoizePerModel } from './memoize-per-model.js';
 import { planSort } from './plan-sort.js';
 import { allOf, type OrderTerm, type SelectColumn, type SelectPlan } from './plan-types.js';
 import { valueKindOf } from './value-kind.js';
@@ -59,7 +59,7 @@ export function planPopulate(
   const shape =
     read.fields === null
       ? defaultShape(parent, read, () => readShape(hop, rows, null))
-      : readShape(hop, rows, read.fields);
+      : fieldShape(parent, read, () => readShape(hop, rows, read.fields));
   const { columns, linkOrder } = shape;
   const filters = read.filters
     ? planFilter({ schema, model: hop.target, alias: TARGET, depth: 0, status }, read.filters)
@@ -93,6 +93,19 @@ function defaultShape(parent: Model, read: PopulateRead, build: () => ReadShape)
     const built = build();
     return { columns: Object.freeze([...built.columns]), linkOrder: built.linkOrder };
   });
+}
+
+const fieldShapes = boundedCachePerModel<Model, ReadShape>(FIELD_LISTS_PER_MODEL, (shape) =>
+  Object.freeze({ columns: Object.freeze([...shape.columns]), linkOrder: shape.linkOrder }),
+);
+
+/**
+ * The shape of a read of some fields, built once per parent model, attribute and field list
+ * (the queries of a front end and GraphQL selections ask for the same lists again and again),
+ * frozen when cached so that its rows get a compiled shaper.
+ */
+function fieldShape(parent: Model, read: PopulateRead, build: () => ReadShape): ReadShape {
+  return fieldShapes(parent, `${read.attribute}:${read.component ?? ''}:${read.fields?.join(',')}`, build);
 }
 
 function readShape(hop: Hop, rows: ParentRows, fields: readonly string[] | null): ReadShape {
@@ -140,8 +153,11 @@ export function planPopulateCount(
  */
 export function targetColumns(model: Model, fields: readonly string[] | null, alias = TARGET): readonly SelectColumn[] {
   if (model.modelType === 'contentType') return documentColumns(model, fields, alias);
-  return fields === null ? allComponentColumns(model, alias) : componentColumns(model, fields, alias);
+  if (fields === null) return allComponentColumns(model, alias);
+  return componentFieldColumns(model, `${alias}:${fields.join(',')}`, () => componentColumns(model, fields, alias));
 }
+
+const componentFieldColumns = boundedCachePerModel<Model, SelectColumn[]>(FIELD_LISTS_PER_MODEL);
 
 const allComponentColumns = memoizePerModel((model: Model, alias: string) => componentColumns(model, null, alias));
 

@@ -3,7 +3,7 @@ import { isScalar, type ContentType, type Schema } from '../schema/types.js';
 import { planFilter } from './plan-filters.js';
 import { planSort } from './plan-sort.js';
 import { allOf, type Condition, type CountPlan, type SelectColumn, type SelectPlan } from './plan-types.js';
-import { memoizePerModel } from './memoize-per-model.js';
+import { boundedCachePerModel, memoizePerModel } from './memoize-per-model.js';
 import { valueKindOf } from './value-kind.js';
 
 /** Alias of the main table in read statements. */
@@ -30,8 +30,15 @@ export function documentColumns(
   alias = ROOT_ALIAS,
 ): readonly SelectColumn[] {
   if (fields === null) return allColumns(type, alias);
-  return listDocumentColumns(type, fields, alias);
+  return fieldColumns(type, `${alias}:${fields.join(',')}`, () => listDocumentColumns(type, fields, alias));
 }
+
+/**
+ * The columns of the field lists requests ask for, built once per (type, alias, fields): a
+ * frozen list gets a compiled row shaper (shape/shape-rows.ts) and a column text written once.
+ */
+export const FIELD_LISTS_PER_MODEL = 128;
+const fieldColumns = boundedCachePerModel<ContentType, SelectColumn[]>(FIELD_LISTS_PER_MODEL);
 
 /** Every output column of a type, built once per (type, alias): most reads ask for all fields. */
 const allColumns = memoizePerModel((type: ContentType, alias: string) => listDocumentColumns(type, null, alias));
