@@ -27,32 +27,81 @@ export interface MediaChange {
   readonly at: Date;
 }
 
+/**
+ * What an edit of access rules or settings changed, named after what an instance holding it in
+ * memory reads again: the users-permissions roles' permissions and plugin settings, the admin
+ * roles' permissions, API tokens, webhooks, the media library's settings.
+ */
+export type SettingsChangeKind =
+  | 'users-permissions-roles'
+  | 'users-permissions-settings'
+  | 'admin-permissions'
+  | 'api-tokens'
+  | 'webhooks'
+  | 'upload-settings';
+
+/** Every settings change kind (an instance that may have missed some reloads them all). */
+export const SETTINGS_CHANGE_KINDS: readonly SettingsChangeKind[] = [
+  'users-permissions-roles',
+  'users-permissions-settings',
+  'admin-permissions',
+  'api-tokens',
+  'webhooks',
+  'upload-settings',
+];
+
+/** A committed edit of access rules or settings (after the instance that made it reloaded them). */
+export interface SettingsChange {
+  readonly subject: 'settings';
+  readonly kind: SettingsChangeKind;
+  readonly at: Date;
+}
+
 /** One committed write. */
-export type Change = DocumentChange | MediaChange;
+export type Change = DocumentChange | MediaChange | SettingsChange;
+
+/**
+ * Where a change was committed: by this instance, or by another instance on the same database
+ * (relayed by cluster/change-relay.ts through Redis or PostgreSQL notifications).
+ */
+export type ChangeOrigin = 'local' | 'remote';
 
 /** What is done once a delete committed (true), or failed or removed nothing (false). */
 export type DeleteOutcome = (committed: boolean) => void;
 
 /** A subscriber: told of every change after its commit, in commit order. */
 export interface ChangeListener {
-  /** A committed change. Called synchronously after the commit; must not block. */
-  changed?(change: Change): void;
+  /**
+   * A committed change. Called synchronously after the commit; must not block. A remote change
+   * (another instance's write) carries what identifies it, not its content: a remote media
+   * change's `file` holds the file's `id`, `documentId`, `name` and `url` only.
+   */
+  changed?(change: Change, origin: ChangeOrigin): void;
   /**
    * Before a document is deleted (outside its transaction): a listener that needs the document
    * as it was (a webhook's `entry.delete` body) reads it here, and gets the outcome.
    */
   deleting?(change: DocumentChange): Promise<DeleteOutcome | undefined>;
+  /**
+   * Only the changes this instance committed. Set by a listener whose work is done once for all
+   * instances: webhooks (the instance that made the write queues its deliveries in the shared
+   * database) and the relay to the other instances.
+   */
+  readonly localOnly?: boolean;
 }
 
 /**
- * The change bus: every committed write publishes one change on it; webhooks (and later the
- * HTTP cache, realtime streams, other instances) listen. Writers do not know who listens. In
- * process; a listener's failure is reported to `onError`, never to the writer.
+ * The change bus: every committed write publishes one change on it; webhooks, the HTTP cache and
+ * the relay to other instances listen. Writers do not know who listens. In process; a listener's
+ * failure is reported to `onError`, never to the writer. Changes other instances committed come
+ * in through `publishRemote` (cluster/change-relay.ts), so a listener sees every instance's writes.
  */
 export interface ChangeBus {
   subscribe(listener: ChangeListener): () => void;
   /** After commit: tells every listener. */
   publish(change: Change): void;
+  /** A change another instance committed: tells every listener but the `localOnly` ones. */
+  publishRemote(change: Change): void;
   /**
    * Before a delete: gives the listeners that want it the chance to read the document; call the
    * result once the delete's transaction ended. A committed delete then publishes `change`.
@@ -63,21 +112,24 @@ export interface ChangeBus {
 /** Creates a bus; `onError` sees listener failures (the app logs them). */
 export function createChangeBus(onError: (error: unknown, change: Change) => void): ChangeBus {
   const listeners = new Set<ChangeListener>();
-  const publish = (change: Change) => {
+  const tell = (change: Change, origin: ChangeOrigin) => {
     for (const listener of listeners) {
+      if (origin === 'remote' && listener.localOnly) continue;
       try {
-        listener.changed?.(change);
+        listener.changed?.(change, origin);
       } catch (error) {
         onError(error, change);
       }
     }
   };
+  const publish = (change: Change) => tell(change, 'local');
   return {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     publish,
+    publishRemote: (change) => tell(change, 'remote'),
     async deleting(change) {
       const outcomes: DeleteOutcome[] = [];
       for (const listener of listeners) {

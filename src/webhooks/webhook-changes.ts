@@ -36,6 +36,10 @@ export interface WebhookTarget extends Pick<WebhookSink, 'deleting' | 'send'> {
  * the bus's `deleting`, which the delete waits for) and handed over with the body; the webhooks
  * also keep it for the events of earlier writes whose entry they read only after the delete.
  * Events go out in the order of the writes; `createdAt` is the time of the write.
+ *
+ * Local only: with several instances on one database, the instance that made a write queues its
+ * deliveries (in the shared queue, claimed by exactly one instance); another instance's changes
+ * are not queued again, and settings changes send nothing.
  */
 export function webhookChanges(webhooks: WebhookTarget, deletingReader: EntryReader): ChangeListener {
   const entryEvent = (event: WebhookEventName, change: DocumentChange, status: EntryEvent['status']): EntryEvent => ({
@@ -52,7 +56,9 @@ export function webhookChanges(webhooks: WebhookTarget, deletingReader: EntryRea
     change.kind === 'publish' || !change.type.draftAndPublish ? 'published' : 'draft';
 
   return {
+    localOnly: true,
     changed(change: Change) {
+      if (change.subject === 'settings') return;
       if (change.subject === 'media') {
         const event = `media.${change.kind}` as const;
         if (!webhooks.wants(event)) return;
