@@ -1,9 +1,11 @@
 import type { DocumentationConfig } from './documentation-config.js';
 import type { GraphqlConfig } from './graphql-config.js';
+import type { HttpCacheConfig } from './http-cache-config.js';
 import type { DeepPopulateConfig } from './deep-populate-config.js';
 import type { DefaultQueries } from './default-queries-config.js';
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { AdminConfig } from './admin-config.js';
+import type { ClusterConfig } from './cluster-config.js';
 import type { EmailConfig } from '../email/email-transport.js';
 import type { CustomFieldTypes } from '../schema/custom-fields.js';
 import type { MiddlewaresConfig } from './middlewares-config.js';
@@ -94,4 +96,8 @@ export interface Config {
   readonly permissions: ReadonlyMap<string, readonly string[]>;
   /** `config/custom-fields`: custom-field uid → stored type, for plugins Cairn does not know. */
   readonly customFields: CustomFieldTypes;
+  /** `config/api` → `httpCache` (Cairn): ETags, `Cache-Control` per type, the response cache. */
+  readonly httpCache: HttpCacheConfig;
+  /** `config/server` → `cairn` (or `CAIRN_REDIS_URL`): how several instances on one database share state. */
+  readonly cluster: ClusterConfig;
 }

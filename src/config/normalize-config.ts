@@ -2,9 +2,11 @@ import { isAbsolute, resolve } from 'node:path';
 import { ProjectError } from '../core/errors.js';
 import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } from './config.js';
 import { normalizeAdminConfig } from './admin-config.js';
+import { normalizeClusterConfig } from './cluster-config.js';
 import { normalizeCustomFields } from './custom-fields-config.js';
 import { normalizeDeepPopulate } from './deep-populate-config.js';
 import { normalizeDefaultQueries } from './default-queries-config.js';
+import { normalizeHttpCache } from './http-cache-config.js';
 import type { RawConfig } from './load-config-files.js';
 import { normalizeMiddlewares } from './middlewares-config.js';
 import { parseByteSize } from './parse-byte-size.js';
@@ -35,6 +37,8 @@ export function normalizeConfig(
     PORT?: string | undefined;
     JWT_SECRET?: string | undefined;
     NODE_ENV?: string | undefined;
+    CAIRN_REDIS_URL?: string | undefined;
+    CAIRN_REDIS_PREFIX?: string | undefined;
   },
 ): Config {
   const server = obj(raw.server);
@@ -75,6 +79,8 @@ export function normalizeConfig(
     webhookDelivery: normalizeWebhookDelivery(server.webhooks),
     permissions: normalizePermissions(raw.permissions),
     customFields: normalizeCustomFields(raw['custom-fields']),
+    httpCache: normalizeHttpCache(obj(raw.api).httpCache),
+    cluster: normalizeClusterConfig(server.cairn, env),
   });
 }
 

@@ -50,6 +50,8 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     PORT: processEnv.PORT,
     JWT_SECRET: projectEnv.vars.JWT_SECRET,
     NODE_ENV: projectEnv.vars.NODE_ENV,
+    CAIRN_REDIS_URL: projectEnv.vars.CAIRN_REDIS_URL,
+    CAIRN_REDIS_PREFIX: projectEnv.vars.CAIRN_REDIS_PREFIX,
   });
   const files = readModelFiles(root);
   const builtins = applyPluginExtensions(BUILTIN_CONTENT_TYPES, readPluginExtensions(root));
