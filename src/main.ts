@@ -3,10 +3,13 @@ import { ApplicationError, ProjectError } from './core/errors.js';
 import { createAdminUserCommand, resetAdminPasswordCommand } from './cli/admin-user-commands.js';
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
+import { exportCommand } from './cli/export-command.js';
+import { importCommand } from './cli/import-command.js';
 import { listContentTypesCommand, listRoutesCommand } from './cli/list-commands.js';
 import { openApiCommand } from './cli/openapi-command.js';
 import { startCommand } from './cli/start-command.js';
 import { webhooksLogCommand } from './cli/webhooks-commands.js';
+import { TransferError } from './transfer/transfer-error.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -66,6 +69,12 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
       case 'openapi':
         await openApiCommand(args, print);
         return 0;
+      case 'export':
+        await exportCommand(args, print, version());
+        return 0;
+      case 'import':
+        await importCommand(args, print);
+        return 0;
       case 'webhooks:log':
         await webhooksLogCommand(args, print);
         return 0;
@@ -73,7 +82,12 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
         throw new UsageError(`unknown command "${args.command}" (run \`cairn help\`)`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ApplicationError || error instanceof ProjectError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ApplicationError ||
+      error instanceof ProjectError ||
+      error instanceof TransferError
+    ) {
       process.stderr.write(`cairn: ${error.message}\n`);
       return 1;
     }

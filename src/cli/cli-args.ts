@@ -19,6 +19,18 @@ export interface CliArgs {
   readonly password?: string;
   readonly firstname?: string;
   readonly lastname?: string;
+  /** `export` / `import`: the archive (`--file`, or `-f` as in Strapi's commands). */
+  readonly file?: string;
+  /** `export --key K` / `import --key K` (`-k`): the archive's encryption key. */
+  readonly key?: string;
+  /** `export --no-encrypt`, `--no-compress`. */
+  readonly noEncrypt: boolean;
+  readonly noCompress: boolean;
+  /** `export` / `import --only content,files,config`, `--exclude …`. */
+  readonly only?: string;
+  readonly exclude?: string;
+  /** `import --force`: import into a database that holds content (deleting it first). */
+  readonly force: boolean;
   readonly help: boolean;
   /** `--version` / `-v`. */
   readonly version: boolean;
@@ -43,6 +55,13 @@ const OPTIONS = {
   password: { type: 'string', short: 'p' },
   firstname: { type: 'string', short: 'f' },
   lastname: { type: 'string', short: 'l' },
+  file: { type: 'string' },
+  key: { type: 'string', short: 'k' },
+  'no-encrypt': { type: 'boolean' },
+  'no-compress': { type: 'boolean' },
+  only: { type: 'string' },
+  exclude: { type: 'string' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -84,6 +103,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const description = text(values.description);
   const limit = text(values.limit);
   const out = text(values.out) ?? text(values.output);
+  // `-f` is `--firstname` for the admin commands and `--file` for export/import, as in Strapi's commands.
+  const transfer = positionals[0] === 'export' || positionals[0] === 'import';
+  const file = text(values.file) ?? (transfer ? text(values.firstname) : undefined);
+  if (transfer) delete values.firstname;
+  const transferText = Object.fromEntries(
+    (['key', 'only', 'exclude'] as const)
+      .map((name) => [name, text(values[name])] as const)
+      .filter(([, value]) => value !== undefined),
+  ) as Pick<CliArgs, 'key' | 'only' | 'exclude'>;
   const account = Object.fromEntries(
     (['email', 'password', 'firstname', 'lastname'] as const)
       .map((key) => [key, text(values[key])] as const)
@@ -103,6 +131,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ...(limit !== undefined ? { limit } : {}),
     ...(out !== undefined ? { out } : {}),
     ...account,
+    ...(file !== undefined ? { file } : {}),
+    ...transferText,
+    noEncrypt: values['no-encrypt'] === true,
+    noCompress: values['no-compress'] === true,
+    force: values.force === true,
     help: values.help === true,
     version: values.version === true,
   };
@@ -127,6 +160,10 @@ Commands:
                              create an admin panel Super Admin (-e -p -f -l)
   admin:reset-user-password --email E --password P
                              set an admin's password and end its sessions
+  export [--file F] [--no-encrypt | --key K] [--no-compress] [--only content,files,config] [--exclude …]
+                             write the project's data as a Strapi 5 archive (F.tar.gz.enc by default)
+  import --file F [--key K] [--force] [--only …] [--exclude …]
+                             load an archive written by \`strapi export\` or \`cairn export\`
   version (or --version, -v) print Cairn's version
 
 --dir defaults to the current directory.`;

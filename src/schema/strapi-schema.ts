@@ -69,7 +69,8 @@ export function strapiSchemaRecord(schema: Schema): StrapiSchemaRecord {
   };
 }
 
-function strapiModelOrder(schema: Schema): Model[] {
+/** Models in the order Strapi 5.54's registry lists them: plugin types, the project's, admin types, then components. */
+export function strapiModelOrder(schema: Schema): Model[] {
   const types = [...schema.contentTypes.values()];
   const known = new Set([...PLUGIN_TYPES_FIRST, ...ADMIN_TYPES_LAST]);
   const pick = (uids: readonly string[]) => uids.flatMap((uid) => schema.contentTypes.get(uid) ?? []);

@@ -1,0 +1,43 @@
+import { runImport } from '../transfer/run-import.js';
+import { TransferError } from '../transfer/transfer-error.js';
+import { createTransferProgress, summaryTable } from '../transfer/transfer-progress.js';
+import { parseGroups, transferScope } from '../transfer/transfer-scope.js';
+import type { CliArgs } from './cli-args.js';
+import { withProjectDatabase } from './with-database.js';
+
+type Output = (line: string) => void;
+
+/**
+ * `import --file F [--key K] [--force] [--only …] [--exclude …]`: loads an archive `strapi export`
+ * (or `cairn export`) wrote into the project's database, replacing its content as `strapi import`
+ * does, in one transaction; refused before anything is written when the archive is bad, its
+ * schemas differ from the project's, or the database holds content and `--force` is missing.
+ * Progress bars on stderr (on a terminal), then Strapi's summary table.
+ */
+export async function importCommand(args: CliArgs, out: Output): Promise<void> {
+  if (args.file === undefined) throw new TransferError('import needs the archive: --file F');
+  const scope = transferScope(parseGroups(args.only, '--only'), parseGroups(args.exclude, '--exclude'));
+  await withProjectDatabase(args.dir, async (project, db) => {
+    const progress = createTransferProgress(process.stderr);
+    out('Starting import...');
+    try {
+      await runImport(
+        project,
+        db,
+        {
+          file: args.file as string,
+          ...(args.key !== undefined ? { key: args.key } : {}),
+          force: args.force,
+          scope,
+          now: new Date(),
+        },
+        progress,
+      );
+      progress.stop();
+      out(summaryTable(progress.totals));
+      out('Import process has been completed successfully!');
+    } finally {
+      progress.stop();
+    }
+  });
+}

@@ -1,0 +1,43 @@
+import type { Executor } from '../db/database.js';
+import { rowOf } from '../plan/simple-plans.js';
+import { compileInsert } from '../sql/compile-write.js';
+import type { Dialect } from '../sql/dialect.js';
+import { TransferError } from './transfer-error.js';
+import type { ConfigurationItem } from './transfer-types.js';
+
+/** Strapi's core store and webhooks tables (its `strapi::core-store` and `strapi::webhook` models). */
+export const CORE_STORE_TABLE = 'strapi_core_store_settings';
+export const WEBHOOKS_TABLE = 'strapi_webhooks';
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * Writes one configuration row as Strapi restores it (its id left to the database): a core-store
+ * entry with its value serialized back to JSON text, or a webhook.
+ */
+export async function insertConfiguration(exec: Executor, dialect: Dialect, item: ConfigurationItem): Promise<void> {
+  const { value } = item;
+  if (item.type === 'core-store') {
+    const row = rowOf({
+      key: [text(value.key), 'string'],
+      value: [value.value === undefined ? null : JSON.stringify(value.value), 'string'],
+      type: [text(value.type), 'string'],
+      environment: [text(value.environment), 'string'],
+      tag: [text(value.tag), 'string'],
+    });
+    await exec.insert(compileInsert(dialect, { table: CORE_STORE_TABLE, rows: [row] }), 1);
+    return;
+  }
+  if (item.type === 'webhook') {
+    const row = rowOf({
+      name: [text(value.name), 'string'],
+      url: [text(value.url), 'string'],
+      headers: [value.headers ?? {}, 'json'],
+      events: [value.events ?? [], 'json'],
+      enabled: [value.enabled === undefined ? true : Boolean(value.enabled), 'boolean'],
+    });
+    await exec.insert(compileInsert(dialect, { table: WEBHOOKS_TABLE, rows: [row] }), 1);
+    return;
+  }
+  throw new TransferError(`the archive holds configuration of an unknown type ${JSON.stringify(item.type)}`);
+}
