@@ -242,11 +242,17 @@ for (const database of inject('databases')) {
           });
           const [chooser] = await Promise.all([page.waitForEvent('filechooser'), addAssets.click()]);
           await chooser.setFiles({ name: 'gradient.png', mimeType: 'image/png', buffer: png });
-          await page.getByText('Upload successful!').first().waitFor();
+          // The library's tile, not the "Upload successful!" toast: on a loaded machine the toast
+          // came and went between two of Playwright's looks (seen once, every request answered).
           await page.getByText('gradient.png').first().waitFor();
         });
-        const files = await api<{ name: string; url: string; width: number }[]>('/api/upload/files');
-        const file = files.find((entry) => entry.name === 'gradient.png');
+        type ListedFile = { name: string; url: string; width: number };
+        let file: ListedFile | undefined;
+        for (let attempt = 0; attempt < 60 && !file; attempt++) {
+          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+          const files = await api<ListedFile[]>('/api/upload/files');
+          file = files.find((entry) => entry.name === 'gradient.png');
+        }
         expect(file).toMatchObject({ width: 64 });
         const served = await fetch(`${cairn.base}${file?.url}`);
         expect(served.headers.get('content-type')).toBe('image/png');
