@@ -21,6 +21,26 @@ type Queryable = mysql.Pool | mysql.PoolConnection;
 /** Server-side prepared statements each pooled connection keeps. */
 const PREPARED_STATEMENT_LIMIT = 100;
 
+/** How one `mysql2` connection to `config/database`'s server is made (the pool's, and a session's of its own). */
+export function mysqlConnectionOptions(config: DatabaseConfig): mysql.ConnectionOptions {
+  const connection = config.connection;
+  return {
+    host: connection.host as string | undefined,
+    port: connection.port === undefined ? undefined : Number(connection.port),
+    database: connection.database as string | undefined,
+    user: connection.user as string | undefined,
+    password: connection.password as string | undefined,
+    ...(connection.ssl ? { ssl: connection.ssl as mysql.SslOptions } : {}),
+    connectTimeout: config.acquireConnectionTimeout,
+    charset: 'utf8mb4',
+    timezone: 'Z',
+    dateStrings: ['DATE'],
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    typeCast: (field, next) => (field.type === 'JSON' ? field.string('utf8') : next()),
+  };
+}
+
 /**
  * MySQL 8 / MariaDB through a `mysql2` pool: UTC datetimes, DATE as text, big integers and
  * decimals as exact strings, JSON columns as their text (parsed once, in shape/). Each
@@ -36,20 +56,8 @@ const PREPARED_STATEMENT_LIMIT = 100;
 export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryListener): Promise<Database> {
   const connection = config.connection;
   const pool = mysql.createPool({
-    host: connection.host as string | undefined,
-    port: connection.port === undefined ? undefined : Number(connection.port),
-    database: connection.database as string | undefined,
-    user: connection.user as string | undefined,
-    password: connection.password as string | undefined,
-    ...(connection.ssl ? { ssl: connection.ssl as mysql.SslOptions } : {}),
+    ...mysqlConnectionOptions(config),
     connectionLimit: config.pool.max,
-    connectTimeout: config.acquireConnectionTimeout,
-    charset: 'utf8mb4',
-    timezone: 'Z',
-    dateStrings: ['DATE'],
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-    typeCast: (field, next) => (field.type === 'JSON' ? field.string('utf8') : next()),
     // Prepared statements per connection (least recently used closed first): the server allows
     // 16,382 in all (max_prepared_stmt_count), shared by every connection of every client.
     maxPreparedStatements: PREPARED_STATEMENT_LIMIT,

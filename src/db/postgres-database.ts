@@ -33,6 +33,28 @@ const types = {
   },
 };
 
+/** How one `pg` connection to `config/database`'s server is made (the pool's, and a session's of its own). */
+export function postgresClientConfig(config: DatabaseConfig): pg.ClientConfig {
+  const connection = config.connection;
+  const schema = typeof connection.schema === 'string' && connection.schema !== '' ? connection.schema : undefined;
+  const connectionString =
+    typeof connection.connectionString === 'string' && connection.connectionString !== ''
+      ? connection.connectionString
+      : undefined;
+  return {
+    ...(connectionString ? { connectionString } : {}),
+    host: connection.host as string | undefined,
+    port: connection.port === undefined ? undefined : Number(connection.port),
+    database: connection.database as string | undefined,
+    user: connection.user as string | undefined,
+    password: connection.password as string | undefined,
+    ssl: connection.ssl as pg.ClientConfig['ssl'],
+    connectionTimeoutMillis: config.acquireConnectionTimeout,
+    ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '""')}"` } : {}),
+    types,
+  };
+}
+
 /**
  * PostgreSQL through a `pg` pool configured as Strapi's `config/database` describes it
  * (`connectionString` or host/port/database/user/password, `ssl`, `schema`, `pool.min/max`,
@@ -46,20 +68,7 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
     typeof connection.connectionString === 'string' && connection.connectionString !== ''
       ? connection.connectionString
       : undefined;
-  const pool = new pg.Pool({
-    ...(connectionString ? { connectionString } : {}),
-    host: connection.host as string | undefined,
-    port: connection.port === undefined ? undefined : Number(connection.port),
-    database: connection.database as string | undefined,
-    user: connection.user as string | undefined,
-    password: connection.password as string | undefined,
-    ssl: connection.ssl as pg.PoolConfig['ssl'],
-    min: config.pool.min,
-    max: config.pool.max,
-    connectionTimeoutMillis: config.acquireConnectionTimeout,
-    ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '""')}"` } : {}),
-    types,
-  });
+  const pool = new pg.Pool({ ...postgresClientConfig(config), min: config.pool.min, max: config.pool.max });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
