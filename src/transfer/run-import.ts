@@ -72,7 +72,12 @@ export async function runImport(
     }
     const uploads = join(project.config.upload.publicDir, 'uploads');
     if (options.scope.files) await checkWritable(project.config.upload.publicDir);
-    await db.transaction((tx) => writeAll(tx, project, db, staged, options, totals, progress));
+    try {
+      await db.transaction((tx) => writeAll(tx, project, db, staged, options, totals, progress));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new TransferError(`the import failed and was rolled back (the database is as it was): ${reason}`);
+    }
     if (options.scope.files) {
       progress.start('assets', staged.assets.size);
       try {

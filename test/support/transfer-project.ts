@@ -1,0 +1,75 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cairnWithEnv, startCairn, type RunningCairn } from './cli.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
+import { EXAMPLE_PROJECT } from './test-server.js';
+import { readAnswers } from './transfer-answers.js';
+
+/** What a CLI run printed and how it ended. */
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A copy of examples/blog on its own fresh database, driven through the real `cairn` command line. */
+export interface TransferProject {
+  readonly dir: string;
+  readonly database: DatabaseKind;
+  /** `cairn <args> --dir <this project>` with the database's settings. */
+  run(...args: string[]): Promise<CliResult>;
+  /** Starts `cairn start` on the project (stopping a previous one) and makes a full-access token. */
+  start(): Promise<{ server: RunningCairn; token: string }>;
+  /** The transfer queries' answers from the running server (see transfer-answers.ts). */
+  answers(): Promise<Record<string, unknown>>;
+  /** The file names in `public/uploads`, sorted. */
+  uploads(): string[];
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A project copy without `.env`, `.tmp` or uploads, and a fresh database of `kind`. */
+export async function transferProject(kind: DatabaseKind): Promise<TransferProject> {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-transfer-'));
+  cpSync(EXAMPLE_PROJECT, dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](\.env|\.tmp|build|public[\\/]uploads)$/.test(source),
+  });
+  const db: TestDatabase = await createTestDatabase(kind);
+  let running: { server: RunningCairn; token: string } | undefined;
+  let tokens = 0;
+  const run = (...args: string[]) => cairnWithEnv(db.env, ...args, '--dir', dir);
+  const stop = async () => {
+    await running?.server.stop();
+    running = undefined;
+  };
+  return {
+    dir,
+    database: kind,
+    run,
+    async start() {
+      await stop();
+      const server = await startCairn(dir, db.env);
+      tokens += 1;
+      const created = await run('api-token:create', '--name', `transfer-${tokens}`, '--type', 'full-access');
+      if (created.code !== 0) throw new Error(`api-token:create failed: ${created.stderr}`);
+      running = { server, token: created.stdout.trim() };
+      return running;
+    },
+    async answers() {
+      if (!running) throw new Error('start the server first');
+      return readAnswers(running.server.base, running.token);
+    },
+    uploads() {
+      const folder = join(dir, 'public', 'uploads');
+      return existsSync(folder) ? readdirSync(folder).sort() : [];
+    },
+    stop,
+    async close() {
+      await stop();
+      await db.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
