@@ -3,6 +3,7 @@ import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { RolePermissions } from '../users-permissions/role-permissions.js';
 import { isReadAction } from './actions.js';
+import { permissionKey } from './permission-key.js';
 
 /** A users-permissions account authenticated by its JWT. */
 export interface UserIdentity {
@@ -69,6 +70,8 @@ export interface AccessControl {
   authorize(principal: Principal, action: string): void;
   /** Whether the principal may perform `action` (for what is filtered rather than refused). */
   can(principal: Principal, action: string): boolean;
+  /** What the principal may do, as a stable key (permission-key.ts); null for admin users. */
+  permissionKey(principal: Principal): string | null;
 }
 
 /**
@@ -110,6 +113,7 @@ export function createAccessControl(options: {
     can(principal, action) {
       return isAllowed(principal, action, options.roles());
     },
+    permissionKey: (principal) => permissionKey(principal, options.roles()),
   };
 }
 
