@@ -62,10 +62,13 @@ export function normalizeHttpCache(raw: unknown): HttpCacheConfig {
     if (!KEYS.includes(key)) fail(`unknown key "httpCache.${key}"; use ${KEYS.join(', ')}`);
   if (raw.revalidate !== undefined && typeof raw.revalidate !== 'boolean')
     fail(`"httpCache.revalidate" must be true or false, got ${JSON.stringify(raw.revalidate)}`);
+  const store = storeOf(raw);
+  if (raw.revalidate === false && store.kind !== 'none')
+    fail(`"httpCache.store" keeps answers by their versions, which "revalidate: false" turns off; remove one of them`);
   return Object.freeze({
     revalidate: raw.revalidate !== false,
     cacheControl: cacheControlOf(raw.cacheControl),
-    store: storeOf(raw),
+    store,
     maxEntries: raw.maxEntries === undefined ? DEFAULT_MAX_ENTRIES : positiveInteger(raw.maxEntries, 'maxEntries'),
   });
 }

@@ -1,0 +1,48 @@
+import { LRUCache } from 'lru-cache';
+
+/** What the server remembers of one GET (route, query, permission key) it answered with a 200. */
+export interface CacheEntry {
+  /** The content types the read took rows from (types-read.ts). */
+  readonly types: readonly string[];
+  /** Their version when the read started (type-versions.ts): the entry holds while it is unchanged. */
+  readonly version: number;
+  readonly etag: string;
+  /** The JSON body, when the response cache keeps bodies in memory. */
+  readonly body?: string;
+}
+
+/** The remembered GETs, least recently used dropped first. */
+export interface CacheEntries {
+  get(key: string): CacheEntry | undefined;
+  set(key: string, entry: CacheEntry): void;
+}
+
+/** What an entry without its body costs, in the bytes `maxSize` counts (its key and types). */
+const ENTRY_OVERHEAD = 200;
+
+/**
+ * At most `maxEntries` entries; with `maxSize` (the memory store), also at most that many bytes
+ * of bodies and keys together, so the cache never grows past what it was given. A body larger
+ * than a tenth of `maxSize` is not kept (one answer must not empty the cache): its entry is kept
+ * without it, for the 304s.
+ */
+export function createCacheEntries(options: { readonly maxEntries: number; readonly maxSize?: number }): CacheEntries {
+  const { maxSize } = options;
+  if (maxSize === undefined) {
+    const cache = new LRUCache<string, CacheEntry>({ max: options.maxEntries });
+    return { get: (key) => cache.get(key), set: (key, entry) => void cache.set(key, entry) };
+  }
+  const largest = Math.max(1, Math.floor(maxSize / 10));
+  const cache = new LRUCache<string, CacheEntry>({ max: options.maxEntries, maxSize, sizeCalculation: sizeOf });
+  return {
+    get: (key) => cache.get(key),
+    set(key, entry) {
+      const fits = entry.body === undefined || sizeOf(entry, key) <= largest;
+      cache.set(key, fits ? entry : { types: entry.types, version: entry.version, etag: entry.etag });
+    },
+  };
+}
+
+function sizeOf(entry: CacheEntry, key: string): number {
+  return ENTRY_OVERHEAD + key.length + (entry.body === undefined ? 0 : Buffer.byteLength(entry.body));
+}

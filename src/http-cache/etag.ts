@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The strong ETag of a response body: a quoted digest of its bytes, so two answers carry the same
+ * tag exactly when they are the same bytes — on any instance, before and after a restart.
+ *
+ *   '{"data":[],"meta":{}}' → '"GqVw…"' (27 characters of base64url SHA-1 inside the quotes)
+ */
+export function strongEtag(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/**
+ * Whether an `If-None-Match` header names `etag` (RFC 9110 §13.1.2: `*`, or a list of tags
+ * compared weakly, so `W/"x"` names `"x"`).
+ *
+ *   '"a", W/"b"' and '"b"' → true;   '"a"' and '"b"' → false;   '*' → true
+ */
+export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const value = header.trim();
+  if (value === '*') return true;
+  for (const part of value.split(',')) {
+    const tag = part.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}

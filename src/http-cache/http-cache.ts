@@ -1,0 +1,161 @@
+import { authorizeQuery, findableBy } from '../access/authorize-query.js';
+import type { AccessControl, Principal } from '../access/principal.js';
+import type { HttpCacheConfig } from '../config/http-cache-config.js';
+import type { ChangeListener } from '../events/change-bus.js';
+import { header, type HttpRequest, type HttpResponse } from '../http/http-types.js';
+import type { Query } from '../query/query-types.js';
+import type { ContentType, Schema } from '../schema/types.js';
+import { createCacheEntries, type CacheEntry } from './cache-entries.js';
+import { cacheHeadersFor, checkCacheControlTypes } from './cache-control.js';
+import { ifNoneMatchNames, strongEtag } from './etag.js';
+import { connectRedisBodies, type RedisBodies } from './redis-bodies.js';
+import { createTypeVersions, MEDIA_TYPE } from './type-versions.js';
+import { typesRead } from './types-read.js';
+
+/** One cached GET route: how its request becomes a query, and the read itself. */
+export interface CachedRead {
+  readonly type: ContentType;
+  /** The route's permission action (`api::article.article.find`): part of the key. */
+  readonly action: string;
+  /** The request's normalized query (with the route's default query), as the read takes it. */
+  query(request: HttpRequest): Query;
+  /** The read: a 200 whose `body` is the JSON answer (errors are thrown, and never cached). */
+  run(request: HttpRequest, caller: Principal, query: Query): Promise<HttpResponse>;
+}
+
+/** The HTTP cache of the content API's GETs (see README "Caching"). */
+export interface HttpCache {
+  /** Subscribed to the change bus: each change bumps the version of the type it wrote. */
+  readonly listener: ChangeListener;
+  /** `read` with ETags, `If-None-Match`, `Cache-Control` and the response cache around it. */
+  wrap(read: CachedRead): (request: HttpRequest, caller: Principal) => Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+/** `Cache-Status` (RFC 9211) names the cache `Cairn`. */
+const STATUS = 'Cairn';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Builds the cache. Every 200 GET answer gets a strong ETag (a digest of its body), and a request
+ * whose `If-None-Match` names it gets a 304. The server also remembers, per (route, query,
+ * permission key), the ETag, the types the read took rows from and their version; while that
+ * version holds, `If-None-Match` is answered with a 304 before any statement runs, and the
+ * response cache (`store`) answers the body it kept. Answers are kept only when every type they
+ * read is one the change bus reports writes of (the project's types, and media unless URLs are
+ * signed per answer), and only when no change to them landed while they were read.
+ */
+export async function createHttpCache(deps: {
+  readonly schema: Schema;
+  readonly access: AccessControl;
+  readonly config: HttpCacheConfig;
+  /** Media URLs are signed per answer (a private upload provider): answers with media are never kept. */
+  readonly signsMedia: boolean;
+  readonly onError: (error: unknown) => void;
+}): Promise<HttpCache> {
+  const { schema, access, config } = deps;
+  checkCacheControlTypes(config, schema);
+  const versions = createTypeVersions();
+  const tracked = new Set(
+    [...schema.contentTypes.values()].filter((type) => type.origin === 'api').map((type) => type.uid),
+  );
+  if (!deps.signsMedia) tracked.add(MEDIA_TYPE);
+  const { store } = config;
+  const entries = createCacheEntries({
+    maxEntries: config.maxEntries,
+    ...(store.kind === 'memory' && { maxSize: store.maxSize }),
+  });
+  const redis: RedisBodies | null =
+    store.kind === 'redis' && config.revalidate
+      ? await connectRedisBodies({ ...store, onError: throttled(deps.onError) })
+      : null;
+
+  /** The body kept for a valid entry: in the entry (memory), in Redis, or none. */
+  const keptBody = async (key: string, entry: CacheEntry) => {
+    if (entry.body !== undefined) return { etag: entry.etag, body: entry.body };
+    return redis ? redis.get(key, entry.version) : null;
+  };
+
+  return {
+    listener: versions.listener,
+    wrap(read) {
+      const cacheHeaders = cacheHeadersFor(config, read.type);
+      return async (request, caller) => {
+        const headers = cacheHeaders(caller);
+        const permission = config.revalidate ? access.permissionKey(caller) : null;
+        const key = permission === null ? null : requestKey(read.action, request, permission);
+        const known = key === null ? undefined : entries.get(key);
+        const fresh = known !== undefined && versions.versionOf(known.types) === known.version;
+        const ifNoneMatch = header(request, 'if-none-match');
+        if (key !== null && known && fresh) {
+          if (ifNoneMatchNames(ifNoneMatch, known.etag)) return notModified(known.etag, headers, 'hit');
+          const kept = await keptBody(key, known);
+          if (kept) return answer(kept.body, kept.etag, headers, 'hit');
+        }
+        const query = read.query(request);
+        const types = key === null ? null : readableTypes(read.type, query, caller);
+        const before = versions.sequence;
+        const response = await read.run(request, caller, query);
+        if (response.status !== 200 || response.body === undefined) return response;
+        const body = JSON.stringify(response.body);
+        const etag = strongEtag(body);
+        let status = 'fwd=bypass';
+        if (key !== null && types !== null) {
+          status = known === undefined ? 'fwd=uri-miss' : fresh ? 'fwd=miss' : 'fwd=stale';
+          const version = versions.versionOf(types);
+          // Kept only when nothing it read changed meanwhile, nor the caller's permissions.
+          if (version <= before && access.permissionKey(caller) === permission) {
+            entries.set(key, { types, version, etag, ...(store.kind === 'memory' && { body }) });
+            redis?.set(key, version, etag, body);
+            status += '; stored';
+          }
+        }
+        const merged = { ...response.headers, ...headers };
+        if (ifNoneMatchNames(ifNoneMatch, etag)) return notModified(etag, merged, status);
+        return answer(body, etag, merged, status);
+      };
+    },
+    close: async () => redis?.close(),
+  };
+
+  /** The types the caller's read takes rows from, or null when one is not tracked (never kept). */
+  function readableTypes(type: ContentType, query: Query, caller: Principal): string[] | null {
+    let types: Set<string>;
+    try {
+      types = typesRead(schema, type, authorizeQuery(schema, type, query, findableBy(access, caller)));
+    } catch {
+      return null; // refused (a filter through a relation the caller may not read): the read throws it
+    }
+    for (const uid of types) if (!tracked.has(uid)) return null;
+    return [...types];
+  }
+}
+
+/** The request's identity for the cache: route, document, response format, permission key, query. */
+function requestKey(action: string, request: HttpRequest, permission: string): string {
+  const v4 = header(request, 'strapi-response-format') === 'v4' ? 'v4' : 'v5';
+  return `${action}\n${request.params.documentId ?? ''}\n${v4}\n${permission}\n${JSON.stringify(request.query)}`;
+}
+
+function answer(body: string, etag: string, headers: Readonly<Record<string, string>>, status: string): HttpResponse {
+  return {
+    status: 200,
+    headers: { ...headers, etag, 'cache-status': `${STATUS}; ${status}` },
+    raw: { contentType: JSON_TYPE, content: body },
+  };
+}
+
+function notModified(etag: string, headers: Readonly<Record<string, string>>, status: string): HttpResponse {
+  return { status: 304, headers: { ...headers, etag, 'cache-status': `${STATUS}; ${status}` } };
+}
+
+/** `onError` at most once a minute (Redis down would otherwise log every request). */
+function throttled(onError: (error: unknown) => void): (error: unknown) => void {
+  let last = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - last < 60_000) return;
+    last = now;
+    onError(error);
+  };
+}

@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** Response bodies kept in Redis, each under its request key and the version it was read at. */
+export interface RedisBodies {
+  /** The body and ETag stored for `key` at `version`, or null (none, expired, or Redis unreachable). */
+  get(key: string, version: number): Promise<{ readonly etag: string; readonly body: string } | null>;
+  /** Stores a body (not awaited by the request: a failure is reported, never answered). */
+  set(key: string, version: number, etag: string, body: string): void;
+  close(): Promise<void>;
+}
+
+/** How long a request waits on Redis before answering from the database instead. */
+const COMMAND_TIMEOUT_MS = 1000;
+const CONNECT_TIMEOUT_MS = 2000;
+
+/**
+ * Connects to Redis for the response cache. Keys are `<keyPrefix><instance>:<digest of the
+ * request key>:<version>`: versions are this instance's (type-versions.ts), so the instance part
+ * keeps two instances (or two runs of one) from reading each other's entries, and a bump makes
+ * the old keys unreachable at once — they expire after `ttlSeconds`. Nothing is ever deleted or
+ * flushed, so a Redis shared with other programs only sees keys under the prefix appear.
+ *
+ * Redis down or slow is a miss, never an error: requests wait at most a second for it (no queue
+ * while disconnected), and ioredis reconnects in the background. `onError` hears each failure.
+ */
+export async function connectRedisBodies(options: {
+  readonly connection: string | Readonly<Record<string, unknown>>;
+  readonly keyPrefix: string;
+  readonly ttlSeconds: number;
+  readonly onError: (error: unknown) => void;
+}): Promise<RedisBodies> {
+  const settings: RedisOptions = {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+  };
+  const redis =
+    typeof options.connection === 'string'
+      ? new Redis(options.connection, settings)
+      : new Redis({ ...(options.connection as RedisOptions), ...settings });
+  redis.on('error', options.onError);
+  try {
+    await redis.connect();
+  } catch (error) {
+    options.onError(error);
+  }
+  const instance = randomBytes(6).toString('base64url');
+  const keyOf = (key: string, version: number) =>
+    `${options.keyPrefix}${instance}:${createHash('sha1').update(key).digest('base64url')}:${version}`;
+  return {
+    async get(key, version) {
+      try {
+        const value = await redis.get(keyOf(key, version));
+        if (value === null) return null;
+        const newline = value.indexOf('\n');
+        return newline < 0 ? null : { etag: value.slice(0, newline), body: value.slice(newline + 1) };
+      } catch (error) {
+        options.onError(error);
+        return null;
+      }
+    },
+    set(key, version, etag, body) {
+      redis.set(keyOf(key, version), `${etag}\n${body}`, 'EX', options.ttlSeconds).catch(options.onError);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
