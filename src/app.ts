@@ -21,6 +21,7 @@ import type { EmailTransport } from './email/email-transport.js';
 import { createChangeBus, type ChangeBus } from './events/change-bus.js';
 import { createAdminApi } from './admin/create-admin-api.js';
 import { createGraphqlApi } from './graphql/create-graphql-api.js';
+import { createHttpCache } from './http-cache/http-cache.js';
 import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
@@ -146,9 +147,18 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
       }),
     });
+    const cache = await createHttpCache({
+      schema: project.schema,
+      access,
+      config: config.httpCache,
+      signsMedia: upload.context.urls.isPrivate,
+      onError: (error) => logger.warn({ err: error }, 'the HTTP response cache could not reach its store'),
+    });
+    undo.push(() => cache.close());
+    changes.subscribe(cache.listener);
     const guarded = guardRoutes(
       [
-        ...contentApiRoutes({ config, schema: project.schema, service }),
+        ...contentApiRoutes({ config, schema: project.schema, service, cache }),
         ...authRoutes(auth, config),
         ...usersRoutes(auth, config, access, service),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
@@ -227,6 +237,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       async close() {
         await server.close();
         await webhooks.close();
+        await cache.close();
         await db.close();
       },
     };

@@ -2,6 +2,7 @@ import { dataOfPayload } from '../access/sanitize-input.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { DocumentService } from '../documents/document-service.js';
+import type { CachedRead, HttpCache } from '../http-cache/http-cache.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { Query } from '../query/query-types.js';
@@ -11,11 +12,13 @@ import type { Document } from '../shape/shape-rows.js';
 import type { GuardedRoute } from './guard.js';
 import { checkDefaultQueries, withDefaultQuery } from './route-default-queries.js';
 
-/** What the content API's routes need: the config, the model and the document service. */
+/** What the content API's routes need: the config, the model, the document service and the HTTP cache. */
 export interface ContentApiDeps {
   readonly config: Config;
   readonly schema: Schema;
   readonly service: DocumentService;
+  /** ETags, `If-None-Match` and the response cache around the GETs (http-cache/); absent: plain reads. */
+  readonly cache?: HttpCache;
 }
 
 type Verb = 'find' | 'findOne' | 'create' | 'update' | 'delete';
@@ -84,25 +87,30 @@ function handlerFor(
   const query = (request: HttpRequest) => parseQuery(deps, type, withDefaultQuery(request.query, defaults));
   const format = (request: HttpRequest, data: Document | Document[] | null) =>
     formatData(schema, type, data, isV4(request));
+  /** A GET: through the HTTP cache when there is one. */
+  const get = (run: CachedRead['run']): GuardedRoute['handle'] =>
+    deps.cache
+      ? deps.cache.wrap({ type, action: entry.action, query, run })
+      : (request, caller) => run(request, caller, query(request));
   switch (entry.verb) {
     case 'find':
       if (single) {
-        return async (request, caller) => {
-          const document = await service.findFirst(type, query(request), caller);
+        return get(async (request, caller, parsed) => {
+          const document = await service.findFirst(type, parsed, caller);
           if (!document) throw new NotFoundError();
           return ok(200, format(request, document));
-        };
+        });
       }
-      return async (request, caller) => {
-        const { documents, pagination } = await service.findMany(type, query(request), caller);
+      return get(async (request, caller, parsed) => {
+        const { documents, pagination } = await service.findMany(type, parsed, caller);
         return ok(200, format(request, documents), { pagination });
-      };
+      });
     case 'findOne':
-      return async (request, caller) => {
-        const document = await service.findOne(type, documentIdOf(request), query(request), caller);
+      return get(async (request, caller, parsed) => {
+        const document = await service.findOne(type, documentIdOf(request), parsed, caller);
         if (!document) throw new NotFoundError();
         return ok(200, format(request, document));
-      };
+      });
     case 'create':
       return async (request, caller) => {
         const parsed = query(request);

@@ -197,7 +197,13 @@ function translateMultipartError(error: unknown): unknown {
 
 function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
   reply.code(response.status);
-  if (response.headers) reply.headers(response.headers);
+  if (response.headers) {
+    // A route's `Vary` adds to the one set before it (CORS' `Origin`) instead of replacing it.
+    const vary = reply.getHeader('vary');
+    const { vary: more, ...headers } = response.headers;
+    reply.headers(headers);
+    if (more !== undefined) reply.header('vary', vary === undefined ? more : `${String(vary)}, ${more}`);
+  }
   if (response.html !== undefined) return reply.type('text/html; charset=utf-8').send(response.html);
   if (response.raw !== undefined) return reply.type(response.raw.contentType).send(response.raw.content);
   if (response.body === undefined) return reply.send();
