@@ -23,7 +23,7 @@ export interface TransferProject {
   start(): Promise<{ server: RunningCairn; token: string }>;
   /** The transfer queries' answers from the running server (see transfer-answers.ts). */
   answers(): Promise<Record<string, unknown>>;
-  /** The file names in `public/uploads`, sorted. */
+  /** The file names in `public/uploads` (hidden ones aside: the upload route's `.tmp`), sorted. */
   uploads(): string[];
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -50,6 +50,9 @@ export async function transferProject(kind: DatabaseKind): Promise<TransferProje
     run,
     async start() {
       await stop();
+      // A first start on MySQL creates some sixty tables: done by a command line run first, so that
+      // a busy machine does not push `cairn start` past its deadline.
+      if (tokens === 0) await run('api-token:list');
       const server = await startCairn(dir, db.env);
       tokens += 1;
       const created = await run('api-token:create', '--name', `transfer-${tokens}`, '--type', 'full-access');
@@ -63,7 +66,11 @@ export async function transferProject(kind: DatabaseKind): Promise<TransferProje
     },
     uploads() {
       const folder = join(dir, 'public', 'uploads');
-      return existsSync(folder) ? readdirSync(folder).sort() : [];
+      return existsSync(folder)
+        ? readdirSync(folder)
+            .filter((name) => !name.startsWith('.'))
+            .sort()
+        : [];
     },
     stop,
     async close() {
