@@ -85,6 +85,14 @@ describe('the production install', () => {
     expect(devOnly).toEqual([]);
   });
 
+  it('the bundles are ASCII, so that V8 holds their source one byte per character', () => {
+    for (const file of ['dist/cairn.mjs', 'dist/webhook-thread.mjs']) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      expect(source.length).toBeGreaterThan(100_000);
+      expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
+    }
+  });
+
   it('prepare keeps a built dist/ when the build tools are not installed, and explains when there is none', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-prepare-'));
     temp.push(dir);
