@@ -2,7 +2,7 @@ import { ApplicationError, RateLimitError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/password-hash.js';
 import type { Database } from '../db/database.js';
 import { cookie, header, type HttpResponse } from '../http/http-types.js';
-import { rateLimitKey, type RateLimiter } from '../users-permissions/rate-limiter.js';
+import { rateLimitKey, type RateLimitCounter } from '../users-permissions/rate-limiter.js';
 import { ADMIN_REFRESH_COOKIE, type AdminAuth } from './admin-auth.js';
 import { checkAdminBody } from './admin-body-checks.js';
 import { ok, type AdminRoute } from './admin-route.js';
@@ -44,7 +44,7 @@ export interface AdminAuthRouteDeps {
   readonly auth: AdminAuth;
   readonly users: AdminUserStore;
   /** Admin logins: 5 tries per 5 minutes per email and address, by default. */
-  readonly limiter: RateLimiter;
+  readonly limiter: RateLimitCounter;
 }
 
 const signedIn = (data: Record<string, unknown>, setCookie: string): HttpResponse => ({
@@ -116,7 +116,7 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
       auth: 'public',
       handle: async (request) => {
         const email = (request.body as { email?: unknown } | undefined)?.email;
-        const { limited, headers } = deps.limiter.hit(rateLimitKey('/admin/login', request.ip, email));
+        const { limited, headers } = await deps.limiter.hit(rateLimitKey('/admin/login', request.ip, email));
         if (limited) throw new RateLimitError();
         const body = checkAdminBody(request.body, {
           email: { kind: 'email', required: true },

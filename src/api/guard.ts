@@ -2,7 +2,7 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import { ApplicationError, RateLimitError } from '../core/errors.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
-import { rateLimitKey, type RateLimiter } from '../users-permissions/rate-limiter.js';
+import { rateLimitKey, type RateLimitCounter } from '../users-permissions/rate-limiter.js';
 
 /** A route that runs for an authorized principal. */
 export interface GuardedRoute {
@@ -24,7 +24,11 @@ export interface GuardedRoute {
  * percent-escapes before matching, so `/api/auth/loc%61l` reaches the login handler, and a key
  * taken from the raw path would give each spelling its own window.
  */
-export function guardRoutes(routes: readonly GuardedRoute[], access: AccessControl, limiter: RateLimiter): Route[] {
+export function guardRoutes(
+  routes: readonly GuardedRoute[],
+  access: AccessControl,
+  limiter: RateLimitCounter,
+): Route[] {
   return routes.map((route) => ({
     method: route.method,
     path: route.path,
@@ -35,7 +39,7 @@ export function guardRoutes(routes: readonly GuardedRoute[], access: AccessContr
       if (!route.rateLimit) return route.handle(request, principal);
       const email =
         route.rateLimit === 'byEmail' ? (request.body as { email?: unknown } | undefined)?.email : undefined;
-      const { limited, headers } = limiter.hit(rateLimitKey(route.path, request.ip, email));
+      const { limited, headers } = await limiter.hit(rateLimitKey(route.path, request.ip, email));
       if (limited) return errorResponse(new RateLimitError(), headers);
       try {
         const response = await route.handle(request, principal);

@@ -18,8 +18,17 @@ export interface RateLimitResult {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A fixed-window counter per key; see {@link createRateLimiter}. */
-export interface RateLimiter {
+/**
+ * What the guards count requests with: this process's limiter, or one whose counters several
+ * instances share (cluster/shared-rate-limiter.ts), which answers asynchronously.
+ */
+export interface RateLimitCounter {
+  /** Counts one request for `key` and says whether it is over the limit. */
+  hit(key: string): RateLimitResult | Promise<RateLimitResult>;
+}
+
+/** A fixed-window counter per key, in this process; see {@link createRateLimiter}. */
+export interface RateLimiter extends RateLimitCounter {
   /** Counts one request for `key` and says whether it is over the limit. */
   hit(key: string): RateLimitResult;
   /** How many keys hold a window right now (bounded by the limiter's key cap). */
@@ -127,7 +136,6 @@ export function createRateLimiter(
 ): RateLimiter {
   if (!config.enabled) return { hit: () => NOT_LIMITED, size: () => 0 };
   const windows = new Map<string, Window>();
-  const limit = String(config.max);
   const cap = Math.max(1, maxKeys);
 
   const sweep = (at: number): void => {
@@ -156,17 +164,25 @@ export function createRateLimiter(
         windows.set(key, window);
       }
       window.count += 1;
-      const limited = window.count > config.max;
-      const headers: Record<string, string> = {
-        'X-RateLimit-Limit': limit,
-        'X-RateLimit-Remaining': String(Math.max(0, config.max - window.count)),
-        'X-RateLimit-Reset': String(Math.ceil(window.endsAt / 1000)),
-      };
-      if (limited) headers['Retry-After'] = String(Math.max(1, Math.ceil((window.endsAt - at) / 1000)));
-      return { limited, headers };
+      return rateLimitResult(config, window.count, window.endsAt, at);
     },
     size: () => windows.size,
   };
+}
+
+/**
+ * The verdict on the `count`-th hit of a window ending at `endsAt` (epoch ms), at `at`, with the
+ * headers {@link createRateLimiter} describes.
+ */
+export function rateLimitResult(config: RateLimitConfig, count: number, endsAt: number, at: number): RateLimitResult {
+  const limited = count > config.max;
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(config.max),
+    'X-RateLimit-Remaining': String(Math.max(0, config.max - count)),
+    'X-RateLimit-Reset': String(Math.ceil(endsAt / 1000)),
+  };
+  if (limited) headers['Retry-After'] = String(Math.max(1, Math.ceil((endsAt - at) / 1000)));
+  return { limited, headers };
 }
 
 /**
