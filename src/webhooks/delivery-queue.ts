@@ -154,14 +154,35 @@ export function createDeliveryQueue(db: Database) {
       });
       await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: eq('id', id, 'integer') }));
     },
-    /** Deliveries a stopped process left `sending` go back to `pending` (at start). */
-    async requeueInterrupted(now: Date): Promise<void> {
+    /**
+     * Deliveries a stopped process left `sending` go back to `pending`: all of them (at start,
+     * when this worker is the queue's only one), or those claimed before `claimedBefore` (a
+     * queue several instances share: an attempt still in flight was claimed later than that).
+     */
+    async requeueInterrupted(now: Date, claimedBefore?: Date): Promise<void> {
       const set = rowOf({
         status: ['pending', 'string'],
         next_attempt_at: [now, 'datetime'],
         updated_at: [now, 'datetime'],
       });
-      await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where: isIn('status', ['sending'], 'string') }));
+      const sending = isIn('status', ['sending'], 'string');
+      const where: Condition =
+        claimedBefore === undefined
+          ? sending
+          : {
+              kind: 'and',
+              children: [
+                sending,
+                {
+                  kind: 'compare',
+                  column: { alias: '', column: 'updated_at' },
+                  op: 'lt',
+                  value: claimedBefore,
+                  valueKind: 'datetime',
+                },
+              ],
+            };
+      await db.run(compileUpdate(db.dialect, { table: DELIVERIES, set, where }));
     },
     /** The newest deliveries first (the delivery log). */
     log: (limit: number) => read(null, limit, true),

@@ -13,7 +13,16 @@ export interface WorkerOptions {
   readonly random: () => number;
   readonly send: typeof fetch;
   readonly onError: (error: unknown) => void;
+  /**
+   * Whether other instances' workers deliver from the same queue (PostgreSQL, MySQL): a
+   * delivery left `sending` may then be another instance's attempt in flight, and is requeued
+   * only once older than any attempt can be (see `sweep`).
+   */
+  readonly shared?: boolean;
 }
+
+/** How long after its claim a `sending` delivery of a shared queue is taken as abandoned, beyond the attempt timeout. */
+export const ABANDONED_AFTER_TIMEOUT_MS = 30_000;
 
 /** The webhook side of the app: turns events into queued deliveries and delivers them. */
 export interface WebhookWorker {
@@ -21,6 +30,11 @@ export interface WebhookWorker {
   readonly queue: (event: string, body: string) => Promise<void>;
   /** Requeues deliveries interrupted by a stop, then delivers what is due. */
   start(): Promise<void>;
+  /**
+   * The leader's periodic pass over a shared queue: requeues deliveries abandoned `sending` (by an
+   * instance that died during an attempt) and delivers what is due, whichever instance queued it.
+   */
+  sweep(): Promise<void>;
   /** Stops scheduling and waits for the attempts in flight. */
   stop(): Promise<void>;
 }
@@ -131,6 +145,13 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     return pumping;
   };
 
+  /** Every `sending` delivery of this worker's own queue; on a shared one, those older than any attempt in flight. */
+  const requeue = () => {
+    const now = options.now();
+    if (!options.shared) return queue.requeueInterrupted(now);
+    return queue.requeueInterrupted(now, new Date(now.getTime() - config.timeoutMs - ABANDONED_AFTER_TIMEOUT_MS));
+  };
+
   const enqueuing = createEnqueueBatch(queue, options.now, (webhookIds) => {
     // A held webhook's deliveries wait for its probe (a timer is set): no pass needed for them.
     const waiting = held(options.now().getTime());
@@ -238,7 +259,12 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       stopped = false;
       aborter = new AbortController();
       unreachable.clear();
-      await queue.requeueInterrupted(options.now());
+      await requeue();
+      await pump();
+    },
+    async sweep() {
+      if (stopped) return;
+      await requeue();
       await pump();
     },
     async stop() {

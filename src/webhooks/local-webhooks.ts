@@ -27,6 +27,8 @@ export interface WebhookSink {
   update(webhooks: readonly Webhook[]): void;
   /** Queues everything sent, stops delivering (attempts in flight go back to pending) and releases the connections. */
   close(): Promise<void>;
+  /** The leader's pass over a queue several instances share (see `WebhookWorker.sweep`). */
+  sweep(): void;
 }
 
 /** What webhooks run with, wherever they run. */
@@ -58,6 +60,8 @@ export async function startWebhookRunner(
     random: Math.random,
     send: fetch,
     onError: options.onError,
+    // A queue in the content database of PostgreSQL or MySQL may have other instances' workers.
+    shared: options.queue.dialect.name !== 'sqlite',
   });
   await worker.start();
   return {
@@ -114,6 +118,9 @@ export async function startLocalWebhooks(
     },
     update(next) {
       webhooks = next;
+    },
+    sweep() {
+      worker.sweep().catch(options.onError);
     },
     async close() {
       while (accepting.size > 0) await Promise.allSettled([...accepting]);

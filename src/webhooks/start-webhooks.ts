@@ -18,6 +18,11 @@ export interface RunningWebhooks {
    * Resolves once the webhooks (on their thread, if it must be started, too) have the new list.
    */
   reload(): Promise<void>;
+  /**
+   * The leader's periodic pass over the delivery queue several instances share: deliveries an
+   * instance abandoned are requeued, and what is due is sent (see `WebhookWorker.sweep`).
+   */
+  sweep(): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +106,7 @@ export async function startWebhooks(options: {
       deleting: (notice) => void waiting.push((target) => target.deleting(notice)),
       send: (items) => void waiting.push((target) => target.send(items)),
       update: () => undefined,
+      sweep: () => undefined,
       close: async () => undefined,
     };
     try {
@@ -136,6 +142,9 @@ export async function startWebhooks(options: {
       });
       reloading = done.catch(() => undefined);
       return done;
+    },
+    sweep() {
+      sink?.sweep();
     },
     async close() {
       await reloading;

@@ -146,6 +146,10 @@ export async function startThreadedWebhooks(options: {
       if (local) handOver((sink) => sink.update(webhooks));
       else post({ kind: 'webhooks', webhooks });
     },
+    sweep() {
+      if (local) handOver((sink) => sink.sweep());
+      else post({ kind: 'sweep' });
+    },
     async close() {
       closing = true;
       if (thread) {

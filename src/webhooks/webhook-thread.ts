@@ -34,6 +34,7 @@ export type ToWebhookThread =
   | { readonly kind: 'items'; readonly id: number; readonly items: readonly WebhookItem[] }
   | { readonly kind: 'deleting'; readonly notice: DeletingNotice }
   | { readonly kind: 'webhooks'; readonly webhooks: readonly Webhook[] }
+  | { readonly kind: 'sweep' }
   | { readonly kind: 'close' };
 
 /** A message from the webhook thread: `done` once a message's items are queued (or failed to be). */
@@ -68,6 +69,10 @@ let webhooks = data.webhooks;
 const take = (message: ToWebhookThread): void => {
   if (message.kind === 'webhooks') {
     webhooks = message.webhooks;
+    return;
+  }
+  if (message.kind === 'sweep') {
+    running?.worker.sweep().catch(report);
     return;
   }
   if (!running) {
