@@ -1,0 +1,113 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Config } from '../config/config.js';
+import type { ChangeBus } from '../events/change-bus.js';
+import type { Schema } from '../schema/types.js';
+import { createRateLimiter, type RateLimitConfig, type RateLimitCounter } from '../users-permissions/rate-limiter.js';
+import { relayChanges, type ChangeTransport } from './change-relay.js';
+import { postgresTransport, redisTransport } from './change-transports.js';
+import { startLeader, type Leader } from './leader.js';
+import { connectRedis, type ClusterLog, type RedisLink } from './redis-link.js';
+import { keepSession } from './session-keeper.js';
+import { reloadRemoteSettings, type SettingsReloads } from './settings-reloads.js';
+import { sharedRateLimiter } from './shared-rate-limiter.js';
+
+/** What the composition root hands the cluster once the services exist. */
+export interface ClusterAttachment {
+  readonly changes: ChangeBus;
+  readonly schema: Schema;
+  readonly now: () => Date;
+  /** What to read again when another instance changed settings. */
+  readonly reloads: SettingsReloads;
+  /** The scheduled work of the instances on this database, run by the leader alone. */
+  readonly leaderTask: () => Promise<void>;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Several instances of Cairn on one database: what they share besides it. Alone (SQLite, or no
+ * Redis on MySQL) an instance works as it always did.
+ */
+export interface Cluster {
+  /** This instance's id (random per start): in each change it sends, so that it ignores its own. */
+  readonly instanceId: string;
+  /**
+   * Waits for the database's start-up lock (PostgreSQL, MySQL), so that instances starting
+   * together sync the schema, roles and settings one after the other; resolves with its release.
+   */
+  holdStartup(): Promise<() => Promise<void>>;
+  /** A rate limiter whose counters the instances share through Redis when there is Redis, else this process's. */
+  rateLimiter(name: string, config: RateLimitConfig, now: () => number): RateLimitCounter;
+  /** Relays the change bus to the other instances, reloads what they change, and leads when elected. */
+  attach(attachment: ClusterAttachment): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts what several instances share: a database session kept open (PostgreSQL and MySQL: the
+ * start-up lock, the leader's lock, and on PostgreSQL the notifications), and the Redis link when
+ * `config/server` `cairn.redis` (or `CAIRN_REDIS_URL`) names one. Changes travel through Redis
+ * pub/sub, else PostgreSQL LISTEN/NOTIFY; on MySQL without Redis, the start-up log says that
+ * several instances need Redis. Logs which in one line.
+ */
+export async function startCluster(config: Config, log: ClusterLog): Promise<Cluster> {
+  const keeper = await keepSession(config.database, log);
+  let link: RedisLink | null = null;
+  let leader: Leader | null = null;
+  const stops: (() => void)[] = [];
+  try {
+    const identity = keeper?.identity ?? `sqlite:${config.database.filename ?? ''}`;
+    const digest = createHash('sha1').update(identity).digest('hex').slice(0, 12);
+    const redisUrl = config.cluster.redis;
+    const prefix = `${config.cluster.redisPrefix}${digest}:`;
+    link = redisUrl === null ? null : await connectRedis(redisUrl, log);
+    const transport: ChangeTransport | null =
+      link !== null && redisUrl !== null
+        ? redisTransport(link, redisUrl, `${prefix}changes`)
+        : keeper?.current()?.notifications
+          ? postgresTransport(keeper, `cairn_changes_${digest}`)
+          : null;
+    if (transport !== null) log.info(`several instances: changes shared through ${transport.name}`);
+    else if (config.database.client === 'mysql')
+      log.info(
+        'several instances on one MySQL database need Redis (config/server cairn.redis, or CAIRN_REDIS_URL): without it this instance works alone',
+      );
+    const instanceId = randomUUID();
+    const redis = link;
+    return {
+      instanceId,
+      async holdStartup() {
+        const session = keeper?.current();
+        if (!session) return async () => undefined;
+        const key = `cairn:startup:${identity}`;
+        await session.lock(key, true);
+        return () => session.unlock(key).catch(() => undefined);
+      },
+      rateLimiter(name, limit, now) {
+        const local = createRateLimiter(limit, now);
+        if (redis === null) return local;
+        return sharedRateLimiter({ link: redis, config: limit, keyPrefix: `${prefix}rl:${name}:`, local, now });
+      },
+      attach(attachment) {
+        if (transport !== null) stops.push(relayChanges({ ...attachment, transport, instanceId }));
+        stops.push(reloadRemoteSettings(attachment.changes, attachment.reloads, attachment.onError));
+        if (keeper !== null)
+          leader = startLeader({
+            keeper,
+            key: `cairn:leader:${identity}`,
+            task: attachment.leaderTask,
+            onError: attachment.onError,
+          });
+      },
+      async close() {
+        for (const stop of stops.splice(0)) stop();
+        await leader?.stop();
+        await link?.close();
+        await keeper?.close();
+      },
+    };
+  } catch (error) {
+    await link?.close();
+    await keeper?.close();
+    throw error;
+  }
+}
