@@ -18,7 +18,9 @@ import { createDocumentContext } from './documents/context.js';
 import { createDocumentService, type DocumentService } from './documents/document-service.js';
 import { loadEmailTransport } from './email/load-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
-import { createChangeBus, type ChangeBus } from './events/change-bus.js';
+import { createChangeBus, type ChangeBus, type SettingsChangeKind } from './events/change-bus.js';
+import { announceAfter } from './cluster/settings-reloads.js';
+import { startCluster } from './cluster/start-cluster.js';
 import { createAdminApi } from './admin/create-admin-api.js';
 import { createGraphqlApi } from './graphql/create-graphql-api.js';
 import { createHttpCache } from './http-cache/http-cache.js';
@@ -29,7 +31,6 @@ import type { Route } from './http/http-types.js';
 import { buildOpenApiDocument } from './openapi/build-openapi-document.js';
 import type { Project } from './project/load-project.js';
 import { queryMiddlewareNotices } from './project/query-middleware-notices.js';
-import { createRateLimiter } from './users-permissions/rate-limiter.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import {
   loadRolePermissions,
@@ -83,6 +84,10 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
   try {
+    // Several instances on one database: they start one at a time (schema, roles, settings), then share changes.
+    const cluster = await startCluster(config, logger);
+    undo.push(() => cluster.close());
+    const endStartup = await cluster.holdStartup();
     const sync = await syncProjectSchema(db, project.schema, config.database, now());
     const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
     let roles: RolePermissions = await loadRolePermissions(db);
@@ -114,10 +119,13 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       const fresh = await loadRolePermissions(db);
       if (read === roleReads) roles = fresh;
     };
-    const limiter = createRateLimiter(config.usersPermissions.ratelimit, () => now().getTime());
+    const limiter = cluster.rateLimiter('users-permissions', config.usersPermissions.ratelimit, () => now().getTime());
     const changes = createChangeBus((error, change) =>
       logger.error({ err: error, change: `${change.subject}.${change.kind}` }, 'a change listener failed'),
     );
+    const announce = (kind: SettingsChangeKind, reload: () => Promise<void>) =>
+      announceAfter(changes, kind, reload, now);
+    const rolesChanged = announce('users-permissions-roles', reloadRoles);
     const upload = await createUploadContext({
       config,
       schema: project.schema,
@@ -161,7 +169,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         ...contentApiRoutes({ config, schema: project.schema, service, cache }),
         ...authRoutes(auth, config),
         ...usersRoutes(auth, config, access, service),
-        ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, reloadRoles),
+        ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
         ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
         ...uploadRoutes({
           upload: upload.context,
@@ -178,14 +186,36 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     const admin = await createAdminApi({
       project,
       db,
-      upload,
+      upload: { ...upload, reloadImageSettings: announce('upload-settings', upload.reloadImageSettings) },
       service,
       access,
-      webhooks,
+      webhooks: { reload: announce('webhooks', () => webhooks.reload()) },
       mail,
       now,
       locales: () => listLocales(db, config.i18n.defaultLocale),
-      usersPermissions: { contentApiRoutes: guarded, reloadRoles, reloadSettings: () => auth.reloadSettings() },
+      usersPermissions: {
+        contentApiRoutes: guarded,
+        reloadRoles: rolesChanged,
+        reloadSettings: announce('users-permissions-settings', () => auth.reloadSettings()),
+      },
+      changes,
+      loginLimiter: cluster.rateLimiter('admin', config.admin.auth.rateLimit, () => now().getTime()),
+    });
+    await endStartup();
+    cluster.attach({
+      changes,
+      schema: project.schema,
+      now,
+      reloads: {
+        'users-permissions-roles': reloadRoles,
+        'users-permissions-settings': () => auth.reloadSettings(),
+        'admin-permissions': () => admin.auth.reloadPermissions(),
+        'api-tokens': async () => undefined,
+        webhooks: () => webhooks.reload(),
+        'upload-settings': upload.reloadImageSettings,
+      },
+      leaderTask: async () => webhooks.sweep(),
+      onError: (error) => logger.warn({ err: error }, "could not apply another instance's change"),
     });
     const graphql = config.graphql
       ? createGraphqlApi({
@@ -197,7 +227,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
           read,
           auth,
           roles: { db, known: knownActions(project.schema), now },
-          reloadRoles,
+          reloadRoles: rolesChanged,
           upload: upload.context,
           onUnexpected: (error) => logger.error({ err: error }, 'a GraphQL resolver failed'),
         })
@@ -236,6 +266,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       ],
       async close() {
         await server.close();
+        await cluster.close();
         await webhooks.close();
         await cache.close();
         await db.close();

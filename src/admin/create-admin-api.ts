@@ -1,11 +1,12 @@
-import type { AccessControl } from '../access/principal.js';
+import type { AccessControl, AdminIdentity } from '../access/principal.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { Database } from '../db/database.js';
-import type { Route } from '../http/http-types.js';
+import type { HttpRequest, Route } from '../http/http-types.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Project } from '../project/load-project.js';
 import type { createUploadContext } from '../upload/create-upload-context.js';
-import { createRateLimiter } from '../users-permissions/rate-limiter.js';
+import type { ChangeBus, SettingsChangeKind } from '../events/change-bus.js';
+import type { RateLimitCounter } from '../users-permissions/rate-limiter.js';
 import { createAdminAuth, type AdminAuth } from './admin-auth.js';
 import { adminAuthRoutes } from './admin-auth-routes.js';
 import { adminSessionsRoutes } from './admin-sessions-routes.js';
@@ -59,12 +60,37 @@ export interface AdminApiDeps {
   readonly now: () => Date;
   /** The content API's routes and reloads, for the users & permissions settings pages. */
   readonly usersPermissions: UsersPermissionsLinks;
+  /** Where edits of admin roles' permissions and of API tokens are announced (other instances reload theirs). */
+  readonly changes: ChangeBus;
+  /** Counts `/admin/login` attempts (config/admin `auth.rateLimit`), shared by the instances when they share Redis. */
+  readonly loginLimiter: RateLimitCounter;
 }
 
 /** The admin API, ready to serve. */
 export interface AdminApi {
   readonly routes: readonly Route[];
+  /** Admin authentication; its `reloadPermissions` announces nothing (what a remote change runs). */
   readonly auth: AdminAuth;
+}
+
+/**
+ * The routes, each write among them followed, once it succeeded, by a settings change of `kind`
+ * on the bus: the other instances drop or reload what they hold of it.
+ */
+function announcing(routes: readonly AdminRoute[], changes: ChangeBus, kind: SettingsChangeKind, now: () => Date) {
+  const announce = (response: Awaited<ReturnType<AdminRoute['handle']>>) => {
+    changes.publish({ subject: 'settings', kind, at: now() });
+    return response;
+  };
+  return routes.map((route): AdminRoute => {
+    if (route.method === 'GET') return route;
+    if (route.auth === 'public')
+      return { ...route, handle: async (request: HttpRequest) => announce(await route.handle(request)) };
+    return {
+      ...route,
+      handle: async (request: HttpRequest, admin: AdminIdentity) => announce(await route.handle(request, admin)),
+    };
+  });
 }
 
 /** A type's main field from its view configuration; null when that is the id. */
@@ -85,14 +111,22 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
   const localeCodes = (await deps.locales()).map((locale) => locale.code);
   await syncAdminRoles(db, schema, localeCodes, now());
   const users = createAdminUserStore(db, now);
-  const auth = createAdminAuth({
+  const quiet = createAdminAuth({
     db,
     config: config.admin,
     users,
     permissions: () => loadAdminPermissions(db),
     now,
   });
-  const limiter = createRateLimiter(config.admin.auth.rateLimit, () => now().getTime());
+  // Roles' permissions edited here are announced once this instance reloaded them.
+  const auth: AdminAuth = {
+    ...quiet,
+    reloadPermissions: async () => {
+      await quiet.reloadPermissions();
+      deps.changes.publish({ subject: 'settings', kind: 'admin-permissions', at: now() });
+    },
+  };
+  const limiter = deps.loginLimiter;
   const definitions = project.modelFiles;
   const configurations = await syncContentManagerConfigurations(db, schema, now, definitions);
   const cm = {
@@ -141,7 +175,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
     ...aiLocalizationJobRoutes(),
     ...adminWebhookRoutes({ db, config, now, webhooks: deps.webhooks, nodeEnv: project.env.NODE_ENV }),
     ...emailSettingsRoutes({ config, mail: deps.mail }),
-    ...apiTokenRoutes({ config, schema, db, now }),
+    ...announcing(apiTokenRoutes({ config, schema, db, now }), deps.changes, 'api-tokens', now),
     ...adminTokenRoutes({ config, schema, db, auth, users, now }),
     ...transferTokenRoutes({ db }),
     ...mediaLibraryRoutes({
@@ -162,5 +196,5 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
       environment: project.env.NODE_ENV ?? 'development',
     }),
   ];
-  return { routes: guardAdminRoutes(routes, auth), auth };
+  return { routes: guardAdminRoutes(routes, auth), auth: quiet };
 }
