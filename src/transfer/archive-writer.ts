@@ -36,6 +36,8 @@ interface JsonlBuffer {
   lines: string[];
   characters: number;
   files: number;
+  /** A value was written already (the next one is preceded by a newline). */
+  started: boolean;
 }
 
 /**
@@ -65,12 +67,15 @@ export class ArchiveWriter {
 
   /** Adds one JSONL line to a stage; returns its size in characters (the summary's bytes). */
   async addLine(stage: JsonlStage, value: unknown): Promise<number> {
-    const line = `${JSON.stringify(value)}\n`;
+    const buffer = this.buffers.get(stage) ?? { lines: [], characters: 0, files: 0, started: false };
+    this.buffers.set(stage, buffer);
+    // As Strapi's JSONL stringer: a newline between values, none after the last (so a stage's
+    // second file starts with one).
+    const line = `${buffer.started ? '\n' : ''}${JSON.stringify(value)}`;
+    buffer.started = true;
     if (line.length > this.maxCharacters) {
       throw new Error(`a ${stage} line of ${line.length} characters is over the JSONL file limit`);
     }
-    const buffer = this.buffers.get(stage) ?? { lines: [], characters: 0, files: 0 };
-    this.buffers.set(stage, buffer);
     if (buffer.characters + line.length > this.maxCharacters) await this.flush(stage, buffer);
     buffer.lines.push(line);
     buffer.characters += line.length;

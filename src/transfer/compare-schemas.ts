@@ -65,10 +65,14 @@ export function formatSchemaDiffs(diffs: SchemaDiffs): string {
   const lines: string[] = [];
   for (const [uid, list] of diffs) {
     lines.push(`- ${uid}:`);
-    for (const d of list) lines.push(`  - ${describe(d)}`);
+    // Strapi's order: changed values, then what only the archive has, then what only the project has.
+    const sorted = [...list].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+    for (const d of sorted) lines.push(`  - ${describe(d)}`);
   }
   return lines.join('\n');
 }
+
+const KIND_ORDER: Readonly<Record<SchemaDiff['kind'], number>> = { modified: 0, deleted: 1, added: 2 };
 
 function describe(d: SchemaDiff): string {
   const path = d.path.length > 0 ? d.path.join('.') : '(the whole type)';

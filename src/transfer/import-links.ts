@@ -7,6 +7,7 @@ import { getModel, type Schema } from '../schema/types.js';
 import { compileInsert, compileUpdate } from '../sql/compile-write.js';
 import type { Dialect } from '../sql/dialect.js';
 import type { IdMap } from './id-map.js';
+import { TransferError } from './transfer-error.js';
 import type { TransferLink } from './transfer-types.js';
 
 const ROWS_PER_INSERT = 1_000;
@@ -109,7 +110,11 @@ export class LinkWriter {
     const rows = this.pending.get(table);
     if (!rows || rows.length === 0) return;
     this.pending.set(table, []);
-    await this.exec.insert(compileInsert(this.dialect, { table, rows }), rows.length);
+    try {
+      await this.exec.insert(compileInsert(this.dialect, { table, rows }), rows.length);
+    } catch (error) {
+      throw new TransferError(`writing links into ${table}: ${(error as Error).message}`);
+    }
     this.results.written += rows.length;
   }
 

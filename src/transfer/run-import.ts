@@ -176,7 +176,12 @@ async function writeAll(
     progress.start('entities', totals.get('entities'));
     let batch: TransferEntity[] = [];
     const flush = async () => {
-      await insertEntities(tx, dialect, schema, ids, batch);
+      try {
+        await insertEntities(tx, dialect, schema, ids, batch);
+      } catch (error) {
+        if (error instanceof TransferError || !batch[0]) throw error;
+        throw new TransferError(`writing ${batch[0].type} entities: ${(error as Error).message}`);
+      }
       batch = [];
     };
     for await (const { value, place } of readJsonl(files('entities'))) {
