@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { HttpResponse } from '../http/http-types.js';
 
 /**
  * The strong ETag of a response body: a quoted digest of its bytes, so two answers carry the same
@@ -25,4 +26,17 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
     if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
   }
   return false;
+}
+
+/**
+ * A 200 JSON answer with its strong ETag, or a 304 when `If-None-Match` names it (read first: only
+ * the body is saved). Other answers, and answers that already carry an ETag, are returned as they are.
+ */
+export function withEtag(ifNoneMatch: string | undefined, response: HttpResponse): HttpResponse {
+  if (response.status !== 200 || response.body === undefined || response.headers?.etag !== undefined) return response;
+  const body = JSON.stringify(response.body);
+  const etag = strongEtag(body);
+  const headers = { ...response.headers, etag };
+  if (ifNoneMatchNames(ifNoneMatch, etag)) return { status: 304, headers };
+  return { status: 200, headers, raw: { contentType: 'application/json; charset=utf-8', content: body } };
 }
