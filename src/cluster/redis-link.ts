@@ -1,4 +1,4 @@
-import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { describeRedisUrl } from '../config/cluster-config.js';
 
@@ -16,8 +16,8 @@ const MAX_RECONNECT_DELAY_MS = 2000;
  * offline queue) or after {@link COMMAND_TIMEOUT_MS}, and the caller goes on without it.
  */
 export interface RedisLink {
-  readonly commands: RedisClient;
-  readonly subscriber: RedisClient;
+  readonly commands: Redis;
+  readonly subscriber: Redis;
   /** Whether commands can be sent now. */
   ready(): boolean;
   /**
@@ -34,7 +34,6 @@ export interface RedisLink {
  * starts and one when it ends, not once per reconnection attempt.
  */
 export async function connectRedis(url: string, log: ClusterLog): Promise<RedisLink> {
-  const { Redis } = await import('ioredis');
   const shown = describeRedisUrl(url);
   const base: RedisOptions = {
     connectTimeout: 2000,
