@@ -1,8 +1,9 @@
-// Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into one
-// file, dist/cairn.mjs, which bin/cairn.js runs. One file instead of ~500 modules cuts module
-// resolution and loading, the largest part of start-up. Native and optional drivers stay external
-// (loaded from node_modules on demand). The webhook thread's program is a second
-// bundle beside it, dist/webhook-thread.mjs (a worker thread loads it by that name).
+// Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into
+// dist/cairn.mjs, which bin/cairn.js runs, and the chunks it loads (dist/chunks/): a few files
+// instead of ~500 modules cuts module resolution and loading, the largest part of start-up.
+// Native and optional drivers stay external (loaded from node_modules on demand). The webhook
+// thread's program is a second entry, dist/webhook-thread.mjs (a worker thread loads it by that
+// name), sharing chunks with the first.
 // dist/bundle-meta.json is esbuild's metafile: what each bundle contains and still imports at run
 // time (test/production-install.test.ts checks those are production dependencies).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,10 @@ const result = await build({
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,
+  // Modules only some runs need (GraphQL, OpenAPI, commands other than start) are chunks of
+  // their own, loaded by their dynamic import(): a server parses and holds only what it uses.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -36,7 +41,7 @@ writeFileSync('dist/bundle-meta.json', JSON.stringify(result.metafile));
 // V8 keeps each script's source in memory, in one byte per character only when every character
 // is Latin-1: one `œ` left in a dependency's regular expression literal (esbuild escapes strings,
 // not those) doubled the bundle's 3.4 MB in the heap. Escaped, it is the same expression.
-for (const file of ['dist/cairn.mjs', 'dist/webhook-thread.mjs']) {
+for (const file of Object.keys(result.metafile.outputs).filter((output) => output.endsWith('.mjs'))) {
   const source = readFileSync(file, 'utf8');
   const ascii = source.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (ascii !== source) writeFileSync(file, ascii);

@@ -22,13 +22,11 @@ import { createChangeBus, type ChangeBus, type SettingsChangeKind } from './even
 import { announceAfter } from './cluster/settings-reloads.js';
 import { startCluster } from './cluster/start-cluster.js';
 import { createAdminApi } from './admin/create-admin-api.js';
-import { createGraphqlApi } from './graphql/create-graphql-api.js';
 import { createHttpCache } from './http-cache/http-cache.js';
 import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
-import { buildOpenApiDocument } from './openapi/build-openapi-document.js';
 import type { Project } from './project/load-project.js';
 import { queryMiddlewareNotices } from './project/query-middleware-notices.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
@@ -217,8 +215,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       leaderTask: async () => webhooks.sweep(),
       onError: (error) => logger.warn({ err: error }, "could not apply another instance's change"),
     });
+    // GraphQL and the OpenAPI document are loaded only for projects that enable them.
     const graphql = config.graphql
-      ? createGraphqlApi({
+      ? (await import('./graphql/create-graphql-api.js')).createGraphqlApi({
           schema: project.schema,
           config,
           graphql: config.graphql,
@@ -232,9 +231,11 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
           onUnexpected: (error) => logger.error({ err: error }, 'a GraphQL resolver failed'),
         })
       : null;
-    const documentation = config.documentation.enabled
-      ? documentationRoutes(config.documentation, () => buildOpenApiDocument(project.schema, config))
-      : [];
+    let documentation: Route[] = [];
+    if (config.documentation.enabled) {
+      const { buildOpenApiDocument } = await import('./openapi/build-openapi-document.js');
+      documentation = documentationRoutes(config.documentation, () => buildOpenApiDocument(project.schema, config));
+    }
     const routes: Route[] = [healthRoute, ...guarded, ...(graphql?.routes ?? []), ...documentation, ...admin.routes];
     const server = await createHttpServer(routes, {
       bodyLimit: config.bodyLimit,

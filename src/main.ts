@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ApplicationError, ProjectError } from './core/errors.js';
-import { createAdminUserCommand, resetAdminPasswordCommand } from './cli/admin-user-commands.js';
-import { createTokenCommand, listTokensCommand, revokeTokenCommand } from './cli/api-token-commands.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
-import { exportCommand } from './cli/export-command.js';
-import { importCommand } from './cli/import-command.js';
-import { listContentTypesCommand, listRoutesCommand } from './cli/list-commands.js';
-import { openApiCommand } from './cli/openapi-command.js';
 import { startCommand } from './cli/start-command.js';
-import { webhooksLogCommand } from './cli/webhooks-commands.js';
 import { TransferError } from './transfer/transfer-error.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -23,7 +16,8 @@ function version(): string {
 
 /**
  * The `cairn` command line. Returns the exit code; a long-running `start` resolves once the
- * server listens. Bad input exits 1 with a one-line reason on stderr.
+ * server listens. Bad input exits 1 with a one-line reason on stderr. Commands other than
+ * `start` are loaded when run (the bundle splits them out), so a server never parses them.
  */
 export async function main(argv: readonly string[]): Promise<number | undefined> {
   try {
@@ -44,39 +38,39 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
         await startCommand(args, { develop: true });
         return undefined;
       case 'api-token:create':
-        await createTokenCommand(args, print);
+        await (await import('./cli/api-token-commands.js')).createTokenCommand(args, print);
         return 0;
       case 'api-token:list':
-        await listTokensCommand(args, print);
+        await (await import('./cli/api-token-commands.js')).listTokensCommand(args, print);
         return 0;
       case 'api-token:revoke':
-        await revokeTokenCommand(args, print);
+        await (await import('./cli/api-token-commands.js')).revokeTokenCommand(args, print);
         return 0;
       case 'admin:create-user':
       case 'admin:create':
-        await createAdminUserCommand(args, print);
+        await (await import('./cli/admin-user-commands.js')).createAdminUserCommand(args, print);
         return 0;
       case 'admin:reset-user-password':
       case 'admin:reset-password':
-        await resetAdminPasswordCommand(args, print);
+        await (await import('./cli/admin-user-commands.js')).resetAdminPasswordCommand(args, print);
         return 0;
       case 'content-types:list':
-        await listContentTypesCommand(args, print);
+        await (await import('./cli/list-commands.js')).listContentTypesCommand(args, print);
         return 0;
       case 'routes:list':
-        await listRoutesCommand(args, print);
+        await (await import('./cli/list-commands.js')).listRoutesCommand(args, print);
         return 0;
       case 'openapi':
-        await openApiCommand(args, print);
+        await (await import('./cli/openapi-command.js')).openApiCommand(args, print);
         return 0;
       case 'export':
-        await exportCommand(args, print, version());
+        await (await import('./cli/export-command.js')).exportCommand(args, print, version());
         return 0;
       case 'import':
-        await importCommand(args, print);
+        await (await import('./cli/import-command.js')).importCommand(args, print);
         return 0;
       case 'webhooks:log':
-        await webhooksLogCommand(args, print);
+        await (await import('./cli/webhooks-commands.js')).webhooksLogCommand(args, print);
         return 0;
       default:
         throw new UsageError(`unknown command "${args.command}" (run \`cairn help\`)`);

@@ -32,7 +32,10 @@ const OPTIONAL_PEERS = new Set(
 /** esbuild's metafile of dist/cairn.mjs and dist/webhook-thread.mjs (written by scripts/bundle-cli.mjs; `npm test` builds first). */
 const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8')) as {
   inputs: Record<string, unknown>;
-  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
+  >;
 };
 
 const BUILTINS = new Set(builtinModules);
@@ -63,7 +66,8 @@ function run(file: string, cwd: string): Promise<{ code: number; stdout: string;
 describe('the production install', () => {
   it('the bundles import at run time only Node built-ins and production dependencies', () => {
     const bundles = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.mjs'));
-    expect(bundles.map(([file]) => file).sort()).toEqual(['dist/cairn.mjs', 'dist/webhook-thread.mjs']);
+    const entries = bundles.map(([file]) => file).filter((file) => !file.startsWith('dist/chunks/'));
+    expect(entries.sort()).toEqual(['dist/cairn.mjs', 'dist/webhook-thread.mjs']);
     const outside = new Set<string>();
     for (const [, output] of bundles) {
       for (const { path, external } of output.imports) {
@@ -86,11 +90,32 @@ describe('the production install', () => {
   });
 
   it('the bundles are ASCII, so that V8 holds their source one byte per character', () => {
-    for (const file of ['dist/cairn.mjs', 'dist/webhook-thread.mjs']) {
-      const source = readFileSync(join(ROOT, file), 'utf8');
-      expect(source.length).toBeGreaterThan(100_000);
-      expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
-    }
+    const files = Object.keys(meta.outputs).filter((file) => file.endsWith('.mjs'));
+    expect(files.length).toBeGreaterThan(2);
+    const sources = files.map((file) => readFileSync(join(ROOT, file), 'utf8'));
+    expect(sources.reduce((total, source) => total + source.length, 0)).toBeGreaterThan(1_000_000);
+    for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
+  });
+
+  it('a server loads GraphQL, the OpenAPI document and commands other than start only when used', () => {
+    const staticImports = new Set<string>();
+    const walk = (file: string) => {
+      if (staticImports.has(file)) return;
+      staticImports.add(file);
+      for (const { path, kind, external } of meta.outputs[file]?.imports ?? [])
+        if (kind === 'import-statement' && !external) walk(path);
+    };
+    walk('dist/cairn.mjs');
+    const loadedAtStart = [...staticImports].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
+    const lazy = [
+      'node_modules/graphql/',
+      'node_modules/graphql-jit/',
+      'dist/graphql/',
+      'dist/openapi/',
+      'dist/transfer/run-import',
+    ];
+    for (const part of lazy) expect(loadedAtStart.filter((input) => input.includes(part))).toEqual([]);
+    expect(loadedAtStart.some((input) => input.includes('dist/app.js'))).toBe(true);
   });
 
   it('prepare keeps a built dist/ when the build tools are not installed, and explains when there is none', async () => {
