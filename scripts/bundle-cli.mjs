@@ -6,8 +6,11 @@
 // name), sharing chunks with the first.
 // dist/bundle-meta.json is esbuild's metafile: what each bundle contains and still imports at run
 // time (test/production-install.test.ts checks those are production dependencies).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Chunks are named by their content's hash: an earlier build's would stay beside the new ones.
+rmSync('dist/chunks', { recursive: true, force: true });
 
 const result = await build({
   entryPoints: { cairn: 'dist/main.js', 'webhook-thread': 'dist/webhooks/webhook-thread.js' },
