@@ -172,8 +172,11 @@ async function* mediaLinks(
   let batch: Record<string, unknown>[] = [];
   const flush = async function* (): AsyncGenerator<TransferLink> {
     const byType = new Map<string, number[]>();
-    for (const row of batch)
-      byType.set(String(row.type), [...(byType.get(String(row.type)) ?? []), Number(row.related)]);
+    for (const row of batch) {
+      const ids = byType.get(String(row.type)) ?? [];
+      ids.push(Number(row.related));
+      byType.set(String(row.type), ids);
+    }
     const found = new Map<string, Set<number>>();
     for (const [type, ids] of byType) found.set(type, isTransferredType(type) ? await exists(type, ids) : new Set());
     for (const row of batch) {

@@ -28,7 +28,10 @@ export async function pointFilesAtUploads(
   const byFile = new Map<number, StagedAsset[]>();
   for (const asset of assets) {
     const id = ids.get('plugin::upload.file', asset.metadata.id);
-    if (id !== undefined) byFile.set(id, [...(byFile.get(id) ?? []), asset]);
+    if (id === undefined) continue;
+    const list = byFile.get(id) ?? [];
+    list.push(asset);
+    byFile.set(id, list);
   }
   const fileIds = [...byFile.keys()];
   for (let start = 0; start < fileIds.length; start += 500) {

@@ -117,7 +117,11 @@ async function insertComponents(
 ): Promise<void> {
   if (pending.length === 0) return;
   const byModel = new Map<Model, PendingComponent[]>();
-  for (const item of pending) byModel.set(item.model, [...(byModel.get(item.model) ?? []), item]);
+  for (const item of pending) {
+    const items = byModel.get(item.model) ?? [];
+    items.push(item);
+    byModel.set(item.model, items);
+  }
   const links = new Map<string, RowValues[]>();
   const nested: PendingComponent[] = [];
   for (const [model, items] of byModel) {
@@ -131,8 +135,9 @@ async function insertComponents(
       const id = newIds[index] as number;
       if (typeof item.data.id === 'number') ids.set(model.uid, item.data.id, id);
       const table = componentJoinTable(item.ownerTable);
-      links.set(table, [
-        ...(links.get(table) ?? []),
+      const rows = links.get(table) ?? [];
+      links.set(table, rows);
+      rows.push(
         rowOf({
           entity_id: [item.ownerId, 'integer'],
           cmp_id: [id, 'integer'],
@@ -140,7 +145,7 @@ async function insertComponents(
           field: [item.field, 'string'],
           order: [item.order, 'float'],
         }),
-      ]);
+      );
       nested.push(...componentsOf(schema, model, item.data, id));
     });
   }
