@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunningCairn } from './support/cli.js';
+import { prepareInstances, redisAnswers, type InstanceGroup } from './support/instances.js';
+import {
+  serverFile,
+  sleep,
+  startWebhookReceiver,
+  webhooksFile,
+  type WebhookReceiver,
+} from './support/webhook-receiver.js';
+
+/*
+ * Webhooks with two `cairn start` processes (built: `npm run build` first) on one PostgreSQL or
+ * MySQL database, sharing Redis: each write is delivered exactly once, whichever instance made
+ * it, although both deliver from the one queue and hear each other's changes. A real receiver
+ * counts.
+ */
+
+const redis = await redisAnswers();
+
+const write = async (base: string, method: string, path: string, data: unknown) => {
+  const answer = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data }),
+  });
+  expect(answer.status).toBeLessThan(300);
+  return ((await answer.json()) as { data: { documentId: string } }).data.documentId;
+};
+
+for (const database of inject('databases').filter((kind) => kind !== 'sqlite' && redis)) {
+  describe(`[${database}, Redis] webhooks across instances`, () => {
+    let group: InstanceGroup;
+    let receiver: WebhookReceiver;
+    let a: RunningCairn;
+    let b: RunningCairn;
+
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver();
+      group = await prepareInstances(database, {
+        redis: true,
+        files: {
+          'config/webhooks.js': webhooksFile([
+            { name: 'receiver', url: receiver.url, events: ['entry.create', 'entry.update'] },
+          ]),
+          'config/server.js': serverFile({ backoffMs: 100, timeoutMs: 2000 }),
+        },
+      });
+      [a, b] = (await group.start(2)) as [RunningCairn, RunningCairn];
+    });
+    afterAll(async () => {
+      await group?.close();
+      await receiver?.close();
+    });
+
+    it('both instances synced one webhook from config/webhooks.js', async () => {
+      expect(await group.query('select name from strapi_webhooks')).toEqual([{ name: 'receiver' }]);
+    });
+
+    it('each write, on either instance, is delivered once: 12 creates and 2 cross updates → 14 deliveries', async () => {
+      const names = Array.from({ length: 6 }, (_, index) => index);
+      const [onA, onB] = await Promise.all([
+        Promise.all(names.map((index) => write(a.base, 'POST', '/api/authors', { name: `A${index}` }))),
+        Promise.all(names.map((index) => write(b.base, 'POST', '/api/authors', { name: `B${index}` }))),
+      ]);
+      await write(a.base, 'PUT', `/api/authors/${onB[0]}`, { name: 'B0 (by A)' });
+      await write(b.base, 'PUT', `/api/authors/${onA[0]}`, { name: 'A0 (by B)' });
+
+      await receiver.waitFor(14, { timeoutMs: 15_000 });
+      // Time for a second delivery of anything, were there one.
+      await sleep(1500);
+      const received = receiver.requests;
+      expect(received).toHaveLength(14);
+      const deliveries = received.map((request) => request.headers['x-cairn-delivery']);
+      expect(new Set(deliveries).size).toBe(14);
+      const events = received.map((request) => `${request.json.event} ${request.json.entry.name}`).sort();
+      expect(events).toEqual(
+        [
+          ...names.map((index) => `entry.create A${index}`),
+          ...names.map((index) => `entry.create B${index}`),
+          'entry.update A0 (by B)',
+          'entry.update B0 (by A)',
+        ].sort(),
+      );
+      const rows = await group.query('select status, attempts from cairn_webhook_deliveries');
+      expect(rows).toHaveLength(14);
+      for (const row of rows)
+        expect({ status: row.status, attempts: Number(row.attempts) }).toEqual({ status: 'delivered', attempts: 1 });
+    });
+  });
+}
