@@ -4,6 +4,7 @@ import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
 import { authRoutes } from './api/auth-routes.js';
 import { contentApiRoutes } from './api/content-api.js';
+import { withEtags } from './api/etag-routes.js';
 import { documentationRoutes } from './api/documentation-routes.js';
 import { guardRoutes } from './api/guard.js';
 import { healthRoute } from './api/health.js';
@@ -163,7 +164,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     undo.push(() => cache.close());
     changes.subscribe(cache.listener);
     const guarded = guardRoutes(
-      [
+      withEtags([
         ...contentApiRoutes({ config, schema: project.schema, service, cache }),
         ...authRoutes(auth, config),
         ...usersRoutes(auth, config, access, service),
@@ -177,7 +178,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
           fileType: upload.fileType,
           tempRoot: upload.tempRoot,
         }),
-      ],
+      ]),
       access,
       limiter,
     );
