@@ -167,3 +167,25 @@ describe('HTTP cache: configuration errors', () => {
     await expect(startTestServer({ files: apiConfigWith(httpCache) })).rejects.toThrow(message);
   });
 });
+
+describe("HTTP cache: the plugins' GETs", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it.each(['/api/i18n/locales', '/api/upload/files', '/api/users-permissions/roles'])(
+    '%s answers a strong ETag and a 304 to it, read each time',
+    async (path) => {
+      const headers = { authorization: `Bearer ${server.tokens.full}` };
+      const first = await probe(server.app, path, headers);
+      expect(first.status).toBe(200);
+      expect(first.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect(first.cache).toBeUndefined();
+      const again = await probe(server.app, path, { ...headers, 'if-none-match': first.etag! });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+    },
+  );
+});

@@ -169,14 +169,17 @@ for (const database of inject('databases'))
       await readAsEveryone();
     });
 
-    it('routes whose answer depends on the caller itself are not cached (/api/users/me)', async () => {
-      const me = await server.app.server.inject({
-        method: 'GET',
-        url: '/api/users/me',
-        headers: callers.authenticated,
-      });
-      expect(me.statusCode).toBe(200);
-      expect(me.headers['cache-status']).toBeUndefined();
-      expect(me.headers.etag).toBeUndefined();
+    it('routes whose answer depends on the caller itself are never kept (/api/users/me): their ETag comes from a fresh read', async () => {
+      const me = await probe(server.app, '/api/users/me', callers.authenticated);
+      expect(me.status).toBe(200);
+      expect(me.cache).toBeUndefined();
+      expect(me.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      server.resetQueries();
+      const again = await probe(server.app, '/api/users/me', { ...callers.authenticated, 'if-none-match': me.etag! });
+      expect(again.status).toBe(304);
+      expect(server.queries.some((query) => /up_users/.test(query.sql))).toBe(true);
+      const other = await probe(server.app, '/api/users/me', { ...callers.authenticated2, 'if-none-match': me.etag! });
+      expect(other.status).toBe(200);
+      expect(JSON.parse(other.text).username).toBe('ben');
     });
   });
