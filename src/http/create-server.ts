@@ -11,6 +11,7 @@ import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route }
 import { registerAdminPanel } from './admin-panel-files.js';
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
+import { otherMethodsOf } from './other-methods.js';
 
 export interface HttpServerOptions {
   readonly bodyLimit: number;
@@ -35,9 +36,10 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 /**
  * Builds the Fastify server for a list of routes. Routes sharing a path are served by one Fastify
- * route that dispatches on the method, so a wrong method on a known path answers 405 with `Allow`
- * (text/plain, as Koa's router does) and an unknown path 404 in Strapi's envelope. Trailing
- * slashes are ignored; HEAD is answered like GET without a body.
+ * route for their methods (and HEAD where GET is served) that dispatches on the method; a wrong
+ * method on a known path answers 405 with `Allow` (text/plain, as Koa's router does) and an
+ * unknown path 404 in Strapi's envelope. Trailing slashes are ignored; HEAD is answered like GET
+ * without a body.
  */
 export async function createHttpServer(routes: readonly Route[], options: HttpServerOptions): Promise<FastifyInstance> {
   const applySecurityHeaders = options.securityHeaders ? compileSecurityHeaders(options.securityHeaders) : null;
@@ -96,7 +98,6 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
-  app.setNotFoundHandler((request, reply) => sendError(reply, request, new NotFoundError(), options.logger));
 
   const byPath = new Map<string, Map<string, Route>>();
   for (const route of routes) {
@@ -104,22 +105,25 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     methods.set(route.method, route);
     byPath.set(route.path, methods);
   }
+  const allowByPath = new Map<string, string>();
   for (const [path, methods] of byPath) {
     if (methods.has('GET')) methods.set('HEAD', methods.get('GET') as Route);
-    const allow = ALL_METHODS.filter((m) => methods.has(m)).join(', ');
+    allowByPath.set(path, ALL_METHODS.filter((m) => methods.has(m)).join(', '));
     app.route({
-      method: [...ALL_METHODS],
+      method: ALL_METHODS.filter((m) => methods.has(m)),
       url: path,
       handler: async (request, reply) => {
-        const route = methods.get(request.method);
-        if (!route) {
-          return reply.code(405).header('allow', allow).type('text/plain; charset=utf-8').send('Method Not Allowed');
-        }
-        const response = await route.handle(toHttpRequest(request));
+        const response = await (methods.get(request.method) as Route).handle(toHttpRequest(request));
         return sendResponse(reply, response);
       },
     });
   }
+  const otherMethods = otherMethodsOf(allowByPath);
+  app.setNotFoundHandler((request, reply) => {
+    const allow = otherMethods(request.url);
+    if (allow === undefined) return sendError(reply, request, new NotFoundError(), options.logger);
+    return reply.code(405).header('allow', allow).type('text/plain; charset=utf-8').send('Method Not Allowed');
+  });
   return app;
 }
 
