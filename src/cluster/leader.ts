@@ -15,8 +15,9 @@ export interface Leader {
  * Scheduled work run by one instance: every {@link LEADER_INTERVAL_MS}, an instance that does
  * not lead tries the database lock `key` (a session lock on the kept session: held until that
  * connection ends, so an instance that stops or dies hands the lead over at the next try of
- * another), and the one holding it runs `task` (one run at a time). Without a session (SQLite:
- * one instance per database file) this instance leads. `task`'s failures go to `onError`.
+ * another), and the one holding it checks its connection and runs `task` (one run at a time).
+ * Without a session (SQLite: one instance per database file) this instance leads. `task`'s
+ * failures go to `onError`.
  */
 export function startLeader(options: {
   readonly keeper: SessionKeeper | null;
@@ -33,6 +34,8 @@ export function startLeader(options: {
 
   const leads = () => keeper === null || (holder !== null && holder === keeper.current());
   const tick = async () => {
+    // The lock lasts as long as its connection: kept busy enough not to be closed as idle, and checked.
+    if (holder !== null && leads()) await holder.ping();
     if (keeper !== null && !leads()) {
       holder = null;
       const session = keeper.current();

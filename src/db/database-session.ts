@@ -27,6 +27,11 @@ export interface DatabaseSession {
   lock(key: string, wait: boolean): Promise<boolean>;
   /** Releases a lock this session holds. */
   unlock(key: string): Promise<void>;
+  /**
+   * One round trip: keeps an idle connection from the server's idle timeout (MySQL's
+   * `wait_timeout`) and finds a dead one (its `ended` then resolves).
+   */
+  ping(): Promise<void>;
   /** PostgreSQL's notifications; null on MySQL. */
   readonly notifications: SessionNotifications | null;
   /** Resolves once the connection ended: with why when it was lost, null when closed. */

@@ -37,6 +37,9 @@ export async function openMysqlSession(config: DatabaseConfig): Promise<Database
     async unlock(key) {
       await connection.query('do release_lock(?)', [lockName(key)]);
     },
+    async ping() {
+      await connection.query('select 1');
+    },
     notifications: null,
     ended,
     async close() {

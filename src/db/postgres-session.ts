@@ -37,6 +37,9 @@ export async function openPostgresSession(config: DatabaseConfig): Promise<Datab
     async unlock(key) {
       await client.query(`select pg_advisory_unlock(${KEY})`, [key]);
     },
+    async ping() {
+      await client.query('select 1');
+    },
     notifications: {
       async listen(channel, onPayload) {
         listeners.set(channel, onPayload);
