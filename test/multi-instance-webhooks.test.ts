@@ -32,6 +32,7 @@ for (const database of inject('databases').filter((kind) => kind !== 'sqlite' &&
   describe(`[${database}, Redis] webhooks across instances`, () => {
     let group: InstanceGroup;
     let receiver: WebhookReceiver;
+    let second: WebhookReceiver | undefined;
     let a: RunningCairn;
     let b: RunningCairn;
 
@@ -51,6 +52,7 @@ for (const database of inject('databases').filter((kind) => kind !== 'sqlite' &&
     afterAll(async () => {
       await group?.close();
       await receiver?.close();
+      await second?.close();
     });
 
     it('both instances synced one webhook from config/webhooks.js', async () => {
@@ -86,6 +88,27 @@ for (const database of inject('databases').filter((kind) => kind !== 'sqlite' &&
       expect(rows).toHaveLength(14);
       for (const row of rows)
         expect({ status: row.status, attempts: Number(row.attempts) }).toEqual({ status: 'delivered', attempts: 1 });
+    });
+
+    it('a webhook created in the admin panel on A is used within a second for a write on B', async () => {
+      second = await startWebhookReceiver();
+      const registered = await fetch(`${a.base}/admin/register-admin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@example.com', password: 'Passw0rd!', firstname: 'Ada' }),
+      });
+      expect(registered.status).toBe(200);
+      const { data } = (await registered.json()) as { data: { token: string } };
+      const created = await fetch(`${a.base}/admin/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${data.token}` },
+        body: JSON.stringify({ name: 'second', url: second.url, headers: {}, events: ['entry.create'] }),
+      });
+      expect(created.status, await created.text()).toBe(201);
+      await sleep(1000);
+      await write(b.base, 'POST', '/api/authors', { name: 'After the new webhook' });
+      const [delivered] = await second.waitFor(1, { timeoutMs: 10_000 });
+      expect(delivered?.json).toMatchObject({ event: 'entry.create', entry: { name: 'After the new webhook' } });
     });
   });
 }
