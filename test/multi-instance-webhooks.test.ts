@@ -44,7 +44,7 @@ for (const database of inject('databases').filter((kind) => kind !== 'sqlite' &&
           'config/webhooks.js': webhooksFile([
             { name: 'receiver', url: receiver.url, events: ['entry.create', 'entry.update'] },
           ]),
-          'config/server.js': serverFile({ backoffMs: 100, timeoutMs: 2000 }),
+          'config/server.js': serverFile({ backoffMs: 100, timeoutMs: 10_000 }),
         },
       });
       [a, b] = (await group.start(2)) as [RunningCairn, RunningCairn];
@@ -109,6 +109,25 @@ for (const database of inject('databases').filter((kind) => kind !== 'sqlite' &&
       await write(b.base, 'POST', '/api/authors', { name: 'After the new webhook' });
       const [delivered] = await second.waitFor(1, { timeoutMs: 10_000 });
       expect(delivered?.json).toMatchObject({ event: 'entry.create', entry: { name: 'After the new webhook' } });
+    });
+
+    it("an instance starting while another's delivery is in flight leaves it alone: one request", async () => {
+      const before = receiver.requests.length;
+      receiver.hangNext(1, 7000);
+      await write(a.base, 'POST', '/api/authors', { name: 'In flight' });
+      await receiver.waitFor(before + 1);
+      const hungAt = performance.now();
+      await group.start(1);
+      expect(performance.now() - hungAt).toBeLessThan(6000);
+      await sleep(Math.max(0, 7000 - (performance.now() - hungAt)) + 1500);
+      const inFlight = receiver.requests.filter((request) => request.json?.entry?.name === 'In flight');
+      expect(inFlight).toHaveLength(1);
+      const rows = await group.query(
+        "select status, attempts from cairn_webhook_deliveries where webhook_name = 'receiver' and payload like '%In flight%'",
+      );
+      expect(rows.map((row) => ({ status: row.status, attempts: Number(row.attempts) }))).toEqual([
+        { status: 'delivered', attempts: 1 },
+      ]);
     });
   });
 }
