@@ -53,10 +53,15 @@ async function grantPublicFind(base: string, key: string, enabled: boolean): Pro
   expect(put.status, await put.text()).toBe(200);
 }
 
-const variants = inject('databases').flatMap((database) => [
-  ...(database !== 'sqlite' && redis ? [{ database, redis: true, via: 'Redis' }] : []),
-  ...(database === 'postgres' ? [{ database, redis: false, via: 'LISTEN/NOTIFY' }] : []),
-]);
+const variants = inject('databases')
+  .filter((kind) => kind !== 'sqlite')
+  .flatMap((database) => [
+    ...(redis ? [{ database, redis: true, via: 'Redis' }] : []),
+    ...(database === 'postgres' ? [{ database, redis: false, via: 'LISTEN/NOTIFY' }] : []),
+  ]);
+
+if (variants.length === 0)
+  describe.skip('several instances', () => it('need PostgreSQL, or MySQL and Redis', () => undefined));
 
 for (const { database, redis: withRedis, via } of variants) {
   describe(`[${database}, ${via}] role permissions across instances`, () => {

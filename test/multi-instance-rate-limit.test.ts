@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningCairn } from './support/cli.js';
-import { prepareInstances, redisAnswers, type InstanceGroup } from './support/instances.js';
+import { prepareInstances, redisAnswers, serverDatabases, type InstanceGroup } from './support/instances.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
 
 /*
@@ -29,7 +29,7 @@ const post = async (base: string, path: string, body: unknown) => {
   return { status: answer.status, remaining: answer.headers.get('x-ratelimit-remaining') };
 };
 
-for (const database of inject('databases').filter((kind) => kind !== 'sqlite' && redis)) {
+for (const database of serverDatabases(inject('databases'), redis)) {
   describe(`[${database}, Redis] rate limits across instances`, () => {
     let group: InstanceGroup;
     let a: RunningCairn;

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningCairn } from './support/cli.js';
-import { prepareInstances, startOwnRedis, type InstanceGroup, type OwnRedis } from './support/instances.js';
+import {
+  prepareInstances,
+  serverDatabases,
+  startOwnRedis,
+  type InstanceGroup,
+  type OwnRedis,
+} from './support/instances.js';
 import { closedPort, sleep } from './support/webhook-receiver.js';
 
 /*
@@ -64,7 +70,7 @@ for (const database of inject('databases')) {
   });
 }
 
-for (const database of inject('databases').filter((kind) => kind !== 'sqlite')) {
+for (const database of serverDatabases(inject('databases'), true)) {
   describe(`[${database}] Redis stopped in the middle of a run, then back`, () => {
     let redis: OwnRedis | null;
     let group: InstanceGroup;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningCairn } from './support/cli.js';
-import { prepareInstances, redisAnswers, type InstanceGroup } from './support/instances.js';
+import { prepareInstances, redisAnswers, serverDatabases, type InstanceGroup } from './support/instances.js';
 
 /*
  * Three `cairn start` processes (built: `npm run build` first) started at once on an empty
@@ -34,7 +34,7 @@ const counts = async (group: InstanceGroup) =>
 
 const webhooks = `module.exports = [{ name: 'hook', url: 'http://127.0.0.1:9/hook', events: ['entry.create'] }];\n`;
 
-for (const database of inject('databases').filter((kind) => kind !== 'sqlite' && redis)) {
+for (const database of serverDatabases(inject('databases'), redis)) {
   describe(`[${database}, Redis] three instances starting at once on an empty database`, () => {
     let group: InstanceGroup;
     let alone: InstanceGroup;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningCairn } from './support/cli.js';
-import { prepareInstances, redisAnswers, type InstanceGroup } from './support/instances.js';
+import { prepareInstances, redisAnswers, serverDatabases, type InstanceGroup } from './support/instances.js';
 import {
   serverFile,
   sleep,
@@ -28,7 +28,7 @@ const write = async (base: string, method: string, path: string, data: unknown) 
   return ((await answer.json()) as { data: { documentId: string } }).data.documentId;
 };
 
-for (const database of inject('databases').filter((kind) => kind !== 'sqlite' && redis)) {
+for (const database of serverDatabases(inject('databases'), redis)) {
   describe(`[${database}, Redis] webhooks across instances`, () => {
     let group: InstanceGroup;
     let receiver: WebhookReceiver;

@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
+import { describe, it } from 'vitest';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { cairnWithEnv, startCairn, type RunningCairn } from './cli.js';
@@ -31,6 +32,18 @@ export async function redisAnswers(): Promise<boolean> {
   } finally {
     client.disconnect();
   }
+}
+
+/**
+ * The databases of `databases` a multi-instance test runs on: PostgreSQL and MySQL, when `redis`
+ * answers. With none (CAIRN_TEST_DATABASES=sqlite, or no Redis) the file declares one skipped
+ * test saying why, since a test file without any fails the run.
+ */
+export function serverDatabases(databases: readonly DatabaseKind[], redis: boolean): DatabaseKind[] {
+  const chosen = redis ? databases.filter((kind) => kind !== 'sqlite') : [];
+  if (chosen.length === 0)
+    describe.skip('several instances', () => it('need PostgreSQL or MySQL, and Redis', () => undefined));
+  return chosen;
 }
 
 /**
