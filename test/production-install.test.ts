@@ -97,7 +97,7 @@ describe('the production install', () => {
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
-  it('a server loads GraphQL, the OpenAPI document and commands other than start only when used', () => {
+  it('a server loads GraphQL, the OpenAPI document, the Redis client and commands other than start only when used', () => {
     const staticImports = new Set<string>();
     const walk = (file: string) => {
       if (staticImports.has(file)) return;
@@ -110,6 +110,7 @@ describe('the production install', () => {
     const lazy = [
       'node_modules/graphql/',
       'node_modules/graphql-jit/',
+      'node_modules/ioredis/',
       'dist/graphql/',
       'dist/openapi/',
       'dist/transfer/run-import',

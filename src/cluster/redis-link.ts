@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { loadRedisClient } from './load-ioredis.js';
 import type { Logger } from 'pino';
 import { describeRedisUrl } from '../config/cluster-config.js';
 
@@ -39,14 +40,15 @@ export async function connectRedis(url: string, log: ClusterLog): Promise<RedisL
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(times * 200, MAX_RECONNECT_DELAY_MS),
   };
-  const commands = new Redis(url, {
+  const RedisClient = await loadRedisClient();
+  const commands = new RedisClient(url, {
     ...base,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: COMMAND_TIMEOUT_MS,
   });
   // Subscriptions wait for the connection, however long, and are renewed after each reconnection.
-  const subscriber = new Redis(url, { ...base, maxRetriesPerRequest: null });
+  const subscriber = new RedisClient(url, { ...base, maxRetriesPerRequest: null });
 
   let down = false;
   commands.on('error', (error: Error) => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { loadRedisClient } from '../cluster/load-ioredis.js';
 
 /** Response bodies kept in Redis, each under its request key and the version it was read at. */
 export interface RedisBodies {
@@ -37,10 +38,11 @@ export async function connectRedisBodies(options: {
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: COMMAND_TIMEOUT_MS,
   };
-  const redis =
+  const RedisClient = await loadRedisClient();
+  const redis: Redis =
     typeof options.connection === 'string'
-      ? new Redis(options.connection, settings)
-      : new Redis({ ...(options.connection as RedisOptions), ...settings });
+      ? new RedisClient(options.connection, settings)
+      : new RedisClient({ ...(options.connection as RedisOptions), ...settings });
   redis.on('error', options.onError);
   try {
     await redis.connect();
