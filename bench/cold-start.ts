@@ -1,0 +1,88 @@
+/**
+ * Cold start and idle memory of one or more builds, alternated (issue 21):
+ *
+ *   npm run build && node --import jiti/register bench/cold-start.ts [--build <dir>]… [--project <dir>] [--starts 7] [--rounds 2]
+ *
+ * A build is a folder holding `bin/cairn.js` and its `dist/` (this checkout when no --build is
+ * given; copy another commit's `bin`, `dist`, `package.json` and a `node_modules` link to compare).
+ * Each start spawns `node <build>/bin/cairn.js start --dir <project>` (a copy of examples/blog on
+ * SQLite unless --project), polls `GET /api/articles` every 3 ms until the first 200 (wall time),
+ * reads the process's CPU time (utime + stime, /proc/<pid>/stat) at that moment, waits 2 s and
+ * reads its resident memory (VmRSS). Prints the median of each build per round.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    build: { type: 'string', multiple: true },
+    project: { type: 'string' },
+    starts: { type: 'string', default: '7' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const builds = values.build?.map((dir) => resolve(dir)) ?? [root];
+const project = values.project ? resolve(values.project) : mkdtempSync(join(tmpdir(), 'cairn-cold-start-'));
+if (!values.project)
+  cpSync(join(root, 'examples/blog'), project, { recursive: true, filter: (p) => !p.endsWith('.tmp') });
+
+interface Start {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly rssMb: number;
+}
+
+const TICK_MS = 10;
+const cpuMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+};
+const rssMbOf = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function start(build: string, port: number): Promise<Start> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(build, 'bin/cairn.js'), 'start', '--dir', project], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_CLIENT: 'sqlite' },
+    stdio: 'ignore',
+  });
+  const pid = child.pid as number;
+  try {
+    for (;;) {
+      const response = await fetch(`http://127.0.0.1:${port}/api/articles`).catch(() => null);
+      if (response) await response.arrayBuffer();
+      if (response?.status === 200) break;
+      if (child.exitCode !== null) throw new Error(`${build}: the server exited (${child.exitCode})`);
+      await sleep(3);
+    }
+    const wallMs = performance.now() - started;
+    const cpuMs = cpuMsOf(pid);
+    await sleep(2000);
+    return { wallMs, cpuMs, rssMb: rssMbOf(pid) };
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((done) => child.once('exit', done));
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+// A first start per build warms the database file and the disk cache; it is not counted.
+for (const build of builds) await start(build, 4100);
+console.log('| build | round | first 200 (median ms) | CPU to first 200 (median ms) | idle RSS (median MB) |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (let round = 1; round <= Number(values.rounds); round++) {
+  for (const build of builds) {
+    const starts: Start[] = [];
+    for (let n = 0; n < Number(values.starts); n++) starts.push(await start(build, 4101 + n));
+    console.log(
+      `| ${build} | ${round} | ${median(starts.map((s) => s.wallMs)).toFixed(0)} | ${median(starts.map((s) => s.cpuMs))} | ${median(starts.map((s) => s.rssMb)).toFixed(1)} |`,
+    );
+  }
+}
+if (!values.project) rmSync(project, { recursive: true, force: true });
