@@ -27,19 +27,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LoadOptions, LoadResult } from './load.js';
 import { freePort, spawnServer, type ServerProcess } from './server-process.js';
+import { QUIET_STRAPI } from './strapi-env.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTION = '/content-manager/collection-types/api::article.article';
 const LIST_PATH = `${COLLECTION}?page=1&pageSize=10&sort=title:ASC`;
 const SEED_CONCURRENCY = 8;
 const ADMIN = { email: 'bench@example.com', password: 'Passw0rd!Passw0rd', firstname: 'Bench', lastname: 'Admin' };
-const QUIET_STRAPI = {
-  STRAPI_TELEMETRY_DISABLED: 'true',
-  STRAPI_DISABLE_EE: 'true',
-  STRAPI_DISABLE_LICENSE_PING: 'true',
-  STRAPI_DISABLE_REMOTE_DATA_TRANSFER: 'true',
-  BROWSER: 'none',
-};
 
 const { values: args } = parseArgs({
   options: {

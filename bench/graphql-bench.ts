@@ -51,15 +51,9 @@ import { requestKinds, type RequestKind } from './request-kinds.js';
 import { seedThroughApi, type SeedResult } from './seed.js';
 import { freePort, spawnServer, type ServerProcess } from './server-process.js';
 import { countStrapiStatements, type StrapiStatementCount } from './strapi-statements.js';
+import { QUIET_STRAPI } from './strapi-env.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const QUIET_STRAPI = {
-  STRAPI_TELEMETRY_DISABLED: 'true',
-  STRAPI_DISABLE_EE: 'true',
-  STRAPI_DISABLE_LICENSE_PING: 'true',
-  STRAPI_DISABLE_REMOTE_DATA_TRANSFER: 'true',
-  BROWSER: 'none',
-};
 /** The blog fixture's graphql settings (/work/shared/fixtures/blog/config/plugins.js), as Strapi's app has them. */
 const GRAPHQL_PLUGIN_ENTRY = `  graphql: {
     config: {

@@ -26,17 +26,11 @@ import { modelTables } from '../src/schema/tables.js';
 import { prepareRoundtripDatabase, type RoundtripDatabase } from './roundtrip-database.js';
 import { roundtripPaths, seedRoundtripContent } from './roundtrip-seed.js';
 import { spawnServer, type ServerProcess } from './server-process.js';
+import { QUIET_STRAPI } from './strapi-env.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const CAIRN_PORT = Number(process.env.CAIRN_PORT ?? 14031);
 const STRAPI_PORT = Number(process.env.STRAPI_PORT ?? 1403);
-const QUIET_STRAPI = {
-  STRAPI_TELEMETRY_DISABLED: 'true',
-  STRAPI_DISABLE_EE: 'true',
-  STRAPI_DISABLE_LICENSE_PING: 'true',
-  STRAPI_DISABLE_REMOTE_DATA_TRANSFER: 'true',
-  BROWSER: 'none',
-};
 
 const { values } = parseArgs({
   options: { strapi: { type: 'string' }, databases: { type: 'string', default: 'sqlite,postgres,mysql' } },

@@ -26,15 +26,9 @@ import { parseArgs } from 'node:util';
 import { buildDataset } from './dataset.js';
 import { seedThroughApi } from './seed.js';
 import { freePort, spawnServer } from './server-process.js';
+import { QUIET_STRAPI } from './strapi-env.js';
 
 const root = resolve(import.meta.dirname, '..');
-const QUIET_STRAPI = {
-  STRAPI_TELEMETRY_DISABLED: 'true',
-  STRAPI_DISABLE_EE: 'true',
-  STRAPI_DISABLE_LICENSE_PING: 'true',
-  STRAPI_DISABLE_REMOTE_DATA_TRANSFER: 'true',
-  BROWSER: 'none',
-};
 
 const { values: args } = parseArgs({
   options: {
