@@ -1,6 +1,7 @@
 import type { DocumentationConfig } from './documentation-config.js';
 import type { GraphqlConfig } from './graphql-config.js';
 import type { HttpCacheConfig } from './http-cache-config.js';
+import type { RealtimeConfig } from './realtime-config.js';
 import type { DeepPopulateConfig } from './deep-populate-config.js';
 import type { DefaultQueries } from './default-queries-config.js';
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
@@ -98,6 +99,8 @@ export interface Config {
   readonly customFields: CustomFieldTypes;
   /** `config/api` → `httpCache` (Cairn): ETags, `Cache-Control` per type, the response cache. */
   readonly httpCache: HttpCacheConfig;
+  /** `config/api` → `realtime` (Cairn): the Server-Sent Events streams of the content types. */
+  readonly realtime: RealtimeConfig;
   /** `config/server` → `cairn` (or `CAIRN_REDIS_URL`): how several instances on one database share state. */
   readonly cluster: ClusterConfig;
 }

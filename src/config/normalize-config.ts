@@ -7,6 +7,7 @@ import { normalizeCustomFields } from './custom-fields-config.js';
 import { normalizeDeepPopulate } from './deep-populate-config.js';
 import { normalizeDefaultQueries } from './default-queries-config.js';
 import { normalizeHttpCache } from './http-cache-config.js';
+import { normalizeRealtime } from './realtime-config.js';
 import type { RawConfig } from './load-config-files.js';
 import { normalizeMiddlewares } from './middlewares-config.js';
 import { parseByteSize } from './parse-byte-size.js';
@@ -80,6 +81,7 @@ export function normalizeConfig(
     permissions: normalizePermissions(raw.permissions),
     customFields: normalizeCustomFields(raw['custom-fields']),
     httpCache: normalizeHttpCache(obj(raw.api).httpCache),
+    realtime: normalizeRealtime(obj(raw.api).realtime),
     cluster: normalizeClusterConfig(server.cairn, env),
   });
 }
