@@ -7,7 +7,8 @@ import type { CorsConfig } from '../config/config.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
-import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route } from './http-types.js';
+import { PassThrough } from 'node:stream';
+import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route, StreamBody } from './http-types.js';
 import { registerAdminPanel } from './admin-panel-files.js';
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
@@ -210,8 +211,38 @@ function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply
   }
   if (response.html !== undefined) return reply.type('text/html; charset=utf-8').send(response.html);
   if (response.raw !== undefined) return reply.type(response.raw.contentType).send(response.raw.content);
+  if (response.stream !== undefined) return sendStream(reply, response.stream);
   if (response.body === undefined) return reply.send();
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
+}
+
+/** A streamed body: piped from a PassThrough the route writes to; the client's leaving closes it. */
+function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
+  reply.type(stream.contentType);
+  if (reply.request.method === 'HEAD') return reply.send();
+  const body = new PassThrough();
+  const listeners: (() => void)[] = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    if (!body.writableEnded) body.end();
+    for (const listener of listeners.splice(0)) listener();
+  };
+  reply.raw.once('close', close);
+  body.once('close', close);
+  reply.send(body);
+  stream.start({
+    write: (chunk) => {
+      if (!closed) body.write(chunk);
+    },
+    end: close,
+    onClose: (listener) => {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
+  });
+  return reply;
 }
 
 function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): FastifyReply {

@@ -48,6 +48,25 @@ export interface HttpResponse {
   readonly html?: string;
   /** A body sent as it is (a static asset, a JSON text serialized once) with its content type. */
   readonly raw?: { readonly contentType: string; readonly content: string | Buffer };
+  /** A body written over time (Server-Sent Events): the status and headers first, then `start`. */
+  readonly stream?: StreamBody;
+}
+
+/** A response body written in chunks for as long as both sides keep it open. */
+export interface StreamBody {
+  readonly contentType: string;
+  /** Called once the response is under way (never for HEAD): write to `sink` until it closes. */
+  start(sink: StreamSink): void;
+}
+
+/** Where a stream's chunks go. */
+export interface StreamSink {
+  /** Sends a chunk at once (ignored once closed). */
+  write(chunk: string): void;
+  /** Ends the response (the server's side closing). */
+  end(): void;
+  /** Called once when the stream ends, from either side: the client went away, `end`, or the server closed. */
+  onClose(listener: () => void): void;
 }
 
 export interface Route {
