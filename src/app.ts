@@ -12,6 +12,8 @@ import { i18nRoutes } from './api/i18n-routes.js';
 import { rolesRoutes } from './api/roles-routes.js';
 import { uploadRoutes } from './api/upload-routes.js';
 import { usersRoutes } from './api/users-routes.js';
+import { streamRoutes } from './api/stream-routes.js';
+import { createStreamHub, type StreamHub } from './realtime/stream-hub.js';
 import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
@@ -62,6 +64,8 @@ export interface App {
   readonly changes: ChangeBus;
   /** The document service every consumer reads and writes documents through. */
   readonly documents: DocumentService;
+  /** The realtime streams (`GET /api/:pluralApiId/stream`). */
+  readonly realtime: StreamHub;
   /**
    * Start-up findings worth logging: schema differences kept, unknown permission actions, a Public
    * role without permissions, populate middlewares and their `config/api.js` equivalent.
@@ -163,6 +167,14 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     });
     undo.push(() => cache.close());
     changes.subscribe(cache.listener);
+    const realtime = createStreamHub({
+      config: config.realtime,
+      service,
+      access,
+      now: () => now().getTime(),
+      onError: (error) => logger.error({ err: error }, 'a realtime stream could not read a change'),
+    });
+    changes.subscribe(realtime.listener);
     const guarded = guardRoutes(
       withEtags([
         ...contentApiRoutes({ config, schema: project.schema, service, cache }),
@@ -237,7 +249,15 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       const { buildOpenApiDocument } = await import('./openapi/build-openapi-document.js');
       documentation = documentationRoutes(config.documentation, () => buildOpenApiDocument(project.schema, config));
     }
-    const routes: Route[] = [healthRoute, ...guarded, ...(graphql?.routes ?? []), ...documentation, ...admin.routes];
+    const streams = streamRoutes({ config, schema: project.schema, access, hub: realtime });
+    const routes: Route[] = [
+      healthRoute,
+      ...guarded,
+      ...streams,
+      ...(graphql?.routes ?? []),
+      ...documentation,
+      ...admin.routes,
+    ];
     const server = await createHttpServer(routes, {
       bodyLimit: config.bodyLimit,
       cors: config.cors,
@@ -257,6 +277,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       routes,
       changes,
       documents: service,
+      realtime,
       notices: [
         ...(db.notices ?? []),
         ...sync.notices,
@@ -267,6 +288,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         ...upload.notices,
       ],
       async close() {
+        realtime.close();
         await server.close();
         await cluster.close();
         await webhooks.close();

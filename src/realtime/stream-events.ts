@@ -1,0 +1,56 @@
+import type { Principal } from '../access/principal.js';
+import type { DocumentService } from '../documents/document-service.js';
+import type { FilterNode, Query } from '../query/query-types.js';
+import type { ContentType } from '../schema/types.js';
+import type { LoggedChange } from './event-log.js';
+
+/** One Server-Sent Event before its id: `event:` and the JSON of `data:`. */
+export interface StreamEvent {
+  readonly event: string;
+  readonly data: unknown;
+}
+
+/**
+ * The events one change makes on a stream reading `type` through `query` as `caller`:
+ *
+ *   delete                                   → delete { documentId, locale }
+ *   the document, read as the GET would      → <kind> { documentId, locale, data } (one per locale read)
+ *   not read (filters, status, locale) after a create → nothing
+ *   not read after any other change          → leave { documentId, locale }: drop it if shown
+ *   a draft-only write on a published stream → nothing (the published version did not change)
+ *   a write in another locale than the stream's → nothing
+ */
+export async function eventsFor(
+  service: DocumentService,
+  stream: { readonly type: ContentType; readonly query: Query; readonly caller: Principal },
+  change: LoggedChange,
+): Promise<StreamEvent[]> {
+  const { type, query } = stream;
+  const ids = { documentId: change.documentId, locale: change.locale };
+  if (query.locale !== null && query.locale !== '*' && change.locale !== null && change.locale !== query.locale)
+    return [];
+  if (change.kind === 'delete') return [{ event: 'delete', data: ids }];
+  const draftOnly =
+    change.kind === 'discard' || ((change.kind === 'create' || change.kind === 'update') && !change.published);
+  if (type.draftAndPublish && query.status === 'published' && draftOnly) return [];
+  const byId: FilterNode = { kind: 'compare', field: 'documentId', op: 'eq', value: change.documentId };
+  const { documents } = await service.findMany(
+    type,
+    {
+      ...query,
+      filters: query.filters ? { kind: 'and', children: [query.filters, byId] } : byId,
+      pagination: { mode: 'all', withCount: false },
+    },
+    stream.caller,
+  );
+  if (documents.length === 0) return change.kind === 'create' ? [] : [{ event: 'leave', data: ids }];
+  return documents.map((document) => ({
+    event: change.kind,
+    data: { documentId: change.documentId, locale: document.locale ?? change.locale, data: document },
+  }));
+}
+
+/** The text of one event: `id:`, `event:`, one `data:` line (JSON has no raw newlines), a blank line. */
+export function formatEvent(id: string, event: StreamEvent): string {
+  return `id: ${id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
