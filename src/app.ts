@@ -44,6 +44,9 @@ import { createEntryReader } from './webhooks/entry-reader.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
+/** How long a closing server waits for its connections before it cuts them. */
+const CLOSE_GRACE_MS = 2000;
+
 export interface AppOptions {
   readonly logger?: Logger;
   /** The clock (tests pin it). */
@@ -289,7 +292,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       ],
       async close() {
         realtime.close();
+        // A connection that never sent a request (an HTTP client's spare socket) is neither busy
+        // nor idle to Node and would hold the close for good: past a grace period it is cut.
+        const cut = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
+        cut.unref();
         await server.close();
+        clearTimeout(cut);
         await cluster.close();
         await webhooks.close();
         await cache.close();

@@ -7,7 +7,6 @@ import type { CorsConfig } from '../config/config.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
-import { PassThrough } from 'node:stream';
 import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route, StreamBody } from './http-types.js';
 import { registerAdminPanel } from './admin-panel-files.js';
 import { registerPublicFiles } from './public-files.js';
@@ -216,25 +215,30 @@ function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }
 
-/** A streamed body: piped from a PassThrough the route writes to; the client's leaving closes it. */
+/**
+ * A streamed body, written straight to the socket (the reply is hijacked, with the headers set so
+ * far: CORS, security, the route's). Ends once, from either side; the connection is then closed,
+ * never reused, so that no stream's socket holds the server's close.
+ */
 function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
   reply.type(stream.contentType);
   if (reply.request.method === 'HEAD') return reply.send();
-  const body = new PassThrough();
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string | string[] | number>);
   const listeners: (() => void)[] = [];
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
-    if (!body.writableEnded) body.end();
+    if (!raw.writableEnded) raw.end();
+    raw.socket?.destroySoon();
     for (const listener of listeners.splice(0)) listener();
   };
-  reply.raw.once('close', close);
-  body.once('close', close);
-  reply.send(body);
+  raw.once('close', close);
   stream.start({
     write: (chunk) => {
-      if (!closed) body.write(chunk);
+      if (!closed) raw.write(chunk);
     },
     end: close,
     onClose: (listener) => {
