@@ -115,7 +115,7 @@ export function createStreamHub(deps: {
     },
     attach(request, sink) {
       const permissions = access.permissionKey(request.caller) ?? `unshared:${++unshared}`;
-      const key = `${request.type.uid}\n${permissions}\n${JSON.stringify(request.query)}`;
+      const key = `${request.type.uid}\n${permissions}\n${queryKey(request.query)}`;
       let group = groups.get(key);
       if (!group) {
         group = { key, ...request, members: new Set(), chain: Promise.resolve() };
@@ -159,4 +159,9 @@ export function createStreamHub(deps: {
       for (const sink of [...open]) sink.end();
     },
   };
+}
+
+/** A parsed query as a group key (filter values may be bigints, which JSON cannot name). */
+function queryKey(query: Query): string {
+  return JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
 }
