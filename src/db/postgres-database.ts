@@ -73,7 +73,7 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
     // An idle client lost its connection; the pool replaces it on next use.
   });
   try {
-    if (schema) await pool.query(`create schema if not exists "${schema.replace(/"/g, '""')}"`);
+    if (schema) await createSchema(pool, schema);
     else await pool.query('select 1');
   } catch (error) {
     await pool.end();
@@ -138,4 +138,19 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
       await pool.end();
     },
   };
+}
+
+/**
+ * `create schema if not exists`, safe when several instances start at once: PostgreSQL checks
+ * "if not exists" before it inserts, so two concurrent creations can both pass the check and
+ * one fails on pg_namespace's unique index (23505) or as a duplicate schema (42P06). Either way
+ * the schema exists, which is all that is asked.
+ */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`create schema if not exists "${schema.replace(/"/g, '""')}"`);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
 }
