@@ -67,7 +67,8 @@ export async function startCluster(config: Config, log: ClusterLog): Promise<Clu
           ? postgresTransport(keeper, `cairn_changes_${digest}`)
           : null;
     if (transport !== null) log.info(`several instances: changes shared through ${transport.name}`);
-    else if (config.database.client === 'mysql')
+    else if (keeper !== null)
+      // A database server whose sessions carry no notifications (MySQL): only Redis relays changes.
       log.info(
         'several instances on one MySQL database need Redis (config/server cairn.redis, or CAIRN_REDIS_URL): without it this instance works alone',
       );

@@ -20,6 +20,11 @@ export interface Dialect {
   /** `INSERT INTO t DEFAULT VALUES` is understood (MySQL wants `INSERT INTO t () VALUES ()`). */
   readonly supportsDefaultValues: boolean;
   /**
+   * A database server other processes (other Cairn instances) may use at the same time, rather
+   * than a file one server writes (SQLite).
+   */
+  readonly sharedServer: boolean;
+  /**
    * A LIMIT or OFFSET value as the driver must bind it. MySQL 8.0.22+ refuses a JS number there
    * through a server-side prepared statement (mysql2 sends it as a DOUBLE): it gets a string.
    */

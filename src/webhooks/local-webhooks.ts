@@ -61,7 +61,7 @@ export async function startWebhookRunner(
     send: fetch,
     onError: options.onError,
     // A queue in the content database of PostgreSQL or MySQL may have other instances' workers.
-    shared: options.queue.dialect.name !== 'sqlite',
+    shared: options.queue.dialect.sharedServer,
   });
   await worker.start();
   return {

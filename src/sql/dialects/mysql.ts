@@ -73,6 +73,7 @@ export const mysqlDialect: Dialect = {
   forUpdate: ' for update',
   supportsReturning: false,
   supportsDefaultValues: false,
+  sharedServer: true,
   nullsFirstAscending: true,
   inlineForeignKeys: false,
   introspector: {

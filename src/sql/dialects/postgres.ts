@@ -57,6 +57,7 @@ export const postgresDialect: Dialect = {
   forUpdate: ' for update',
   supportsReturning: true,
   supportsDefaultValues: true,
+  sharedServer: true,
   nullsFirstAscending: false,
   inlineForeignKeys: false,
   introspector: {

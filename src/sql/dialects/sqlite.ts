@@ -34,6 +34,7 @@ export const sqliteDialect: Dialect = {
   forUpdate: '',
   supportsReturning: true,
   supportsDefaultValues: true,
+  sharedServer: false,
   nullsFirstAscending: true,
   inlineForeignKeys: true,
   introspector: {
