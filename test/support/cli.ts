@@ -10,6 +10,9 @@ export function cairn(...args: string[]): Promise<{ code: number; stdout: string
   return cairnWithEnv({}, ...args);
 }
 
+/** How long a command line run may take in a test. */
+const COMMAND_DEADLINE_MS = 50_000;
+
 /** {@link cairn} with `env` added to the environment (a database's settings, say). */
 export function cairnWithEnv(
   env: Readonly<Record<string, string>>,
@@ -19,9 +22,16 @@ export function cairnWithEnv(
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, LOG_LEVEL: 'silent', ...env } },
+      // A command that hangs is killed before the test's own deadline, so that the failure shows
+      // what it printed instead of a bare timeout (and nothing of it runs on into the next test).
+      { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: COMMAND_DEADLINE_MS, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
-        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+        const killed = error?.killed === true;
+        done({
+          code: error ? (killed ? -1 : Number(error.code ?? 1)) : 0,
+          stdout,
+          stderr: killed ? `${stderr}\n[killed after ${COMMAND_DEADLINE_MS} ms: cairn ${args.join(' ')}]` : stderr,
+        });
       },
     );
   });
