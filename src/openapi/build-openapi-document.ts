@@ -9,6 +9,7 @@ import type { OpenApiDocument, PathItem } from './openapi-types.js';
 import { ANYONE, securitySchemes, sharedResponses } from './shared-responses.js';
 import { sharedSchemas } from './shared-schemas.js';
 import { i18nOperations, uploadOperations } from './upload-paths.js';
+import { streamOperations } from './stream-paths.js';
 import { usersOperations } from './users-paths.js';
 
 const PLUGIN_ROOTS = {
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(schema: Schema, config: Config): OpenApiDoc
   const ctx = createOpenApiContext(schema, roots, privateAttributes);
   const operations: PathOperation[] = [
     ...contentOperations(ctx, routes, prefix),
+    ...(config.realtime.enabled ? streamOperations(ctx, schema, prefix) : []),
     ...(plugins.has('users-permissions') ? [...authOperations(prefix), ...usersOperations(ctx, prefix)] : []),
     ...(plugins.has('upload') ? uploadOperations(ctx, prefix) : []),
     ...(plugins.has('i18n') ? i18nOperations(ctx, prefix) : []),
