@@ -9,13 +9,17 @@ if (!existsSync(bundle)) {
   process.exitCode = 1;
 } else {
   const { main } = await import(bundle.href);
+  // A command that has finished exits once its output is written, whatever it may have left
+  // open (seen once: a MySQL connection kept a failed import waiting for ever); a server (`start`,
+  // no exit code) keeps running.
+  const exit = (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   main(process.argv.slice(2)).then(
     (code) => {
-      if (typeof code === 'number') process.exitCode = code;
+      if (typeof code === 'number') exit(code);
     },
     (error) => {
       process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
+      exit(1);
     },
   );
 }
