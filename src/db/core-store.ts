@@ -3,7 +3,8 @@ import { compileSelect } from '../sql/compile-read.js';
 import { compileInsert, compileUpdate } from '../sql/compile-write.js';
 import type { Database, Executor } from './database.js';
 
-const STORE = 'strapi_core_store_settings';
+/** Strapi's core store table. */
+export const STORE = 'strapi_core_store_settings';
 
 /**
  * Strapi's core store (`strapi_core_store_settings`): JSON values by key such as

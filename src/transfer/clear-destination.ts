@@ -7,7 +7,8 @@ import type { Model, Schema } from '../schema/types.js';
 import { compileDelete } from '../sql/compile-write.js';
 import { compileSelect } from '../sql/compile-read.js';
 import type { Dialect } from '../sql/dialect.js';
-import { CORE_STORE_TABLE, WEBHOOKS_TABLE } from './import-configuration.js';
+import { STORE as CORE_STORE_TABLE } from '../db/core-store.js';
+import { WEBHOOKS as WEBHOOKS_TABLE } from '../webhooks/webhook-store.js';
 import { isTransferredType, type TransferScope } from './transfer-scope.js';
 
 /** Content types whose rows make a database "hold content": the project's own, the media library and the users. */

@@ -3,7 +3,8 @@ import { simpleSelect } from '../plan/simple-plans.js';
 import { DECODERS } from '../shape/decode-value.js';
 import { compileSelect } from '../sql/compile-read.js';
 import type { Dialect } from '../sql/dialect.js';
-import { CORE_STORE_TABLE, WEBHOOKS_TABLE } from './import-configuration.js';
+import { STORE as CORE_STORE_TABLE } from '../db/core-store.js';
+import { WEBHOOKS as WEBHOOKS_TABLE, WEBHOOK_COLUMNS } from '../webhooks/webhook-store.js';
 import type { ConfigurationItem } from './transfer-types.js';
 
 /** A core-store value as Strapi exports it: the stored JSON text parsed (kept as text if it is not JSON). */
@@ -41,22 +42,7 @@ export async function readConfiguration(exec: Executor, dialect: Dialect): Promi
     ),
   );
   const webhooks = await exec.all(
-    compileSelect(
-      dialect,
-      simpleSelect(
-        WEBHOOKS_TABLE,
-        {
-          id: ['id', 'integer'],
-          name: ['name', 'string'],
-          url: ['url', 'string'],
-          headers: ['headers', 'json'],
-          events: ['events', 'json'],
-          enabled: ['enabled', 'boolean'],
-        },
-        null,
-        { orderById: true },
-      ),
-    ),
+    compileSelect(dialect, simpleSelect(WEBHOOKS_TABLE, WEBHOOK_COLUMNS, null, { orderById: true })),
   );
   return [
     ...store.map((row) => ({

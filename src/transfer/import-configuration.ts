@@ -1,13 +1,11 @@
+import { STORE as CORE_STORE_TABLE } from '../db/core-store.js';
 import type { Executor } from '../db/database.js';
 import { rowOf } from '../plan/simple-plans.js';
 import { compileInsert } from '../sql/compile-write.js';
 import type { Dialect } from '../sql/dialect.js';
 import { TransferError } from './transfer-error.js';
 import type { ConfigurationItem } from './transfer-types.js';
-
-/** Strapi's core store and webhooks tables (its `strapi::core-store` and `strapi::webhook` models). */
-export const CORE_STORE_TABLE = 'strapi_core_store_settings';
-export const WEBHOOKS_TABLE = 'strapi_webhooks';
+import { WEBHOOKS as WEBHOOKS_TABLE } from '../webhooks/webhook-store.js';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
