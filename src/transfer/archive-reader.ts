@@ -4,10 +4,10 @@ import { basename, join } from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { extract } from 'tar-stream';
 import { decryptionCipher } from './archive-cipher.js';
 import { classifyEntry, UnsafeEntryError } from './archive-layout.js';
 import { checkAssetMetadata } from './asset-metadata.js';
+import { tarEntries } from './tar-entries.js';
 import { TransferError } from './transfer-error.js';
 import type { ArchiveMetadata, AssetMetadata, JsonlStage } from './transfer-types.js';
 
@@ -106,14 +106,12 @@ async function unpack(file: string, format: ArchiveFormat, key: string | undefin
   const transforms: Transform[] = [];
   if (format.encrypted) transforms.push(decryptionCipher(key ?? ''));
   if (format.compressed) transforms.push(createGunzip());
-  const tar = extract();
-  const piped = pipeline([createReadStream(file), ...transforms, tar]);
-  piped.catch(() => undefined);
+  await mkdir(join(dir, 'uploads'));
   const found: Unpacked = { jsonl: new Map(), uploads: new Map(), sidecars: new Map() };
   const seen = new Set<string>();
   let total = 0;
-  await mkdir(join(dir, 'uploads'));
-  for await (const entry of tar) {
+  const tar = tarEntries(createReadStream(file), transforms);
+  for await (const entry of tar.entries) {
     const { name, type, size = 0 } = entry.header;
     if (type === 'directory') {
       entry.resume();
@@ -157,7 +155,7 @@ async function unpack(file: string, format: ArchiveFormat, key: string | undefin
       entry.resume();
     }
   }
-  await piped;
+  await tar.finished;
   return found;
 }
 

@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { extract, pack } from 'tar-stream';
+import { pack } from 'tar-stream';
 import { decryptionCipher, encryptionCipher } from '../../src/transfer/archive-cipher.js';
+import { tarEntries } from '../../src/transfer/tar-entries.js';
 
 /* Reading and rewriting Strapi archives in tests: the bad archives are made from a good one. */
 
@@ -24,14 +25,14 @@ export function tarBytes(file: string, key?: string): Buffer {
 
 /** Every entry of an archive, in order. */
 export async function readEntries(file: string, key?: string): Promise<ArchiveEntry[]> {
-  const tar = extract();
-  Readable.from([tarBytes(file, key)]).pipe(tar);
+  const tar = tarEntries(Readable.from([tarBytes(file, key)]), []);
   const entries: ArchiveEntry[] = [];
-  for await (const entry of tar) {
+  for await (const entry of tar.entries) {
     const chunks: Buffer[] = [];
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     entries.push({ name: entry.header.name, content: Buffer.concat(chunks) });
   }
+  await tar.finished;
   return entries;
 }
 
