@@ -17,13 +17,15 @@ export interface Leader {
  * connection ends, so an instance that stops or dies hands the lead over at the next try of
  * another), and the one holding it checks its connection and runs `task` (one run at a time).
  * Without a session (SQLite: one instance per database file) this instance leads. `task`'s
- * failures go to `onError`.
+ * failures go to `onError`; `onLead` runs each time this instance takes the lead (not without a
+ * session).
  */
 export function startLeader(options: {
   readonly keeper: SessionKeeper | null;
   readonly key: string;
   readonly task: () => Promise<void>;
   readonly onError: (error: unknown) => void;
+  readonly onLead?: () => void;
   readonly intervalMs?: number;
 }): Leader {
   const { keeper } = options;
@@ -39,7 +41,10 @@ export function startLeader(options: {
     if (keeper !== null && !leads()) {
       holder = null;
       const session = keeper.current();
-      if (session !== null && (await session.lock(options.key, false))) holder = session;
+      if (session !== null && (await session.lock(options.key, false))) {
+        holder = session;
+        options.onLead?.();
+      }
     }
     if (leads() && !stopped) await options.task();
   };

@@ -11,6 +11,9 @@ import { keepSession } from './session-keeper.js';
 import { reloadRemoteSettings, type SettingsReloads } from './settings-reloads.js';
 import { sharedRateLimiter } from './shared-rate-limiter.js';
 
+/** Logged when an instance takes the lead (README, Running several instances: Scheduled work). */
+export const LEADS = 'this instance now leads: it runs the scheduled work of the instances on this database';
+
 /** What the composition root hands the cluster once the services exist. */
 export interface ClusterAttachment {
   readonly changes: ChangeBus;
@@ -97,6 +100,7 @@ export async function startCluster(config: Config, log: ClusterLog): Promise<Clu
             key: `cairn:leader:${identity}`,
             task: attachment.leaderTask,
             onError: attachment.onError,
+            onLead: () => log.info(LEADS),
           });
       },
       async close() {
