@@ -33,6 +33,8 @@ export interface ClusterAttachment {
 export interface Cluster {
   /** This instance's id (random per start): in each change it sends, so that it ignores its own. */
   readonly instanceId: string;
+  /** The Redis link and this database's key prefix when instances share Redis (the HTTP cache's versions live there). */
+  readonly redis: { readonly link: RedisLink; readonly prefix: string } | null;
   /**
    * Waits for the database's start-up lock (PostgreSQL, MySQL), so that instances starting
    * together sync the schema, roles and settings one after the other; resolves with its release.
@@ -79,6 +81,7 @@ export async function startCluster(config: Config, log: ClusterLog): Promise<Clu
     const redis = link;
     return {
       instanceId,
+      redis: redis === null ? null : { link: redis, prefix },
       async holdStartup() {
         const session = keeper?.current();
         if (!session) return async () => undefined;
