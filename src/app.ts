@@ -166,6 +166,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       access,
       config: config.httpCache,
       signsMedia: upload.context.urls.isPrivate,
+      cluster: cluster.redis,
       onError: (error) => logger.warn({ err: error }, 'the HTTP response cache could not reach its store'),
     });
     undo.push(() => cache.close());
@@ -261,7 +262,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       ...documentation,
       ...admin.routes,
     ];
-    const server = await createHttpServer(routes, {
+    // With versions shared through Redis, a write answers once its bumps reached Redis.
+    const server = await createHttpServer(cache.afterBumps(routes), {
       bodyLimit: config.bodyLimit,
       cors: config.cors,
       logger,

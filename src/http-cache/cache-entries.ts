@@ -4,8 +4,11 @@ import { LRUCache } from 'lru-cache';
 export interface CacheEntry {
   /** The content types the read took rows from (types-read.ts). */
   readonly types: readonly string[];
-  /** Their version when the read started (type-versions.ts): the entry holds while it is unchanged. */
-  readonly version: number;
+  /**
+   * Their version when the read started: the entry holds while it is unchanged (this instance's
+   * number, type-versions.ts; or the instances' shared version, shared-versions.ts).
+   */
+  readonly version: number | string;
   readonly etag: string;
   /** The JSON body, when the response cache keeps bodies in memory. */
   readonly body?: string;

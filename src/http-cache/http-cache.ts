@@ -2,13 +2,17 @@ import { authorizeQuery, findableBy } from '../access/authorize-query.js';
 import type { AccessControl, Principal } from '../access/principal.js';
 import type { HttpCacheConfig } from '../config/http-cache-config.js';
 import type { ChangeListener } from '../events/change-bus.js';
-import { header, type HttpRequest, type HttpResponse } from '../http/http-types.js';
+import type { RedisLink } from '../cluster/redis-link.js';
+import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { createCacheEntries, type CacheEntry } from './cache-entries.js';
+import { answer, notModified, requestKey } from './cache-responses.js';
 import { cacheHeadersFor, checkCacheControlTypes } from './cache-control.js';
 import { ifNoneMatchNames, strongEtag } from './etag.js';
 import { connectRedisBodies, type RedisBodies } from './redis-bodies.js';
+import { sharedRead } from './shared-read.js';
+import { sharedVersions } from './shared-versions.js';
 import { createTypeVersions, MEDIA_TYPE } from './type-versions.js';
 import { typesRead } from './types-read.js';
 
@@ -29,12 +33,13 @@ export interface HttpCache {
   readonly listener: ChangeListener;
   /** `read` with ETags, `If-None-Match`, `Cache-Control` and the response cache around it. */
   wrap(read: CachedRead): (request: HttpRequest, caller: Principal) => Promise<HttpResponse>;
+  /**
+   * The routes with every write (any method but GET and HEAD) answering only once the versions it
+   * bumped reached Redis (several instances); the same routes when versions are this instance's.
+   */
+  afterBumps(routes: readonly Route[]): Route[];
   close(): Promise<void>;
 }
-
-/** `Cache-Status` (RFC 9211) names the cache `Cairn`. */
-const STATUS = 'Cairn';
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Builds the cache. Every 200 GET answer gets a strong ETag (a digest of its body), and a request
@@ -51,11 +56,17 @@ export async function createHttpCache(deps: {
   readonly config: HttpCacheConfig;
   /** Media URLs are signed per answer (a private upload provider): answers with media are never kept. */
   readonly signsMedia: boolean;
+  /**
+   * The cluster's Redis (config/server `cairn.redis`): the versions live there, under `prefix`,
+   * shared by the instances of the database; null: this instance's versions, in memory.
+   */
+  readonly cluster?: { readonly link: RedisLink; readonly prefix: string } | null;
   readonly onError: (error: unknown) => void;
 }): Promise<HttpCache> {
   const { schema, access, config } = deps;
   checkCacheControlTypes(config, schema);
   const versions = createTypeVersions();
+  const shared = deps.cluster ? sharedVersions(deps.cluster.link, `${deps.cluster.prefix}http-cache-versions`) : null;
   const tracked = new Set(
     [...schema.contentTypes.values()].filter((type) => type.origin === 'api').map((type) => type.uid),
   );
@@ -67,7 +78,7 @@ export async function createHttpCache(deps: {
   });
   const redis: RedisBodies | null =
     store.kind === 'redis' && config.revalidate
-      ? await connectRedisBodies({ ...store, onError: throttled(deps.onError) })
+      ? await connectRedisBodies({ ...store, shared: shared !== null, onError: throttled(deps.onError) })
       : null;
 
   /** The body kept for a valid entry: in the entry (memory), in Redis, or none. */
@@ -76,9 +87,17 @@ export async function createHttpCache(deps: {
     return redis ? redis.get(key, entry.version) : null;
   };
 
+  const sharedContext = shared && { config, access, versions: shared, entries, redis, readableTypes };
   return {
-    listener: versions.listener,
+    listener: shared?.listener ?? versions.listener,
+    afterBumps(routes) {
+      if (!shared) return [...routes];
+      return routes.map((route) =>
+        route.method === 'GET' ? route : { ...route, handle: (request) => settledAfter(route.handle(request)) },
+      );
+    },
     wrap(read) {
+      if (sharedContext) return sharedRead(sharedContext, read);
       const cacheHeaders = cacheHeadersFor(config, read.type);
       return async (request, caller) => {
         const headers = cacheHeaders(caller);
@@ -118,6 +137,15 @@ export async function createHttpCache(deps: {
     close: async () => redis?.close(),
   };
 
+  /** The write's answer, once the bumps started until then reached Redis (or failed). */
+  async function settledAfter(handled: Promise<HttpResponse>): Promise<HttpResponse> {
+    try {
+      return await handled;
+    } finally {
+      await shared?.settled();
+    }
+  }
+
   /** The types the caller's read takes rows from, or null when one is not tracked (never kept). */
   function readableTypes(type: ContentType, query: Query, caller: Principal): string[] | null {
     let types: Set<string>;
@@ -129,24 +157,6 @@ export async function createHttpCache(deps: {
     for (const uid of types) if (!tracked.has(uid)) return null;
     return [...types];
   }
-}
-
-/** The request's identity for the cache: route, document, response format, permission key, query. */
-function requestKey(action: string, request: HttpRequest, permission: string): string {
-  const v4 = header(request, 'strapi-response-format') === 'v4' ? 'v4' : 'v5';
-  return `${action}\n${request.params.documentId ?? ''}\n${v4}\n${permission}\n${JSON.stringify(request.query)}`;
-}
-
-function answer(body: string, etag: string, headers: Readonly<Record<string, string>>, status: string): HttpResponse {
-  return {
-    status: 200,
-    headers: { ...headers, etag, 'cache-status': `${STATUS}; ${status}` },
-    raw: { contentType: JSON_TYPE, content: body },
-  };
-}
-
-function notModified(etag: string, headers: Readonly<Record<string, string>>, status: string): HttpResponse {
-  return { status: 304, headers: { ...headers, etag, 'cache-status': `${STATUS}; ${status}` } };
 }
 
 /** `onError` at most once a minute (Redis down would otherwise log every request). */

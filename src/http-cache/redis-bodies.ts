@@ -5,9 +5,9 @@ import { loadRedisClient } from '../cluster/load-ioredis.js';
 /** Response bodies kept in Redis, each under its request key and the version it was read at. */
 export interface RedisBodies {
   /** The body and ETag stored for `key` at `version`, or null (none, expired, or Redis unreachable). */
-  get(key: string, version: number): Promise<{ readonly etag: string; readonly body: string } | null>;
+  get(key: string, version: number | string): Promise<{ readonly etag: string; readonly body: string } | null>;
   /** Stores a body (not awaited by the request: a failure is reported, never answered). */
-  set(key: string, version: number, etag: string, body: string): void;
+  set(key: string, version: number | string, etag: string, body: string): void;
   close(): Promise<void>;
 }
 
@@ -17,9 +17,10 @@ const CONNECT_TIMEOUT_MS = 2000;
 
 /**
  * Connects to Redis for the response cache. Keys are `<keyPrefix><instance>:<digest of the
- * request key>:<version>`: versions are this instance's (type-versions.ts), so the instance part
- * keeps two instances (or two runs of one) from reading each other's entries, and a bump makes
- * the old keys unreachable at once — they expire after `ttlSeconds`. Nothing is ever deleted or
+ * request key>:<version>`: versions of one instance (type-versions.ts) mean nothing elsewhere, so
+ * the instance part keeps two instances (or two runs of one) from reading each other's entries;
+ * versions shared through Redis (shared-versions.ts: they name the database's epoch) are good on
+ * every instance, and the instance part is `shared`. A bump makes the old keys unreachable at once — they expire after `ttlSeconds`. Nothing is ever deleted or
  * flushed, so a Redis shared with other programs only sees keys under the prefix appear.
  *
  * Redis down or slow is a miss, never an error: requests wait at most a second for it (no queue
@@ -29,6 +30,8 @@ export async function connectRedisBodies(options: {
   readonly connection: string | Readonly<Record<string, unknown>>;
   readonly keyPrefix: string;
   readonly ttlSeconds: number;
+  /** Versions shared by the instances (shared-versions.ts): keys name no instance, all serve all. */
+  readonly shared: boolean;
   readonly onError: (error: unknown) => void;
 }): Promise<RedisBodies> {
   const settings: RedisOptions = {
@@ -49,8 +52,8 @@ export async function connectRedisBodies(options: {
   } catch (error) {
     options.onError(error);
   }
-  const instance = randomBytes(6).toString('base64url');
-  const keyOf = (key: string, version: number) =>
+  const instance = options.shared ? 'shared' : randomBytes(6).toString('base64url');
+  const keyOf = (key: string, version: number | string) =>
     `${options.keyPrefix}${instance}:${createHash('sha1').update(key).digest('base64url')}:${version}`;
   return {
     async get(key, version) {

@@ -1,0 +1,30 @@
+import { header, type HttpRequest, type HttpResponse } from '../http/http-types.js';
+
+/** `Cache-Status` (RFC 9211) names the cache `Cairn`. */
+const STATUS = 'Cairn';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The request's identity for the cache: route, document, response format, permission key, query. */
+export function requestKey(action: string, request: HttpRequest, permission: string): string {
+  const v4 = header(request, 'strapi-response-format') === 'v4' ? 'v4' : 'v5';
+  return `${action}\n${request.params.documentId ?? ''}\n${v4}\n${permission}\n${JSON.stringify(request.query)}`;
+}
+
+/** A 200 with a JSON body already serialized, its ETag and `Cache-Status: Cairn; <status>`. */
+export function answer(
+  body: string,
+  etag: string,
+  headers: Readonly<Record<string, string>>,
+  status: string,
+): HttpResponse {
+  return {
+    status: 200,
+    headers: { ...headers, etag, 'cache-status': `${STATUS}; ${status}` },
+    raw: { contentType: JSON_TYPE, content: body },
+  };
+}
+
+/** A 304 with its ETag and `Cache-Status: Cairn; <status>`. */
+export function notModified(etag: string, headers: Readonly<Record<string, string>>, status: string): HttpResponse {
+  return { status: 304, headers: { ...headers, etag, 'cache-status': `${STATUS}; ${status}` } };
+}
