@@ -182,12 +182,18 @@ export interface OwnRedis {
   start(): Promise<void>;
 }
 
-/** Starts an own Redis server; null when `redis-server` is not installed. */
-export async function startOwnRedis(): Promise<OwnRedis | null> {
+/**
+ * Starts an own Redis server; null when `redis-server` is not installed. With `keepData`, what it
+ * holds is written to an append-only file at each write and read again when it starts again.
+ */
+export async function startOwnRedis(options: { readonly keepData?: boolean } = {}): Promise<OwnRedis | null> {
   const port = await closedPort();
+  const persistence = options.keepData
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', mkdtempSync(join(tmpdir(), 'cairn-redis-'))]
+    : ['--appendonly', 'no'];
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
       stdio: 'ignore',
     });
     const failed = new Promise<false>((done) => child?.once('error', () => done(false)));
