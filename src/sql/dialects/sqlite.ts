@@ -69,10 +69,10 @@ export const sqliteDialect: Dialect = {
   selectExpression(column, kind) {
     return kind === 'biginteger' ? `cast(${column} as text)` : column;
   },
-  like(column, pattern, insensitive, _kind) {
-    return insensitive
-      ? `lower(${column}) like lower(${pattern}) escape '\\'`
-      : `${column} like ${pattern} escape '\\'`;
+  // SQLite's LIKE already ignores the case of ASCII letters, and only of those, as its lower()
+  // does: `lower(c) like lower(p)` matched exactly what `c like p` matches, at a lower() per row.
+  like(column, pattern, _insensitive, _kind) {
+    return `${column} like ${pattern} escape '\\'`;
   },
   jsonText(column) {
     return column;
