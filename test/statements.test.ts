@@ -29,6 +29,37 @@ for (const database of inject('databases'))
       expect(await statementsFor('/api/tags?pagination[withCount]=false')).toBe(1);
     });
 
+    it('a list sorted by a field counts in its page SELECT: one statement, the same totals, a page past the end adds its COUNT', async () => {
+      for (let i = 0; i < 7; i++) await server.request('POST', '/api/tags', { body: { data: { name: `sorted ${i}` } } });
+      const all = await server.request('GET', '/api/tags?pagination[pageSize]=100');
+      const total: number = all.json.meta.pagination.total;
+      expect(total).toBeGreaterThanOrEqual(7);
+      const sorted = '/api/tags?sort=name:desc&pagination[pageSize]=3';
+      expect(await statementsFor(sorted)).toBe(1);
+      expect(server.queries[0]?.sql).toMatch(/count\(\*\) over \(\)/);
+      const pages = Math.ceil(total / 3);
+      for (const page of [1, pages]) {
+        const response = await server.request('GET', `${sorted}&pagination[page]=${page}`);
+        expect(response.json.meta.pagination).toEqual({ page, pageSize: 3, pageCount: pages, total });
+        expect(response.json.data.length).toBe(page === pages ? total - 3 * (pages - 1) : 3);
+      }
+      // Past the last page no row carries the total: the COUNT gives it.
+      expect(await statementsFor(`${sorted}&pagination[page]=${pages + 1}`)).toBe(2);
+      const past = await server.request('GET', `${sorted}&pagination[page]=${pages + 1}`);
+      expect(past.json.data).toEqual([]);
+      expect(past.json.meta.pagination).toEqual({ page: pages + 1, pageSize: 3, pageCount: pages, total });
+      // Nothing matches: the first page is empty and the total 0, still one statement.
+      const none = '/api/tags?sort=name:desc&filters[name][$eq]=nothing-is-called-so';
+      expect(await statementsFor(none)).toBe(1);
+      expect((await server.request('GET', none)).json.meta.pagination.total).toBe(0);
+      // A filter through a relation: the total is the filter's, as with a COUNT.
+      const filtered = '/api/tags?sort=name:asc&filters[articles][title][$null]=false&pagination[withCount]=true';
+      const counted = await server.request('GET', filtered.replace('sort=name:asc&', ''));
+      expect((await server.request('GET', filtered)).json.meta.pagination.total).toBe(
+        counted.json.meta.pagination.total,
+      );
+    });
+
     it('one document costs one SELECT', async () => {
       const created = await server.request('POST', '/api/tags', { body: { data: { name: 'one' } } });
       expect(await statementsFor(`/api/tags/${created.json.data.documentId}`)).toBe(1);

@@ -1,9 +1,9 @@
-import { inOneSnapshot, type Executor } from '../db/database.js';
+import { inOneSnapshot, type Executor, type Row } from '../db/database.js';
 import { planCount, planSelect, ROOT_ALIAS } from '../plan/plan-read.js';
 import { allOf, type SelectPlan } from '../plan/plan-types.js';
 import type { Pagination, Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
-import { compileCount, compileSelect } from '../sql/compile-read.js';
+import { compileCount, compileSelect, compileSelectWithTotal, TOTAL_COLUMN } from '../sql/compile-read.js';
 import type { CompiledQuery, Dialect } from '../sql/dialect.js';
 import { shapeRows, type Document } from '../shape/shape-rows.js';
 import { populateDocuments } from './populate-documents.js';
@@ -27,27 +27,38 @@ export type PaginationMeta =
 /**
  * Lists documents: one SELECT for the page, one COUNT with `withCount`, and one SELECT per
  * populate node — whatever the number of rows; with more than one, all on one snapshot (the
- * COUNT counts the rows the page was taken from).
+ * COUNT counts the rows the page was taken from). A page sorted by something other than the id
+ * carries the count in its own SELECT (compileSelectWithTotal), and needs the COUNT only when it
+ * is past the last row (empty, after the first page).
  */
 export async function findManyDocuments(
   read: ReadContext,
   type: ContentType,
   query: Query,
 ): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
-  // Both statements are compiled before either runs (and before a transaction opens): a filter
-  // that fails to compile is a 400 that costs no statement.
+  // Every statement is compiled before any runs (and before a transaction opens): a filter that
+  // fails to compile is a 400 that costs no statement.
   const countSql = query.pagination.withCount ? compileCount(read.dialect, planCount(read.schema, type, query)) : null;
   const select = planSelect(read.schema, type, query);
-  const selectSql = compileSelect(read.dialect, select);
-  const several = countSql !== null || query.populate.length > 0;
-  const [documents, countRows] = await consistently(read, several, (snapshot) =>
-    Promise.all([
+  const pageWithTotal = countSql ? compileSelectWithTotal(read.dialect, select) : null;
+  const selectSql = pageWithTotal ?? compileSelect(read.dialect, select);
+  // A later page may need the COUNT after its SELECT: on the same snapshot.
+  const several =
+    query.populate.length > 0 || (countSql !== null && (pageWithTotal === null || select.offset > 0));
+  return consistently(read, several, async (snapshot) => {
+    const [{ documents, rows }, countRows] = await Promise.all([
       selectDocuments(snapshot, type, select, selectSql, query),
-      countSql ? snapshot.exec.all(countSql) : null,
-    ]),
-  );
-  const total = countRows ? Number(countRows[0]?.count ?? 0) : undefined;
-  return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
+      countSql && !pageWithTotal ? snapshot.exec.all(countSql) : null,
+    ]);
+    let total: number | undefined;
+    if (countRows) total = Number(countRows[0]?.count ?? 0);
+    else if (pageWithTotal) {
+      const [first] = rows;
+      if (first) total = Number(first[TOTAL_COLUMN]);
+      else total = select.offset > 0 && countSql ? Number((await snapshot.exec.all(countSql))[0]?.count ?? 0) : 0;
+    }
+    return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
+  });
 }
 
 /** How many documents (versions the query's status and locale select) match its filters: one COUNT. */
@@ -121,22 +132,24 @@ function consistently<T>(read: ReadContext, several: boolean, work: (read: ReadC
 /** `select` and its populate, on one snapshot when the query populates anything. */
 async function readDocuments(read: ReadContext, type: ContentType, select: SelectPlan, query: Query) {
   const sql = compileSelect(read.dialect, select);
-  return consistently(read, query.populate.length > 0, (snapshot) =>
+  const { documents } = await consistently(read, query.populate.length > 0, (snapshot) =>
     selectDocuments(snapshot, type, select, sql, query),
   );
+  return documents;
 }
 
-/** Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node). */
+/** Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node); the rows as read too. */
 async function selectDocuments(
   read: ReadContext,
   type: ContentType,
   select: SelectPlan,
   sql: CompiledQuery,
   query: Query,
-): Promise<Document[]> {
-  const documents = shapeRows(await read.exec.all(sql), select.columns);
+): Promise<{ documents: Document[]; rows: readonly Row[] }> {
+  const rows = await read.exec.all(sql);
+  const documents = shapeRows(rows, select.columns);
   await populateDocuments(read, type, documents, query.populate, query.status);
-  return documents;
+  return { documents, rows };
 }
 
 function paginationMeta(pagination: Pagination, returned: number, total: number | undefined): PaginationMeta {

@@ -134,6 +134,8 @@ export interface HopRows {
   readonly where: Condition;
   /** The link row alias (for ordering), or null when the hop has no link table. */
   readonly linkAlias: string | null;
+  /** The draft & publish condition on the target rows alone (part of `where`), if any. */
+  readonly targetStatus: Condition | null;
 }
 
 /**
@@ -168,6 +170,7 @@ export function hopRows(
           statusOfTarget,
         ]) as Condition,
         linkAlias,
+        targetStatus: statusOfTarget,
       };
     case 'column':
       return {
@@ -175,6 +178,7 @@ export function hopRows(
         joins: [],
         where: allOf([columnsEqual(targetAlias, 'id', source.alias, hop.column), statusOfTarget]) as Condition,
         linkAlias: null,
+        targetStatus: statusOfTarget,
       };
     case 'localizations':
       return {
@@ -182,6 +186,7 @@ export function hopRows(
         joins: [],
         where: columnsEqual(targetAlias, 'document_id', source.alias, 'document_id'),
         linkAlias: null,
+        targetStatus: null,
       };
   }
 }

@@ -1,6 +1,6 @@
 import type { FilterNode, Status } from '../query/query-types.js';
 import { isScalar, type Model, type Schema } from '../schema/types.js';
-import { hopOf, hopRows } from './hops.js';
+import { hopOf, hopRows, type Hop, type HopRows } from './hops.js';
 import { allOf, type Condition, type ValueKind } from './plan-types.js';
 import { valueKindOf } from './value-kind.js';
 
@@ -67,12 +67,10 @@ export function planFilter(scope: FilterScope, node: FilterNode): Condition {
         scope.status,
       );
       const inner = planFilter({ ...scope, model: hop.target, alias: `t${depth}`, depth }, node.child);
-      const matching: Condition = {
-        kind: 'exists',
-        from: rows.from,
-        joins: rows.joins,
-        where: allOf([rows.where, inner]) as Condition,
-      };
+      const matching: Condition =
+        hop.kind === 'link'
+          ? semiJoin(hop, scope.alias, rows, inner)
+          : { kind: 'exists', from: rows.from, joins: rows.joins, where: allOf([rows.where, inner]) as Condition };
       if (onMissingRow(node.child) !== true) return matching;
       const none: Condition = {
         kind: 'not',
@@ -81,6 +79,25 @@ export function planFilter(scope: FilterScope, node: FilterNode): Condition {
       return { kind: 'or', children: [matching, none] };
     }
   }
+}
+
+/**
+ * A link hop's matching rows as a semi-join, `t0.id in (select l1.article_id from authors t1 join
+ * articles_author_lnk l1 on … where <filter on t1>)`: the database finds the matching related rows
+ * and their links once, instead of probing them once per row of the outer table (a correlated
+ * EXISTS). The subquery's link column can only be NULL in a link row pointing nowhere, and a NULL
+ * matters only under NOT, which never applies here: planFilter moves NOT below nested filters.
+ */
+function semiJoin(hop: Extract<Hop, { kind: 'link' }>, outerAlias: string, rows: HopRows, inner: Condition): Condition {
+  const linkAlias = rows.linkAlias as string;
+  return {
+    kind: 'inSelect',
+    column: { alias: outerAlias, column: 'id' },
+    selected: { alias: linkAlias, column: hop.sourceColumn },
+    from: rows.from,
+    joins: rows.joins,
+    where: allOf([...hop.linkConditions(linkAlias), rows.targetStatus, inner]) as Condition,
+  };
 }
 
 function hasNested(node: FilterNode): boolean {

@@ -57,6 +57,19 @@ export type Condition =
       readonly joins?: readonly JoinClause[];
       readonly where: Condition;
     }
+  /**
+   * `column IN (SELECT selected FROM from [JOIN …] WHERE where)`: a semi-join, whose subquery does
+   * not refer to the outer row, so the database reads the matching rows once rather than once per
+   * outer row. `selected` must never be NULL (a NULL would make `NOT IN` unknown).
+   */
+  | {
+      readonly kind: 'inSelect';
+      readonly column: ColumnRef;
+      readonly selected: ColumnRef;
+      readonly from: TableRef;
+      readonly joins?: readonly JoinClause[];
+      readonly where: Condition;
+    }
   /** `_q`: the term matches any of the columns (LIKE %term%, case-insensitively where the dialect allows). */
   | { readonly kind: 'search'; readonly columns: readonly ColumnRef[]; readonly term: string }
   | { readonly kind: 'true' }

@@ -14,6 +14,7 @@ const FALSE = '1 = 0';
  *   compare(t0.category eq null)    → "t0"."category" is null
  *   and(a, b)                       → (a and b)        (a single child is written bare)
  *   exists(articles p, …)           → exists (select 1 as "one" from "articles" as "p" where …)
+ *   inSelect(t0.id, l1.article_id …) → "t0"."id" in (select "l1"."article_id" from … where …)
  */
 export function compileCondition(w: SqlWriter, condition: Condition): string {
   switch (condition.kind) {
@@ -38,6 +39,10 @@ export function compileCondition(w: SqlWriter, condition: Condition): string {
     case 'exists': {
       const from = `select 1 as ${w.id('one')} from ${w.table(condition.from)}${compileJoins(w, condition.joins ?? [])}`;
       return `exists (${from} where ${compileCondition(w, condition.where)})`;
+    }
+    case 'inSelect': {
+      const from = `select ${w.ref(condition.selected)} from ${w.table(condition.from)}${compileJoins(w, condition.joins ?? [])}`;
+      return `${w.ref(condition.column)} in (${from} where ${compileCondition(w, condition.where)})`;
     }
     case 'search': {
       const pattern = likePattern(w, '%', condition.term, '%');

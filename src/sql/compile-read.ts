@@ -46,8 +46,8 @@ function pagePerParent(w: SqlWriter, plan: SelectPlan, page: NonNullable<SelectP
   return `${sql} order by ${rn} asc`;
 }
 
-function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectColumn[]): string {
-  let sql = `select ${columnList(w, selected)} from ${w.table(plan.from)}${compileJoins(w, plan.joins ?? [])}`;
+function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectColumn[], extra = ''): string {
+  let sql = `select ${columnList(w, selected)}${extra} from ${w.table(plan.from)}${compileJoins(w, plan.joins ?? [])}`;
   if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
   if (plan.groupBy && plan.groupBy.length > 0) sql += ` group by ${plan.groupBy.map((ref) => w.ref(ref)).join(', ')}`;
   if (plan.orderBy.length > 0) sql += ` order by ${orderList(w, plan.orderBy)}`;
@@ -109,12 +109,31 @@ function orderList(w: SqlWriter, terms: readonly OrderTerm[]): string {
  *   inner join (select "t0"."id" as "id" from "articles" as "t0" where … order by … limit ?) as "p"
  *   on "p"."id" = "t0"."id" order by …
  */
-function deferredSelect(w: SqlWriter, plan: SelectPlan): string {
+function deferredSelect(w: SqlWriter, plan: SelectPlan, withTotal = false): string {
   const key = { alias: plan.from.alias, column: 'id' };
-  const columns = columnList(w, plan.columns);
-  const page = selectText(w, plan, [{ column: key, as: 'id', kind: 'integer' }]);
+  let columns = columnList(w, plan.columns);
+  const total = withTotal ? `, count(*) over () as ${w.id(TOTAL_COLUMN)}` : '';
+  const page = selectText(w, plan, [{ column: key, as: 'id', kind: 'integer' }], total);
+  if (withTotal) columns += `, ${w.id('p')}.${w.id(TOTAL_COLUMN)} as ${w.id(TOTAL_COLUMN)}`;
   const join = `inner join (${page}) as ${w.id('p')} on ${w.id('p')}.${w.id('id')} = ${w.ref(key)}`;
   return `select ${columns} from ${w.table(plan.from)} ${join} order by ${orderList(w, plan.orderBy)}`;
+}
+
+/** The column in which compileSelectWithTotal's rows carry the number of rows their page was cut from. */
+export const TOTAL_COLUMN = '__total';
+
+/**
+ * A page and the number of rows it was cut from, in one statement, for a page sorted by something
+ * other than the id (deferredSelect): the sort reads every matching row anyway, so a
+ * `count(*) over ()` beside it costs next to nothing, where a COUNT statement would find them all
+ * a second time (a relation filter: the filter's work twice). Each row carries the total in
+ * TOTAL_COLUMN; a page past the last row has no row to carry it. Null for any other select: a page
+ * in id order stops reading at its last row, and a window would make it read them all.
+ */
+export function compileSelectWithTotal(dialect: Dialect, plan: SelectPlan): CompiledQuery | null {
+  if (plan.perParent || !sortsWideRows(plan)) return null;
+  const w = new SqlWriter(dialect);
+  return w.done(deferredSelect(w, plan, true));
 }
 
 function sortsWideRows(plan: SelectPlan): boolean {
