@@ -12,11 +12,17 @@ for (const database of inject('databases'))
     });
     afterAll(() => server.close());
 
+    /**
+     * The statements a request ran. On PostgreSQL and MySQL the webhook queue's sweep (every 5 s,
+     * on the leader) may run meanwhile: its statements, on the delivery queue, are not the request's.
+     */
+    const requestQueries = () => server.queries.filter((query) => !query.sql.includes('cairn_webhook_deliveries'));
+
     async function statementsFor(path: string): Promise<number> {
       server.resetQueries();
       const response = await server.request('GET', path);
       expect(response.status).toBe(200);
-      return server.queries.length;
+      return requestQueries().length;
     }
 
     it('a list costs one SELECT and one COUNT, for 1 row or 40', async () => {
@@ -36,7 +42,7 @@ for (const database of inject('databases'))
       expect(total).toBeGreaterThanOrEqual(7);
       const sorted = '/api/tags?sort=name:desc&pagination[pageSize]=3';
       expect(await statementsFor(sorted)).toBe(1);
-      expect(server.queries[0]?.sql).toMatch(/count\(\*\) over \(\)/);
+      expect(requestQueries()[0]?.sql).toMatch(/count\(\*\) over \(\)/);
       const pages = Math.ceil(total / 3);
       for (const page of [1, pages]) {
         const response = await server.request('GET', `${sorted}&pagination[page]=${page}`);
@@ -166,13 +172,13 @@ for (const database of inject('databases'))
       expect(tags[count - 1]?.name).toBe(`bulk ${count - 1}`);
       expect(tags.every((tag) => tag.articles.count === 1)).toBe(true);
       // article + tags + the tags' article counts in two batches of ids
-      expect(server.queries.length).toBe(4);
+      expect(requestQueries().length).toBe(4);
     });
 
     it('an API token adds its lookup', async () => {
       server.resetQueries();
       await server.request('GET', '/api/tags', { auth: 'readonly' });
-      expect(server.queries.length).toBeLessThanOrEqual(4);
-      expect(server.queries.some((q) => q.sql.includes('strapi_api_tokens'))).toBe(true);
+      expect(requestQueries().length).toBeLessThanOrEqual(4);
+      expect(requestQueries().some((q) => q.sql.includes('strapi_api_tokens'))).toBe(true);
     });
   });
