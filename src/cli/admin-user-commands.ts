@@ -5,8 +5,9 @@ import { loadAdminPermissions, SUPER_ADMIN_CODE, syncAdminRoles } from '../admin
 import { ValidationError, type FieldError } from '../core/errors.js';
 import { hashPassword } from '../core/password-hash.js';
 import { listLocales, syncLocales } from '../i18n/locales.js';
+import { announceCommandChanges, settingsChanged } from '../cluster/announce-command.js';
 import { UsageError, type CliArgs } from './cli-args.js';
-import { withProjectDatabase } from './with-database.js';
+import { warnLine, withProjectDatabase } from './with-database.js';
 
 type Output = (line: string) => void;
 
@@ -67,6 +68,8 @@ export async function createAdminUserCommand(args: CliArgs, out: Output): Promis
         roleIds: [superAdmin.id],
       });
     });
+    // The admin roles and their permissions may have just been created (an empty database).
+    await announceCommandChanges(project.config, [settingsChanged('admin-permissions')], warnLine);
   });
   out(`Created the Super Admin ${email.toLowerCase()}.`);
 }

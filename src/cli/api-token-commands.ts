@@ -6,8 +6,9 @@ import {
   type ApiTokenType,
 } from '../api-tokens/api-token-store.js';
 import { knownActions } from '../access/actions.js';
+import { announceCommandChanges, settingsChanged } from '../cluster/announce-command.js';
 import { UsageError, type CliArgs } from './cli-args.js';
-import { withProjectDatabase } from './with-database.js';
+import { warnLine, withProjectDatabase } from './with-database.js';
 
 type Output = (line: string) => void;
 
@@ -29,7 +30,7 @@ export async function createTokenCommand(args: CliArgs, out: Output): Promise<vo
     const unknown = args.permissions.filter((action) => !known.has(action));
     if (unknown.length > 0)
       throw new UsageError(`unknown permission action(s): ${unknown.join(', ')} (see \`cairn routes:list\`)`);
-    return createApiToken(
+    const created = await createApiToken(
       db,
       { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey },
       {
@@ -41,6 +42,8 @@ export async function createTokenCommand(args: CliArgs, out: Output): Promise<vo
       },
       new Date(),
     );
+    await announceCommandChanges(project.config, [settingsChanged('api-tokens')], warnLine);
+    return created;
   });
   out(key);
 }
@@ -68,7 +71,11 @@ export async function listTokensCommand(args: CliArgs, out: Output): Promise<voi
 export async function revokeTokenCommand(args: CliArgs, out: Output): Promise<void> {
   if (!args.name) throw new UsageError('api-token:revoke needs --name');
   const name = args.name;
-  const revoked = await withProjectDatabase(args.dir, (_project, db) => revokeApiToken(db, name));
+  const revoked = await withProjectDatabase(args.dir, async (project, db) => {
+    const done = await revokeApiToken(db, name);
+    if (done) await announceCommandChanges(project.config, [settingsChanged('api-tokens')], warnLine);
+    return done;
+  });
   if (!revoked) throw new UsageError(`no API token named "${name}"`);
   out(`Revoked API token "${name}".`);
 }

@@ -2,8 +2,9 @@ import { runImport } from '../transfer/run-import.js';
 import { TransferError } from '../transfer/transfer-error.js';
 import { createTransferProgress, summaryTable } from '../transfer/transfer-progress.js';
 import { parseGroups, transferScope } from '../transfer/transfer-scope.js';
+import { announceCommandChanges, everythingChanged } from '../cluster/announce-command.js';
 import type { CliArgs } from './cli-args.js';
-import { withProjectDatabase } from './with-database.js';
+import { warnLine, withProjectDatabase } from './with-database.js';
 
 type Output = (line: string) => void;
 
@@ -34,6 +35,7 @@ export async function importCommand(args: CliArgs, out: Output): Promise<void> {
         progress,
       );
       progress.stop();
+      await announceCommandChanges(project.config, everythingChanged(project.schema), warnLine);
       out(summaryTable(progress.totals));
       out('Import process has been completed successfully!');
     } finally {

@@ -4,6 +4,7 @@ import type { ChangeBus } from '../events/change-bus.js';
 import type { Schema } from '../schema/types.js';
 import { createRateLimiter, type RateLimitConfig, type RateLimitCounter } from '../users-permissions/rate-limiter.js';
 import { relayChanges, type ChangeTransport } from './change-relay.js';
+import { changesChannel, clusterIdentity, clusterPrefix } from './cluster-names.js';
 import { postgresTransport, redisTransport } from './change-transports.js';
 import { startLeader, type Leader } from './leader.js';
 import { connectRedis, type ClusterLog, type RedisLink } from './redis-link.js';
@@ -60,14 +61,14 @@ export async function startCluster(config: Config, log: ClusterLog): Promise<Clu
   let leader: Leader | null = null;
   const stops: (() => void)[] = [];
   try {
-    const identity = keeper?.identity ?? `sqlite:${config.database.filename ?? ''}`;
+    const identity = clusterIdentity(config.database, keeper?.identity ?? null);
     const digest = createHash('sha1').update(identity).digest('hex').slice(0, 12);
     const redisUrl = config.cluster.redis;
-    const prefix = `${config.cluster.redisPrefix}${digest}:`;
+    const prefix = clusterPrefix(config.cluster.redisPrefix, identity);
     link = redisUrl === null ? null : await connectRedis(redisUrl, log);
     const transport: ChangeTransport | null =
       link !== null && redisUrl !== null
-        ? redisTransport(link, redisUrl, `${prefix}changes`)
+        ? redisTransport(link, redisUrl, changesChannel(prefix))
         : keeper?.current()?.notifications
           ? postgresTransport(keeper, `cairn_changes_${digest}`)
           : null;
