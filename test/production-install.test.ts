@@ -97,7 +97,7 @@ describe('the production install', () => {
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
-  it('a server loads GraphQL, the OpenAPI document, the Redis client and commands other than start only when used', () => {
+  it('a server loads GraphQL, the OpenAPI document, the Redis client, slugify and commands other than start only when used', () => {
     const staticImports = new Set<string>();
     const walk = (file: string) => {
       if (staticImports.has(file)) return;
@@ -111,6 +111,8 @@ describe('the production install', () => {
       'node_modules/graphql/',
       'node_modules/graphql-jit/',
       'node_modules/ioredis/',
+      // its transliteration tables cost ~25 ms to build (core/load-slugify.ts)
+      'node_modules/@sindresorhus/',
       'dist/graphql/',
       'dist/openapi/',
       'dist/transfer/run-import',

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { basename, extname } from 'node:path';
-import slugify from '@sindresorhus/slugify';
 import mimeTypes from 'mime-types';
 import isValidFilename from 'valid-filename';
+import { loadSlugify } from '../core/load-slugify.js';
 
 /** An extension kept as sent: a dot and up to 16 letters, digits, `_` or `-` (the lone dot of `notes.` too, as Strapi keeps it). */
 const PLAIN_EXTENSION = /^\.[\p{L}\p{N}_-]{0,16}$/u;
@@ -44,7 +44,8 @@ export function fileExtension(filename: string, mime: string): string {
  * The slug holds only letters, digits and `_` (cut to 100 characters), so the stored name can
  * never contain a path separator or a dot.
  */
-export function fileHash(name: string, ext: string): string {
+export async function fileHash(name: string, ext: string): Promise<string> {
+  const slugify = await loadSlugify();
   const slug = slugify(basename(name, ext), { separator: '_', lowercase: false }).slice(0, MAX_SLUG);
   return `${slug}_${randomBytes(5).toString('hex')}`;
 }

@@ -46,7 +46,7 @@ export async function storeFile(
 ): Promise<StoredUpload> {
   const name = (info.name || file.filename).normalize();
   const ext = fileExtension(file.filename, mime);
-  const hash = fileHash(name, ext);
+  const hash = await fileHash(name, ext);
   const image = await processImage(
     { path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes },
     deps.imageSettings,

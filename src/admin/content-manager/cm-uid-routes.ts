@@ -1,10 +1,10 @@
-import slugify from '@sindresorhus/slugify';
 import { fieldValidationError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
 import type { ContentType } from '../../schema/types.js';
 import type { AdminRoute } from '../admin-route.js';
 import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
+import { loadSlugify } from '../../core/load-slugify.js';
 
 /**
  * The edit view's uid field: `POST /content-manager/uid/generate` slugifies the target field's
@@ -70,6 +70,7 @@ export function cmUidRoutes(deps: CmReadDeps): AdminRoute[] {
         const { type, field, data } = target(request.body, 'data');
         const attribute = type.attributes.get(field);
         const source = attribute?.type === 'uid' && attribute.targetField ? data[attribute.targetField] : undefined;
+        const slugify = await loadSlugify();
         const base =
           slugify(typeof source === 'string' && source !== '' ? source : type.singularName) || type.singularName;
         const used = await taken(type, field, base, request.query.locale, admin);
