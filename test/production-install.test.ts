@@ -97,7 +97,7 @@ describe('the production install', () => {
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
-  it('a server loads GraphQL, the OpenAPI document, the Redis client, slugify and commands other than start only when used', () => {
+  it('a server loads GraphQL, the OpenAPI document, the Redis client, the upload's helpers and commands other than start only when used', () => {
     const staticImports = new Set<string>();
     const walk = (file: string) => {
       if (staticImports.has(file)) return;
@@ -111,8 +111,12 @@ describe('the production install', () => {
       'node_modules/graphql/',
       'node_modules/graphql-jit/',
       'node_modules/ioredis/',
-      // its transliteration tables cost ~25 ms to build (core/load-slugify.ts)
+      // loaded by the first upload or UID generated: slugify's tables take ~25 ms to build,
+      // mime-types' database and file-type are 190 KB of source to compile
       'node_modules/@sindresorhus/',
+      'node_modules/mime-types/',
+      'node_modules/mime-db/',
+      'node_modules/file-type/',
       'dist/graphql/',
       'dist/openapi/',
       'dist/transfer/run-import',

@@ -180,26 +180,28 @@ const CASES: readonly (readonly [string, string, ContentDetection, Outcome, Outc
 ];
 
 describe('checkFileType', () => {
-  const outcome = (verdict: ReturnType<typeof checkFileType>): Outcome =>
-    verdict.ok ? verdict.mime : { refused: verdict.error.message };
+  const outcome = async (checked: ReturnType<typeof checkFileType>): Promise<Outcome> => {
+    const verdict = await checked;
+    return verdict.ok ? verdict.mime : { refused: verdict.error.message };
+  };
   it.each(CASES)(
     '%s declared %j, bytes %j: template lists → %j, no lists → %j',
-    (fileName, declaredType, content, template, open) => {
-      expect(outcome(checkFileType({ fileName, declaredType, content }, TEMPLATE))).toEqual(template);
-      expect(outcome(checkFileType({ fileName, declaredType, content }, OPEN))).toEqual(open);
+    async (fileName, declaredType, content, template, open) => {
+      expect(await outcome(checkFileType({ fileName, declaredType, content }, TEMPLATE))).toEqual(template);
+      expect(await outcome(checkFileType({ fileName, declaredType, content }, OPEN))).toEqual(open);
     },
   );
 
-  it('refuses everything when the allow list is empty, as Strapi', () => {
-    const verdict = checkFileType(
+  it('refuses everything when the allow list is empty, as Strapi', async () => {
+    const verdict = await checkFileType(
       { fileName: 'photo.png', declaredType: 'image/png', content: binary('image/png') },
       { allowedTypes: [], deniedTypes: [] },
     );
     expect(verdict.ok ? verdict.mime : verdict.error.message).toBe('MIME type is not allowed');
   });
 
-  it('a refusal names the file, the declared and detected types and the lists', () => {
-    const verdict = checkFileType(
+  it('a refusal names the file, the declared and detected types and the lists', async () => {
+    const verdict = await checkFileType(
       { fileName: 'pic.txt', declaredType: 'text/plain', content: text('image/svg+xml') },
       TEMPLATE,
     );

@@ -1,5 +1,4 @@
 import { extname } from 'node:path';
-import mimeTypes from 'mime-types';
 import { ValidationError } from '../core/errors.js';
 import type { ContentDetection } from './detect-content.js';
 import { isTextType, typeKind, typesAgree } from './type-kinds.js';
@@ -40,10 +39,12 @@ export type TypeVerdict =
  * Active types (HTML, SVG, XML, scripts) pass only when the lists allow them; the files are then
  * served as attachments (http/public-files.ts).
  */
-export function checkFileType(file: FileTypeFacts, lists: TypeLists): TypeVerdict {
+export async function checkFileType(file: FileTypeFacts, lists: TypeLists): Promise<TypeVerdict> {
   const declared = essence(file.declaredType);
   const generic = declared === '' || declared === 'application/octet-stream';
   const extension = extname(file.fileName).toLowerCase();
+  // mime-types (and its 135 KB database) is imported on first use, not at start.
+  const { default: mimeTypes } = await import('mime-types');
   const fromExtension = (extension && mimeTypes.lookup(extension)) || null;
   const detected = detectedType(file.content, [
     ...(generic ? [] : [declared]),

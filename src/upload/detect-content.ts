@@ -1,5 +1,4 @@
 import { open } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 import { decodeTextHead, sniffMarkup, type MarkupType } from './sniff-markup.js';
 
 /** How many bytes of a file are read to tell text from binary and to find markup. */
@@ -22,6 +21,8 @@ export type ContentDetection =
  * malformed container `file-type` fails to parse counts as no signature, as Strapi counts it.
  */
 export async function detectContent(path: string): Promise<ContentDetection> {
+  // file-type (54 KB, and its tokenizers) is imported on first use, not at start.
+  const { fileTypeFromFile } = await import('file-type');
   const signature = fileTypeFromFile(path).then(
     (result) => result?.mime,
     () => undefined,

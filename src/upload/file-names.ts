@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { basename, extname } from 'node:path';
-import mimeTypes from 'mime-types';
 import isValidFilename from 'valid-filename';
-import { loadSlugify } from '../core/load-slugify.js';
 
 /** An extension kept as sent: a dot and up to 16 letters, digits, `_` or `-` (the lone dot of `notes.` too, as Strapi keeps it). */
 const PLAIN_EXTENSION = /^\.[\p{L}\p{N}_-]{0,16}$/u;
@@ -25,9 +23,11 @@ export function isAcceptableFileName(name: string): boolean {
  * An extension that is not plain (spaces, symbols, over 16 characters) is treated as none, so a
  * stored name never holds anything but a slug and a plain extension.
  */
-export function fileExtension(filename: string, mime: string): string {
+export async function fileExtension(filename: string, mime: string): Promise<string> {
   const own = extname(filename);
   if (own !== '' && PLAIN_EXTENSION.test(own)) return own;
+  // mime-types (and its 135 KB database) is imported on first use, not at start.
+  const { default: mimeTypes } = await import('mime-types');
   const usual = mimeTypes.extension(mime);
   return usual ? `.${usual}` : '';
 }
@@ -45,7 +45,8 @@ export function fileExtension(filename: string, mime: string): string {
  * never contain a path separator or a dot.
  */
 export async function fileHash(name: string, ext: string): Promise<string> {
-  const slugify = await loadSlugify();
+  // Imported on first use: its transliteration tables take ~25 ms to build, which a start need not pay.
+  const { default: slugify } = await import('@sindresorhus/slugify');
   const slug = slugify(basename(name, ext), { separator: '_', lowercase: false }).slice(0, MAX_SLUG);
   return `${slug}_${randomBytes(5).toString('hex')}`;
 }

@@ -45,7 +45,7 @@ export async function storeFile(
   mime: string,
 ): Promise<StoredUpload> {
   const name = (info.name || file.filename).normalize();
-  const ext = fileExtension(file.filename, mime);
+  const ext = await fileExtension(file.filename, mime);
   const hash = await fileHash(name, ext);
   const image = await processImage(
     { path: file.path, name, hash, ext, mime, sizeInBytes: file.sizeInBytes },

@@ -4,7 +4,6 @@ import type { ContentType } from '../../schema/types.js';
 import type { AdminRoute } from '../admin-route.js';
 import { adminCaller, cmQueryOptions, type CmReadDeps } from './cm-read.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
-import { loadSlugify } from '../../core/load-slugify.js';
 
 /**
  * The edit view's uid field: `POST /content-manager/uid/generate` slugifies the target field's
@@ -70,7 +69,7 @@ export function cmUidRoutes(deps: CmReadDeps): AdminRoute[] {
         const { type, field, data } = target(request.body, 'data');
         const attribute = type.attributes.get(field);
         const source = attribute?.type === 'uid' && attribute.targetField ? data[attribute.targetField] : undefined;
-        const slugify = await loadSlugify();
+        const { default: slugify } = await import('@sindresorhus/slugify');
         const base =
           slugify(typeof source === 'string' && source !== '' ? source : type.singularName) || type.singularName;
         const used = await taken(type, field, base, request.query.locale, admin);
