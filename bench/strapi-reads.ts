@@ -19,7 +19,8 @@
  * sorted page, or the first 100 titles of a list sorted by title: a list in id order follows the
  * order the seeding's concurrent creates committed in); any difference or non-200 answer makes
  * the run invalid.
- * Without `--strapi` only Cairn runs; `--keep` leaves the seeded Cairn project in its temporary folder.
+ * Without `--strapi` only Cairn runs; `--keep` leaves the seeded Cairn project in its temporary
+ * folder; `--build <checkout>` runs another built Cairn (an older commit, to compare).
  */
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -46,6 +47,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
     keep: { type: 'boolean', default: false },
+    build: { type: 'string' },
   },
 });
 
@@ -81,8 +83,9 @@ interface Side {
 }
 
 async function main(): Promise<number> {
-  if (!existsSync(join(root, 'dist/cairn.mjs')))
-    throw new Error('dist/cairn.mjs is missing: run `npm run build` first');
+  const build = args.build === undefined ? root : resolve(args.build);
+  if (!existsSync(join(build, 'dist/cairn.mjs')))
+    throw new Error(`${build}/dist/cairn.mjs is missing: run \`npm run build\` there first`);
   const strapiDir = args.strapi === undefined ? undefined : resolve(args.strapi);
   if (strapiDir) checkStrapiApp(strapiDir, { graphql: false });
   const size = { articles: Number(args.articles), authors: 200, tags: 50, images: 40 };
@@ -104,7 +107,7 @@ async function main(): Promise<number> {
   try {
     log('cairn: starting on a fresh database, seeding');
     const cairn = await spawnServer({
-      args: [join(root, 'bin/cairn.js'), 'start', '--dir', projectDir],
+      args: [join(build, 'bin/cairn.js'), 'start', '--dir', projectDir],
       cwd: projectDir,
       env: cairnEnv,
       port: await freePort(),
