@@ -6,6 +6,8 @@ export interface BenchRequest {
   readonly method: 'GET' | 'POST' | 'PUT';
   readonly path: string;
   readonly body?: string;
+  /** Headers sent besides `content-type` (`If-None-Match`, say). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A kind of request the benchmark measures. */
@@ -16,6 +18,12 @@ export interface RequestKind {
   /** True when the limit server answers this request too (its ratio is printed). */
   readonly onLimitServer: boolean;
   readonly writes: boolean;
+  /** The status every answer must have (2xx when absent); any other counts as an error. */
+  readonly expectStatus?: number;
+  /** Which Cairn answers: the run's (default), or the one whose response cache keeps bodies in memory. */
+  readonly server?: 'response-cache';
+  /** Run once against that Cairn before the kind is measured (what the kind needs warm). */
+  readonly prepare?: (baseUrl: string) => Promise<void>;
 }
 
 /** What request kinds need from the seeded data. */

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { countStatements } from './count-statements.js';
 import { prepareDatabase, type BenchDatabase } from './database-target.js';
+import { cachedKinds } from './cached-kinds.js';
 import { buildDataset } from './dataset.js';
 import { describeFailure, meanResult, measure, type LoadOptions } from './load.js';
 import { formatReport, formatTargets, type BenchFigures, type KindFigures } from './report.js';
@@ -81,6 +82,10 @@ async function main(): Promise<number> {
     log(`seeded in ${seeded.seconds.toFixed(1)} s`);
     await first.stop();
 
+    // The Cairn of the response-cache kinds (bench/cached-kinds.ts): a copy of the seeded project that keeps bodies in memory.
+    const cacheDir = join(workDir, 'response-cache');
+    cpSync(projectDir, cacheDir, { recursive: true });
+    writeFileSync(join(cacheDir, 'config/api.js'), RESPONSE_CACHE_API);
     const limitDb = join(workDir, 'limit.db');
     if (database === 'sqlite') {
       const dataDb = join(projectDir, '.tmp/data.db');
@@ -107,26 +112,40 @@ async function main(): Promise<number> {
     const limitIdle = limit?.memory();
 
     const dataset = buildDataset(size);
-    const kinds = requestKinds({
+    const plainKinds = requestKinds({
       ...seeded,
       createTemplate: dataset.articles[0] as (typeof dataset.articles)[number],
-    }).filter((kind) => !args.only || kind.name.includes(args.only));
+    });
+    // Cached reads before the writes (which would drop what they keep).
+    const kinds = [...plainKinds.filter((kind) => !kind.writes), ...cachedKinds(plainKinds)]
+      .concat(plainKinds.filter((kind) => kind.writes))
+      .filter((kind) => !args.only || kind.name.includes(args.only));
+    const cached = kinds.some((kind) => kind.server === 'response-cache')
+      ? await spawnServer({
+          ...cairnSpec(await freePort()),
+          args: [join(root, 'bin/cairn.js'), 'start', '--dir', cacheDir],
+          cwd: cacheDir,
+        })
+      : undefined;
+    if (cached) servers.push(cached);
     const figures: KindFigures[] = [];
     let failed = false;
     for (const kind of kinds) {
       log(`measuring ${kind.name}`);
       const compared = limit && kind.onLimitServer;
+      const server = kind.server === 'response-cache' && cached ? cached : cairn;
+      await kind.prepare?.(server.baseUrl);
       // Compared kinds run Cairn, limit, limit, Cairn and average each server's two runs, so a
       // drift in the machine's speed during the pair weighs on both sides alike.
-      const first = await measure(cairn.baseUrl, kind, load);
+      const first = await measure(server.baseUrl, kind, load);
       const limitResult = compared
         ? meanResult(await measure(limit.baseUrl, kind, load), await measure(limit.baseUrl, kind, load))
         : undefined;
-      const result = compared ? meanResult(first, await measure(cairn.baseUrl, kind, load)) : first;
+      const result = compared ? meanResult(first, await measure(server.baseUrl, kind, load)) : first;
       if (result.non2xx > 0 || result.errors > 0) {
         failed = true;
         log(
-          `!!! INVALID RUN: ${kind.name} had ${result.non2xx} non-2xx responses and ${result.errors} errors; e.g. ${await describeFailure(cairn.baseUrl, kind)}`,
+          `!!! INVALID RUN: ${kind.name} had ${result.non2xx} unexpected statuses and ${result.errors} errors; e.g. ${await describeFailure(server.baseUrl, kind)}`,
         );
       }
       figures.push({ name: kind.name, cairn: result, limit: limitResult, statements: undefined });
@@ -134,9 +153,14 @@ async function main(): Promise<number> {
     const peak = cairn.memory();
     const limitMemory = limit?.memory();
     await cairn.stop();
+    await cached?.stop();
     await limit?.stop();
 
-    const statements = await countStatements(projectDir, target.env, kinds);
+    const statements = await countStatements(
+      projectDir,
+      target.env,
+      kinds.filter((kind) => !kind.prepare),
+    );
     const report: BenchFigures = {
       database,
       commit: gitCommit(),
@@ -173,6 +197,14 @@ async function startLimitServer(dbFile: string): Promise<ServerProcess> {
   const args = [join(root, 'bench/limit-server.mjs'), '--db', dbFile, '--port', String(port)];
   return spawnServer({ args, cwd: root, env: {}, port, readyPath: '/api/articles' });
 }
+
+/** config/api.js of the response-cache Cairn: examples/blog's, with bodies kept in memory. */
+const RESPONSE_CACHE_API = `module.exports = {
+  rest: { defaultLimit: 25, maxLimit: 100, withCount: true, strictParams: true },
+  documents: { strictParams: true, strictRelations: true },
+  httpCache: { store: 'memory', maxSize: '256mb' },
+};
+`;
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
