@@ -97,7 +97,7 @@ describe('the production install', () => {
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
-  it('a server loads GraphQL, the OpenAPI document, the Redis client, the upload's helpers and commands other than start only when used', () => {
+  it('a server loads GraphQL, the OpenAPI document, the Redis client, the upload helpers and commands other than start only when used', () => {
     const staticImports = new Set<string>();
     const walk = (file: string) => {
       if (staticImports.has(file)) return;

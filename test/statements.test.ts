@@ -36,7 +36,8 @@ for (const database of inject('databases'))
     });
 
     it('a list sorted by a field counts in its page SELECT: one statement, the same totals, a page past the end adds its COUNT', async () => {
-      for (let i = 0; i < 7; i++) await server.request('POST', '/api/tags', { body: { data: { name: `sorted ${i}` } } });
+      for (let i = 0; i < 7; i++)
+        await server.request('POST', '/api/tags', { body: { data: { name: `sorted ${i}` } } });
       const all = await server.request('GET', '/api/tags?pagination[pageSize]=100');
       const total: number = all.json.meta.pagination.total;
       expect(total).toBeGreaterThanOrEqual(7);

@@ -43,8 +43,7 @@ export async function findManyDocuments(
   const pageWithTotal = countSql ? compileSelectWithTotal(read.dialect, select) : null;
   const selectSql = pageWithTotal ?? compileSelect(read.dialect, select);
   // A later page may need the COUNT after its SELECT: on the same snapshot.
-  const several =
-    query.populate.length > 0 || (countSql !== null && (pageWithTotal === null || select.offset > 0));
+  const several = query.populate.length > 0 || (countSql !== null && (pageWithTotal === null || select.offset > 0));
   return consistently(read, several, async (snapshot) => {
     const [{ documents, rows }, countRows] = await Promise.all([
       selectDocuments(snapshot, type, select, selectSql, query),

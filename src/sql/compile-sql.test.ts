@@ -56,12 +56,7 @@ describe('golden SQL (SQLite)', () => {
       `"t0"."title" like ? escape '\\'`,
       ['%100\\%\\_\\\\%'],
     ],
-    [
-      'notContainsi',
-      compare('title', 'notContainsi', 'a'),
-      `not ("t0"."title" like ? escape '\\')`,
-      ['%a%'],
-    ],
+    ['notContainsi', compare('title', 'notContainsi', 'a'), `not ("t0"."title" like ? escape '\\')`, ['%a%']],
     ['startsWith', compare('title', 'startsWith', 'a'), `"t0"."title" like ? escape '\\'`, ['a%']],
     ['endsWithi', compare('title', 'endsWithi', 'a'), `"t0"."title" like ? escape '\\'`, ['%a']],
     ['null=false', compare('title', 'null', false), '"t0"."title" is not null', []],

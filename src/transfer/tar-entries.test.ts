@@ -49,7 +49,12 @@ describe('tarEntries, iterated only after the stream has been read', () => {
   it('still fails on bytes that are no tar', async () => {
     const tar = tarEntries(Readable.from([Buffer.alloc(4096, 7)]), []);
     await sleep(100);
-    const outcome = await withinASecond(readAll(tar.entries).then(() => 'read', (error: Error) => error.message));
+    const outcome = await withinASecond(
+      readAll(tar.entries).then(
+        () => 'read',
+        (error: Error) => error.message,
+      ),
+    );
     expect(outcome).toMatch(/header/i);
     await expect(tar.finished).rejects.toThrow(/header/i);
   });
