@@ -117,7 +117,7 @@ for (const database of serverDatabases(inject('databases'), redis)) {
       expect(login.status).toBe(200);
     });
 
-    it('after cairn import, neither instance confirms an answer it gave before with a 304: within a second they read the imported content', async () => {
+    it('after cairn import, neither instance confirms an answer it gave before with a 304: within a second they read the imported content, and streams get reset', async () => {
       const archive = join(out, 'kept');
       const exported = await group.cli('export', '--file', archive, '--no-encrypt', '--no-compress');
       expect(exported.code, exported.stderr).toBe(0);
@@ -130,6 +130,21 @@ for (const database of serverDatabases(inject('databases'), redis)) {
         // Confirmed without reading while nothing changed.
         expect((await read(instance.base, path, answer.etag)).status).toBe(304);
       }
+
+      // A realtime stream of the type, open on the other instance through the import.
+      const aborter = new AbortController();
+      const stream = await fetch(`${instances[1]!.base}/api/authors/stream`, { signal: aborter.signal });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      let streamed = '';
+      const resetHeard = (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return false;
+          streamed += new TextDecoder().decode(value);
+          if (streamed.includes('event: reset')) return true;
+        }
+      })().catch(() => false);
 
       const before = bus.heard.length;
       const imported = await group.cli('import', '--file', `${archive}.tar`, '--force');
@@ -161,6 +176,11 @@ for (const database of serverDatabases(inject('databases'), redis)) {
       ]);
       expect(announced.filter((m) => m.subject === 'document').map((m) => m.uid)).toContain('api::author.author');
       expect(announced.filter((m) => m.subject === 'media')).toHaveLength(1);
+      // The stream is told to reload (every document of the type may have changed).
+      const reset = await Promise.race([resetHeard, sleep(2000).then(() => false)]);
+      aborter.abort();
+      expect(reset, streamed).toBe(true);
+      expect(streamed).toMatch(/event: reset\ndata: \{"reason":"every document of this type may have changed/);
     });
 
     it('with Redis unreachable, a command still makes its change, warns that the instances were not told, and exits 0', async () => {

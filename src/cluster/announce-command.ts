@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeRedisUrl } from '../config/cluster-config.js';
 import type { Config } from '../config/config.js';
 import { openDatabaseSession } from '../db/database-session.js';
-import { SETTINGS_CHANGE_KINDS, type Change, type SettingsChangeKind } from '../events/change-bus.js';
+import { EVERY_DOCUMENT, SETTINGS_CHANGE_KINDS, type Change, type SettingsChangeKind } from '../events/change-bus.js';
 import type { Schema } from '../schema/types.js';
 import { encodeChange } from './change-message.js';
 import { changesChannel, clusterIdentity, clusterPrefix } from './cluster-names.js';
@@ -19,9 +19,8 @@ export function settingsChanged(kind: SettingsChangeKind): Change {
 /**
  * What an import (which may replace every row) announces: every kind of settings change (the
  * instances read their roles, permissions and settings again), one change per content type, and
- * one media change. The per-type change is a `create` of no document (`documentId` ''): a
- * listener that keeps versions per type (the HTTP cache) takes the type as changed, and one that
- * reads the document (realtime streams) finds none and sends nothing.
+ * one media change. The per-type change is a `create` of EVERY_DOCUMENT: a listener that keeps
+ * versions per type (the HTTP cache) takes the type as changed, realtime streams send `reset`.
  */
 export function everythingChanged(schema: Schema): Change[] {
   const at = new Date();
@@ -31,7 +30,7 @@ export function everythingChanged(schema: Schema): Change[] {
       subject: 'document',
       kind: 'create',
       type,
-      documentId: '',
+      documentId: EVERY_DOCUMENT,
       locale: null,
       published: false,
       at,

@@ -19,6 +19,13 @@ export interface DocumentChange {
   readonly at: Date;
 }
 
+/**
+ * The `documentId` of a change to every document of a type at once (`cairn import` replaces them
+ * all): listeners that keep state per type take the type as changed, realtime streams tell their
+ * clients to reload (`reset`).
+ */
+export const EVERY_DOCUMENT = '';
+
 /** A committed write to the media library: the file as the upload API shows it. */
 export interface MediaChange {
   readonly subject: 'media';

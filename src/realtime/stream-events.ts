@@ -1,5 +1,6 @@
 import type { Principal } from '../access/principal.js';
 import type { DocumentService } from '../documents/document-service.js';
+import { EVERY_DOCUMENT } from '../events/change-bus.js';
 import type { FilterNode, Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import type { LoggedChange } from './event-log.js';
@@ -26,6 +27,8 @@ export async function eventsFor(
   change: LoggedChange,
 ): Promise<StreamEvent[]> {
   const { type, query } = stream;
+  if (change.documentId === EVERY_DOCUMENT)
+    return [{ event: 'reset', data: { reason: 'every document of this type may have changed (an import); reload' } }];
   const ids = { documentId: change.documentId, locale: change.locale };
   if (query.locale !== null && query.locale !== '*' && change.locale !== null && change.locale !== query.locale)
     return [];
