@@ -49,6 +49,11 @@ export interface HttpCache {
  * response cache (`store`) answers the body it kept. Answers are kept only when every type they
  * read is one the change bus reports writes of (the project's types, and media unless URLs are
  * signed per answer), and only when no change to them landed while they were read.
+ *
+ * Versions are this instance's, in memory (type-versions.ts), unless `cluster` names the Redis
+ * the instances share: then they live there (shared-versions.ts, read by shared-read.ts), every
+ * write answers once its bump is stored (`afterBumps`), and the Redis store's bodies serve every
+ * instance.
  */
 export async function createHttpCache(deps: {
   readonly schema: Schema;
