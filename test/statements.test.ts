@@ -35,13 +35,15 @@ for (const database of inject('databases'))
       expect(await statementsFor('/api/tags?pagination[withCount]=false')).toBe(1);
     });
 
-    it('a list sorted by a field counts in its page SELECT: one statement, the same totals, a page past the end adds its COUNT', async () => {
+    it('a list filtered through a relation and sorted by a field counts in its page SELECT: one statement, the same totals, a page past the end adds its COUNT', async () => {
       for (let i = 0; i < 7; i++)
         await server.request('POST', '/api/tags', { body: { data: { name: `sorted ${i}` } } });
-      const all = await server.request('GET', '/api/tags?pagination[pageSize]=100');
-      const total: number = all.json.meta.pagination.total;
+      // Tags without articles: a filter through the relation (the missing-row branch included).
+      const filter = 'filters[articles][id][$null]=true&pagination[pageSize]=3';
+      const counted = await server.request('GET', `/api/tags?${filter}`);
+      const total: number = counted.json.meta.pagination.total;
       expect(total).toBeGreaterThanOrEqual(7);
-      const sorted = '/api/tags?sort=name:desc&pagination[pageSize]=3';
+      const sorted = `/api/tags?sort=name:desc&${filter}`;
       expect(await statementsFor(sorted)).toBe(1);
       expect(requestQueries()[0]?.sql).toMatch(/count\(\*\) over \(\)/);
       const pages = Math.ceil(total / 3);
@@ -56,15 +58,11 @@ for (const database of inject('databases'))
       expect(past.json.data).toEqual([]);
       expect(past.json.meta.pagination).toEqual({ page: pages + 1, pageSize: 3, pageCount: pages, total });
       // Nothing matches: the first page is empty and the total 0, still one statement.
-      const none = '/api/tags?sort=name:desc&filters[name][$eq]=nothing-is-called-so';
+      const none = '/api/tags?sort=name:desc&filters[articles][title][$eq]=nothing-is-called-so';
       expect(await statementsFor(none)).toBe(1);
       expect((await server.request('GET', none)).json.meta.pagination.total).toBe(0);
-      // A filter through a relation: the total is the filter's, as with a COUNT.
-      const filtered = '/api/tags?sort=name:asc&filters[articles][title][$null]=false&pagination[withCount]=true';
-      const counted = await server.request('GET', filtered.replace('sort=name:asc&', ''));
-      expect((await server.request('GET', filtered)).json.meta.pagination.total).toBe(
-        counted.json.meta.pagination.total,
-      );
+      // A sort without a relation filter keeps its COUNT (counting the row's own columns is cheap).
+      expect(await statementsFor('/api/tags?sort=name:desc')).toBe(2);
     });
 
     it('one document costs one SELECT', async () => {

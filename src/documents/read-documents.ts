@@ -6,6 +6,7 @@ import type { ContentType, Schema } from '../schema/types.js';
 import { compileCount, compileSelect, compileSelectWithTotal, TOTAL_COLUMN } from '../sql/compile-read.js';
 import type { CompiledQuery, Dialect } from '../sql/dialect.js';
 import { shapeRows, type Document } from '../shape/shape-rows.js';
+import { totalInPage } from './page-total.js';
 import { populateDocuments } from './populate-documents.js';
 
 /**
@@ -27,9 +28,9 @@ export type PaginationMeta =
 /**
  * Lists documents: one SELECT for the page, one COUNT with `withCount`, and one SELECT per
  * populate node — whatever the number of rows; with more than one, all on one snapshot (the
- * COUNT counts the rows the page was taken from). A page sorted by something other than the id
- * carries the count in its own SELECT (compileSelectWithTotal), and needs the COUNT only when it
- * is past the last row (empty, after the first page).
+ * COUNT counts the rows the page was taken from). A page filtered through related rows and
+ * sorted without an index carries the count in its own SELECT (page-total.ts), and needs the COUNT
+ * only when it is past the last row (empty, after the first page).
  */
 export async function findManyDocuments(
   read: ReadContext,
@@ -40,7 +41,7 @@ export async function findManyDocuments(
   // fails to compile is a 400 that costs no statement.
   const countSql = query.pagination.withCount ? compileCount(read.dialect, planCount(read.schema, type, query)) : null;
   const select = planSelect(read.schema, type, query);
-  const pageWithTotal = countSql ? compileSelectWithTotal(read.dialect, select) : null;
+  const pageWithTotal = countSql && totalInPage(type, select) ? compileSelectWithTotal(read.dialect, select) : null;
   const selectSql = pageWithTotal ?? compileSelect(read.dialect, select);
   // A later page may need the COUNT after its SELECT: on the same snapshot.
   const several = query.populate.length > 0 || (countSql !== null && (pageWithTotal === null || select.offset > 0));

@@ -28,8 +28,9 @@ export interface FilterScope {
  * FilterNode → Condition on the rows of the scope:
  *
  *   compare(views gt 5)                 → t0.views > ?
- *   nested(author, compare(name eq 'A')) → exists (select 1 from authors t1 join articles_author_lnk l1
- *                                            on l1.author_id = t1.id where l1.article_id = t0.id and t1.name = ?)
+ *   nested(author, compare(name eq 'A')) → t0.id in (select l1.article_id from authors t1 join articles_author_lnk l1
+ *                                            on l1.author_id = t1.id where t1.name = ?)     (semiJoin)
+ *   nested(localizations, …)            → exists (select 1 from articles t1 where t1.document_id = t0.document_id and …)
  *
  * A nested condition that also holds for a missing related row (`filters[author][id][$null]=true`)
  * additionally matches rows with no related row at all — the result Strapi's LEFT JOINs give.

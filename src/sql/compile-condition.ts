@@ -10,7 +10,7 @@ const FALSE = '1 = 0';
  * Writes a Condition tree as SQL. Sketches:
  *
  *   compare(t0.views gt 5)          → "t0"."views" > ?
- *   compare(t0.title containsi 'a') → lower("t0"."title") like lower(?) escape '\'   ('%a%')
+ *   compare(t0.title containsi 'a') → lower("t0"."title") like lower(?) escape '\'   ('%a%'; SQLite: no lower())
  *   compare(t0.category eq null)    → "t0"."category" is null
  *   and(a, b)                       → (a and b)        (a single child is written bare)
  *   exists(articles p, …)           → exists (select 1 as "one" from "articles" as "p" where …)

@@ -124,11 +124,12 @@ export const TOTAL_COLUMN = '__total';
 
 /**
  * A page and the number of rows it was cut from, in one statement, for a page sorted by something
- * other than the id (deferredSelect): the sort reads every matching row anyway, so a
- * `count(*) over ()` beside it costs next to nothing, where a COUNT statement would find them all
- * a second time (a relation filter: the filter's work twice). Each row carries the total in
- * TOTAL_COLUMN; a page past the last row has no row to carry it. Null for any other select: a page
- * in id order stops reading at its last row, and a window would make it read them all.
+ * other than the id (deferredSelect): where the sort reads every matching row anyway (no index
+ * gives its order), a `count(*) over ()` beside it costs next to nothing, where a COUNT statement
+ * would find them all a second time (a relation filter: the filter's work twice). Each row
+ * carries the total in TOTAL_COLUMN; a page past the last row has no row to carry it. Null for
+ * any other select: a page in id order stops reading at its last row, and a window would make it
+ * read them all. When to use it: documents/page-total.ts.
  */
 export function compileSelectWithTotal(dialect: Dialect, plan: SelectPlan): CompiledQuery | null {
   if (plan.perParent || !sortsWideRows(plan)) return null;

@@ -70,7 +70,9 @@ export const sqliteDialect: Dialect = {
     return kind === 'biginteger' ? `cast(${column} as text)` : column;
   },
   // SQLite's LIKE already ignores the case of ASCII letters, and only of those, as its lower()
-  // does: `lower(c) like lower(p)` matched exactly what `c like p` matches, at a lower() per row.
+  // does: `lower(c) like lower(p)` matched what `c like p` matches, at a lower() per row — but for
+  // BLOB values, which lower() turned into text and LIKE never matches (better-sqlite3 is built
+  // with SQLITE_LIKE_DOESNT_MATCH_BLOBS). Cairn writes no BLOB; `$contains` never matched them.
   like(column, pattern, _insensitive, _kind) {
     return `${column} like ${pattern} escape '\\'`;
   },
