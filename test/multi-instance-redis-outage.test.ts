@@ -107,6 +107,7 @@ for (const database of serverDatabases(inject('databases'), true)) {
       for (let i = 0; i < 100 && !(a.output().includes('is back') && b.output().includes('is back')); i++)
         await sleep(100);
       expect(a.output()).toContain('is back');
+      expect(b.output()).toContain('is back');
       // The settings a change on A names reach B again: the Public role may read secrets.
       const key = (await group.cli('api-token:create', '--name', 'ops', '--type', 'full-access')).stdout.trim();
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

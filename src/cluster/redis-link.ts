@@ -50,27 +50,51 @@ export async function connectRedis(url: string, log: ClusterLog): Promise<RedisL
   // Subscriptions wait for the connection, however long, and are renewed after each reconnection.
   const subscriber = new RedisClient(url, { ...base, maxRetriesPerRequest: null });
 
+  // An outage is shown once (the first failure of either connection) and over once commands can
+  // be sent again and the subscriber's channels are renewed: then messages reach this instance.
   let down = false;
-  commands.on('error', (error: Error) => {
+  const lost = (error: Error) => {
     if (down) return;
     down = true;
     log.warn(
       `Redis at ${shown} is unreachable (${error.message || error.name}): this instance goes on alone until it is back (rate limits count here only, other instances' changes are not seen); reconnecting`,
     );
-  });
-  commands.on('ready', () => {
-    if (down) log.info(`Redis at ${shown} is back`);
-    down = false;
-  });
-
+  };
   const handlers: (() => void)[] = [];
   // Set when the subscriber failed or lost its connection: messages may have gone by unseen.
   let missed = false;
-  subscriber.on('error', () => void (missed = true));
-  subscriber.on('close', () => void (missed = true));
+  // Whether the subscriber's channels are in place since it last connected.
+  let subscribed = false;
+  const maybeBack = () => {
+    if (!down || commands.status !== 'ready' || !subscribed) return;
+    down = false;
+    log.info(`Redis at ${shown} is back`);
+  };
+  commands.on('error', lost);
+  commands.on('ready', maybeBack);
+  subscriber.on('error', (error: Error) => {
+    missed = true;
+    lost(error);
+  });
+  subscriber.on('close', () => {
+    missed = true;
+    subscribed = false;
+  });
   subscriber.on('ready', () => {
-    if (missed) for (const handler of handlers) handler();
-    missed = false;
+    // ioredis sends the renewed SUBSCRIBEs right after 'ready': a PING answered after them says
+    // they are in place, so that what the handlers reload cannot be changed by a message missed
+    // in between (and "is back" is logged once messages arrive again).
+    subscriber.ping().then(
+      () => {
+        subscribed = true;
+        if (missed) {
+          missed = false;
+          for (const handler of handlers) handler();
+        }
+        maybeBack();
+      },
+      () => undefined,
+    );
   });
 
   return {
