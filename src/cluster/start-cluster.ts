@@ -13,7 +13,7 @@ import { reloadRemoteSettings, type SettingsReloads } from './settings-reloads.j
 import { sharedRateLimiter } from './shared-rate-limiter.js';
 
 /** Logged when an instance takes the lead (README, Running several instances: Scheduled work). */
-export const LEADS = 'this instance now leads: it runs the scheduled work of the instances on this database';
+const LEADS = 'this instance now leads: it runs the scheduled work of the instances on this database';
 
 /** What the composition root hands the cluster once the services exist. */
 export interface ClusterAttachment {

@@ -51,11 +51,11 @@ export async function findManyDocuments(
       countSql && !pageWithTotal ? snapshot.exec.all(countSql) : null,
     ]);
     let total: number | undefined;
-    if (countRows) total = Number(countRows[0]?.count ?? 0);
+    if (countRows) total = counted(countRows);
     else if (pageWithTotal) {
       const [first] = rows;
       if (first) total = Number(first[TOTAL_COLUMN]);
-      else total = select.offset > 0 && countSql ? Number((await snapshot.exec.all(countSql))[0]?.count ?? 0) : 0;
+      else total = select.offset > 0 && countSql ? counted(await snapshot.exec.all(countSql)) : 0;
     }
     return { documents, pagination: paginationMeta(query.pagination, documents.length, total) };
   });
@@ -63,8 +63,7 @@ export async function findManyDocuments(
 
 /** How many documents (versions the query's status and locale select) match its filters: one COUNT. */
 export async function countDocuments(read: ReadContext, type: ContentType, query: Query): Promise<number> {
-  const [row] = await read.exec.all(compileCount(read.dialect, planCount(read.schema, type, query)));
-  return Number(row?.count ?? 0);
+  return counted(await read.exec.all(compileCount(read.dialect, planCount(read.schema, type, query))));
 }
 
 /** One document (the version the query's status and locale select), or null. */
@@ -128,6 +127,9 @@ export async function findFirstDocument(read: ReadContext, type: ContentType, qu
 function consistently<T>(read: ReadContext, several: boolean, work: (read: ReadContext) => Promise<T>): Promise<T> {
   return several ? inOneSnapshot(read.exec, (exec) => work({ ...read, exec })) : work(read);
 }
+
+/** The number a COUNT statement answered. */
+const counted = (rows: readonly Row[]): number => Number(rows[0]?.count ?? 0);
 
 /** `select` and its populate, on one snapshot when the query populates anything. */
 async function readDocuments(read: ReadContext, type: ContentType, select: SelectPlan, query: Query) {

@@ -20,8 +20,9 @@ const CONNECT_TIMEOUT_MS = 2000;
  * request key>:<version>`: versions of one instance (type-versions.ts) mean nothing elsewhere, so
  * the instance part keeps two instances (or two runs of one) from reading each other's entries;
  * versions shared through Redis (shared-versions.ts: they name the database's epoch) are good on
- * every instance, and the instance part is `shared`. A bump makes the old keys unreachable at once — they expire after `ttlSeconds`. Nothing is ever deleted or
- * flushed, so a Redis shared with other programs only sees keys under the prefix appear.
+ * every instance, and the instance part is `shared`. A bump makes the old keys unreachable at
+ * once — they expire after `ttlSeconds`. Nothing is ever deleted or flushed, so a Redis shared
+ * with other programs only sees keys under the prefix appear.
  *
  * Redis down or slow is a miss, never an error: requests wait at most a second for it (no queue
  * while disconnected), and ioredis reconnects in the background. `onError` hears each failure.
