@@ -8,6 +8,7 @@
 // time (test/production-install.test.ts checks those are production dependencies).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { bundleStubs } from './bundle-stubs.mjs';
 
 // Chunks are named by their content's hash: an earlier build's would stay beside the new ones.
 rmSync('dist/chunks', { recursive: true, force: true });
@@ -38,6 +39,8 @@ const result = await build({
   legalComments: 'external',
   logLevel: 'warning',
   metafile: true,
+  // Modules dependencies load for features Cairn does not use: left out, or loaded when used.
+  plugins: [bundleStubs],
 });
 writeFileSync('dist/bundle-meta.json', JSON.stringify(result.metafile));
 

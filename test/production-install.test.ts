@@ -31,7 +31,7 @@ const OPTIONAL_PEERS = new Set(
 );
 /** esbuild's metafile of dist/cairn.mjs and dist/webhook-thread.mjs (written by scripts/bundle-cli.mjs; `npm test` builds first). */
 const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8')) as {
-  inputs: Record<string, unknown>;
+  inputs: Record<string, { imports: { path: string }[] }>;
   outputs: Record<
     string,
     { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
@@ -97,7 +97,8 @@ describe('the production install', () => {
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
-  it('a server loads GraphQL, the OpenAPI document, the Redis client, the upload helpers and commands other than start only when used', () => {
+  /** The inputs of the bundle files a server loads at start: dist/cairn.mjs and the chunks it imports statically. */
+  function loadedAtStart(): string[] {
     const staticImports = new Set<string>();
     const walk = (file: string) => {
       if (staticImports.has(file)) return;
@@ -106,7 +107,11 @@ describe('the production install', () => {
         if (kind === 'import-statement' && !external) walk(path);
     };
     walk('dist/cairn.mjs');
-    const loadedAtStart = [...staticImports].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
+    return [...staticImports].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
+  }
+
+  it('a server loads GraphQL, the OpenAPI document, the Redis client, the upload helpers and commands other than start only when used', () => {
+    const atStart = loadedAtStart();
     const lazy = [
       'node_modules/graphql/',
       'node_modules/graphql-jit/',
@@ -121,8 +126,35 @@ describe('the production install', () => {
       'dist/openapi/',
       'dist/transfer/run-import',
     ];
-    for (const part of lazy) expect(loadedAtStart.filter((input) => input.includes(part))).toEqual([]);
-    expect(loadedAtStart.some((input) => input.includes('dist/app.js'))).toBe(true);
+    for (const part of lazy) expect(atStart.filter((input) => input.includes(part))).toEqual([]);
+    expect(atStart.some((input) => input.includes('dist/app.js'))).toBe(true);
+  });
+
+  it("a server neither carries Fastify's schema compilers, inject() and @fastify/static's glob nor loads HTTPS and HTTP/2 at start (scripts/bundle-stubs.mjs)", () => {
+    const atStart = loadedAtStart();
+    expect(atStart).toEqual(
+      expect.arrayContaining(['node_modules/fastify/fastify.js', 'node_modules/@fastify/static/index.js']),
+    );
+    // Left out: ~0.5 MB of source V8 would parse at every start.
+    const leftOut = [
+      'node_modules/@fastify/ajv-compiler/',
+      'node_modules/@fastify/fast-json-stringify-compiler/',
+      'node_modules/ajv/',
+      'node_modules/ajv-formats/',
+      'node_modules/fast-uri/',
+      'node_modules/fast-json-stringify/index.js',
+      'node_modules/light-my-request/',
+      'node_modules/glob/',
+    ];
+    for (const part of leftOut) expect(atStart.filter((input) => input.includes(part))).toEqual([]);
+    // Deferred: Fastify reaches node:https and node:http2 only through the stubs that load them at first use.
+    const secureServers = new Set(['https', 'http2', 'tls'].flatMap((name) => [name, `node:${name}`]));
+    const direct = atStart.filter(
+      (input) =>
+        !input.startsWith('deferred:') && meta.inputs[input]?.imports.some(({ path }) => secureServers.has(path)),
+    );
+    expect(direct).toEqual([]);
+    expect(atStart).toEqual(expect.arrayContaining(['deferred:node:https', 'deferred:node:http2']));
   });
 
   it('prepare keeps a built dist/ when the build tools are not installed, and explains when there is none', async () => {
