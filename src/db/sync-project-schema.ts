@@ -19,5 +19,5 @@ export function syncProjectSchema(
   now: Date,
 ): Promise<SyncResult> {
   const tables = planTables(schema, { deliveryQueue: sqliteFile(database) === null });
-  return syncSchema(db, tables, { record: strapiSchemaRecord(schema), now });
+  return syncSchema(db, tables, { record: () => strapiSchemaRecord(schema), now });
 }

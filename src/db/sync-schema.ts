@@ -16,12 +16,12 @@ export interface SyncResult {
  * Brings the database up to the wanted tables in one transaction: creates missing tables,
  * columns and indexes; never drops or rewrites anything. With `strapi` (the content database),
  * also leaves Strapi's bookkeeping as a Strapi 5.54 start would (strapi-bookkeeping.ts), in the
- * same transaction.
+ * same transaction; its `record` is built only if the bookkeeping writes it.
  */
 export async function syncSchema(
   db: Database,
   tables: readonly TableSpec[],
-  strapi?: { readonly record: StrapiSchemaRecord; readonly now: Date },
+  strapi?: { readonly record: () => StrapiSchemaRecord; readonly now: Date },
 ): Promise<SyncResult> {
   return db.transaction(async (tx) => {
     const { introspector } = db.dialect;

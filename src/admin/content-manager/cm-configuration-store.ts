@@ -66,10 +66,13 @@ export async function syncContentManagerConfigurations(
       const key = configurationKey(model);
       const previous = stored.get(key);
       const next = previous
-        ? merged(previous, { uid: model.uid, ...syncConfiguration(previous, model, schemas) }, model)
+        ? merged(previous.value, { uid: model.uid, ...syncConfiguration(previous.value, model, schemas) }, model)
         : merged({}, { uid: model.uid, ...createDefaultConfiguration(model, schemas) }, model);
       cache.set(model.uid, next);
-      if (!isDeepStrictEqual(previous, next)) await putStoreJson(tx, db, key, next);
+      // The stored text is what putStoreJson wrote at the last start when nothing changed since:
+      // comparing it is a fraction of the deep comparison, left for text written otherwise.
+      const unchanged = previous && (previous.text === JSON.stringify(next) || isDeepStrictEqual(previous.value, next));
+      if (!unchanged) await putStoreJson(tx, db, key, next);
     }
     await deleteStale(tx, db, models);
   });
@@ -96,20 +99,25 @@ function merged(stored: StoredConfiguration, parts: Readonly<Record<string, unkn
   return JSON.parse(JSON.stringify(next)) as StoredConfiguration;
 }
 
-/** The stored configurations under `keys` (unreadable values left out). */
-async function readConfigurations(exec: Executor, db: Database, keys: readonly string[]) {
+/** The stored configurations under `keys`, parsed and as stored (unreadable values left out). */
+async function readConfigurations(
+  exec: Executor,
+  db: Database,
+  keys: readonly string[],
+): Promise<Map<string, { readonly value: StoredConfiguration; readonly text: string }>> {
   const rows = await exec.all(
     compileSelect(
       db.dialect,
       simpleSelect(STORE, { key: ['key', 'string'], value: ['value', 'string'] }, isIn('key', keys, 'string')),
     ),
   );
-  const found = new Map<string, StoredConfiguration>();
+  const found = new Map<string, { readonly value: StoredConfiguration; readonly text: string }>();
   for (const row of rows) {
     try {
-      const value: unknown = JSON.parse(String(row.value));
+      const text = String(row.value);
+      const value: unknown = JSON.parse(text);
       if (value && typeof value === 'object' && !Array.isArray(value))
-        found.set(String(row.key), value as StoredConfiguration);
+        found.set(String(row.key), { value: value as StoredConfiguration, text });
     } catch {
       // An unreadable value is generated anew, as a missing one.
     }
