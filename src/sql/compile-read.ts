@@ -52,7 +52,7 @@ function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectCol
   if (plan.groupBy && plan.groupBy.length > 0) sql += ` group by ${plan.groupBy.map((ref) => w.ref(ref)).join(', ')}`;
   if (plan.orderBy.length > 0) sql += ` order by ${orderList(w, plan.orderBy)}`;
   // OFFSET needs a LIMIT on SQLite and MySQL: "no limit" is the largest safe integer.
-  const page = (value: number) => w.param(w.dialect.pageValue(value));
+  const page = (value: number) => w.dialect.pageExpression(w.param(w.dialect.pageValue(value)));
   if (plan.limit !== null) sql += ` limit ${page(plan.limit)}`;
   else if (plan.offset > 0) sql += ` limit ${page(Number.MAX_SAFE_INTEGER)}`;
   if (plan.offset > 0) sql += ` offset ${page(plan.offset)}`;

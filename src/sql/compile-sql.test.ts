@@ -92,7 +92,7 @@ describe('golden SQL (SQLite)', () => {
   ])('%s', (_name, where, sqlWhere, params) => {
     const compiled = compileSelect(sqliteDialect, select(where));
     expect(compiled.sql).toBe(
-      `select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" where ${sqlWhere} order by "t0"."id" asc limit ?`,
+      `select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" where ${sqlWhere} order by "t0"."id" asc limit +?`,
     );
     expect(compiled.params).toEqual([...params, 25]);
   });
@@ -100,7 +100,7 @@ describe('golden SQL (SQLite)', () => {
   it('offset without a limit uses the largest safe limit', () => {
     const compiled = compileSelect(sqliteDialect, select(null, { limit: null, offset: 10, orderBy: [] }));
     expect(compiled.sql).toBe(
-      'select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" limit ? offset ?',
+      'select "t0"."id" as "id", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" limit +? offset +?',
     );
     expect(compiled.params).toEqual([Number.MAX_SAFE_INTEGER, 10]);
   });
@@ -198,7 +198,7 @@ describe('golden SQL: one sorted page, three dialects (ids sorted and cut first,
   it.each([
     [
       sqliteDialect,
-      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" inner join (select "t0"."id" as "id" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and "t0"."views" like ? escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit ? offset ?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
+      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount" from "articles" as "t0" inner join (select "t0"."id" as "id" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and "t0"."views" like ? escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit +? offset +?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
       [1, '%5\\%%', 1715953500000, 10, 20],
     ],
     [
@@ -219,7 +219,7 @@ describe('golden SQL: one sorted page, three dialects (ids sorted and cut first,
   it('with its total: count(*) over () beside the sorted ids, carried out by the rows', () => {
     const { sql, params } = compileSelectWithTotal(sqliteDialect, plan) ?? { sql: '', params: [] };
     expect(sql).toBe(
-      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount", "p"."__total" as "__total" from "articles" as "t0" inner join (select "t0"."id" as "id", count(*) over () as "__total" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and "t0"."views" like ? escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit ? offset ?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
+      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount", "p"."__total" as "__total" from "articles" as "t0" inner join (select "t0"."id" as "id", count(*) over () as "__total" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and "t0"."views" like ? escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit +? offset +?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
     );
     expect(params).toEqual([1, '%5\\%%', 1715953500000, 10, 20]);
     expect(compileSelectWithTotal(mysqlDialect, plan)?.sql).toContain('count(*) over () as `__total`');
@@ -269,7 +269,7 @@ describe('golden SQL: a count per key in one grouped statement, three dialects',
       limit: 4,
     });
     expect(compileSelect(sqliteDialect, latest)).toEqual({
-      sql: 'select "id" as "id" from "articles" order by "updated_at" desc limit ?',
+      sql: 'select "id" as "id" from "articles" order by "updated_at" desc limit +?',
       params: [4],
     });
   });

@@ -109,6 +109,7 @@ export const mysqlDialect: Dialect = {
   quoteIdentifier: quoteWith('`'),
   placeholder: () => '?',
   pageValue: (value) => String(value),
+  pageExpression: (placeholder) => placeholder,
   residual: (column) => column,
   selectExpression(column) {
     return column;

@@ -94,6 +94,7 @@ export const postgresDialect: Dialect = {
   quoteIdentifier: quoteWith('"'),
   placeholder: (index) => `$${index}`,
   pageValue: (value) => value,
+  pageExpression: (placeholder) => placeholder,
   residual: (column) => column,
   selectExpression(column) {
     return column;

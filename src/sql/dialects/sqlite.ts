@@ -65,6 +65,7 @@ export const sqliteDialect: Dialect = {
   quoteIdentifier: quoteWith('"'),
   placeholder: () => '?',
   pageValue: (value) => value,
+  pageExpression: (placeholder) => `+${placeholder}`,
   residual: (column) => `+${column}`,
   selectExpression(column, kind) {
     return kind === 'biginteger' ? `cast(${column} as text)` : column;
