@@ -10,6 +10,7 @@ import type { ContentType, Schema } from '../schema/types.js';
 import { formatData } from '../shape/response-format.js';
 import type { Document } from '../shape/shape-rows.js';
 import type { GuardedRoute } from './guard.js';
+import { rememberParses } from './parsed-queries.js';
 import { checkDefaultQueries, withDefaultQuery } from './route-default-queries.js';
 
 /** What the content API's routes need: the config, the model, the document service and the HTTP cache. */
@@ -87,11 +88,13 @@ function handlerFor(
   const query = (request: HttpRequest) => parseQuery(deps, type, withDefaultQuery(request.query, defaults));
   const format = (request: HttpRequest, data: Document | Document[] | null) =>
     formatData(schema, type, data, isV4(request));
-  /** A GET: through the HTTP cache when there is one. */
-  const get = (run: CachedRead['run']): GuardedRoute['handle'] =>
-    deps.cache
-      ? deps.cache.wrap({ type, action: entry.action, query, run })
-      : (request, caller) => run(request, caller, query(request));
+  /** A GET (its parses remembered): through the HTTP cache when there is one. */
+  const get = (run: CachedRead['run']): GuardedRoute['handle'] => {
+    const parsed = rememberParses(query);
+    return deps.cache
+      ? deps.cache.wrap({ type, action: entry.action, query: parsed, run })
+      : (request, caller) => run(request, caller, parsed(request));
+  };
   switch (entry.verb) {
     case 'find':
       if (single) {

@@ -1,4 +1,5 @@
-import { authorizeQuery, findableBy } from '../access/authorize-query.js';
+import { findableBy } from '../access/authorize-query.js';
+import { authorizeFor } from '../access/shared-authorization.js';
 import type { AccessControl, Principal } from '../access/principal.js';
 import { assertFindableRelationInput } from '../access/restricted-relations.js';
 import { sanitizeData } from '../access/sanitize-input.js';
@@ -105,7 +106,7 @@ export function createDocumentService(deps: {
   const contextOf = (caller: Principal): DocumentContext =>
     caller.kind === 'admin' ? { ...documents, actor: caller.admin.id } : documents;
   const authorize = (type: ContentType, query: Query, caller: Principal): Query =>
-    authorizeQuery(schema, type, query, findableBy(access, caller));
+    authorizeFor(schema, access, type, query, caller);
   const input = (type: ContentType, data: unknown, caller: Principal): Record<string, unknown> => {
     const clean = sanitizeData(schema, type, data);
     assertFindableRelationInput(schema, type, clean, findableBy(access, caller));

@@ -12,6 +12,7 @@ import type { Status } from '../query/query-types.js';
 import type { Model } from '../schema/types.js';
 import type { SelectPlan } from '../plan/plan-types.js';
 import { compileSelect } from '../sql/compile-read.js';
+import { reuseStatement } from '../sql/reused-statements.js';
 import { shapeRow, type Document } from '../shape/shape-rows.js';
 import type { ReadContext } from './read-documents.js';
 
@@ -56,15 +57,16 @@ async function populateTarget(
   status: Status,
 ): Promise<void> {
   if (node.count) {
-    const counts = await countByParent(read, ids, (chunk) =>
-      planPopulateCount(read.schema, model, node, chunk, status),
-    );
+    const { rows } = await selectByParents(read, node, `${model.uid}:${status}:count`, ids, (chunk) => ({
+      select: planPopulateCount(read.schema, model, node, chunk, status),
+    }));
+    const counts = new Map(rows.map((row) => [Number(row[PARENT_KEY]), Number(row.count)]));
     for (const document of documents) document[keyOf(node)] = { count: counts.get(rowId(document)) ?? 0 };
     return;
   }
-  const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, node, chunk, status);
-  const { hop, select } = planFor(ids);
-  const rows = await selectByParents(read, ids, (chunk) => (chunk === ids ? select : planFor(chunk).select));
+  const { hop, select, rows } = await selectByParents(read, node, `${model.uid}:${status}`, ids, (chunk) =>
+    planPopulate(read.schema, model, node, chunk, status),
+  );
   // One entry object per target row, shared by every parent that links to it.
   const entries = new Map<number, Document>();
   const byParent = new Map<number, Document[]>();
@@ -112,9 +114,10 @@ async function populateZone(
         sort: [],
         filters: fragment.filters,
       };
-      const planFor = (chunk: readonly number[]) => planPopulate(read.schema, model, zoneRead, chunk, status);
-      const { hop, select } = planFor(ids);
-      const rows = await selectByParents(read, ids, (chunk) => (chunk === ids ? select : planFor(chunk).select));
+      const owner = `${model.uid}:${component}:${status}`;
+      const { hop, select, rows } = await selectByParents(read, fragment, owner, ids, (chunk) =>
+        planPopulate(read.schema, model, zoneRead, chunk, status),
+      );
       const entries = rows.map((row) => {
         const entry = { ...shapeRow(row, select.columns), __component: component };
         push(byParent, Number(row[PARENT_KEY]), {
@@ -136,28 +139,30 @@ async function populateZone(
 
 /**
  * Runs a per-parents SELECT for every parent id: one statement, or one per PARENTS_PER_STATEMENT
- * ids when there are more (drivers cap bound parameters at 32,766–65,535 per statement).
+ * ids when there are more (drivers cap bound parameters at 32,766–65,535 per statement). A node
+ * of a shared query (`owner`, with `key` naming the parent model, status and component) plans and
+ * compiles its statement once per number of parents (reused-statements.ts).
  */
-async function selectByParents(
+async function selectByParents<P extends { readonly select: SelectPlan }>(
   read: ReadContext,
+  owner: object,
+  key: string,
   ids: readonly number[],
-  plan: (chunk: readonly number[]) => SelectPlan,
-): Promise<Row[]> {
-  if (ids.length <= PARENTS_PER_STATEMENT) return read.exec.all(compileSelect(read.dialect, plan(ids)));
+  plan: (chunk: readonly number[]) => P,
+): Promise<P & { rows: Row[] }> {
+  if (ids.length <= PARENTS_PER_STATEMENT) {
+    const planned = reuseStatement(owner, `${key}:${ids.length}`, ids, (values) => {
+      const populate = plan(values as readonly number[]);
+      return { plan: populate, statement: compileSelect(read.dialect, populate.select) };
+    });
+    return { ...planned.plan, rows: await read.exec.all(planned.statement) };
+  }
   const chunks: (readonly number[])[] = [];
   for (let start = 0; start < ids.length; start += PARENTS_PER_STATEMENT)
     chunks.push(ids.slice(start, start + PARENTS_PER_STATEMENT));
-  const results = await Promise.all(chunks.map((chunk) => read.exec.all(compileSelect(read.dialect, plan(chunk)))));
-  return results.flat();
-}
-
-async function countByParent(
-  read: ReadContext,
-  ids: readonly number[],
-  plan: (chunk: readonly number[]) => SelectPlan,
-): Promise<Map<number, number>> {
-  const rows = await selectByParents(read, ids, plan);
-  return new Map(rows.map((row) => [Number(row[PARENT_KEY]), Number(row.count)]));
+  const plans = chunks.map(plan);
+  const results = await Promise.all(plans.map((chunk) => read.exec.all(compileSelect(read.dialect, chunk.select))));
+  return { ...(plans[0] as P), rows: results.flat() };
 }
 
 /** The key a node's entries are written under in their parent. */

@@ -6,6 +6,7 @@ import type { ContentType, Schema } from '../schema/types.js';
 import { compileCount, compileSelect, compileSelectWithTotal, TOTAL_COLUMN } from '../sql/compile-read.js';
 import type { CompiledQuery, Dialect } from '../sql/dialect.js';
 import { shapeRows, type Document } from '../shape/shape-rows.js';
+import { reuseStatement, type PlannedStatement } from '../sql/reused-statements.js';
 import { totalInPage } from './page-total.js';
 import { populateDocuments } from './populate-documents.js';
 
@@ -38,11 +39,29 @@ export async function findManyDocuments(
   query: Query,
 ): Promise<{ documents: Document[]; pagination: PaginationMeta }> {
   // Every statement is compiled before any runs (and before a transaction opens): a filter that
-  // fails to compile is a 400 that costs no statement.
-  const countSql = query.pagination.withCount ? compileCount(read.dialect, planCount(read.schema, type, query)) : null;
-  const select = planSelect(read.schema, type, query);
-  const pageWithTotal = countSql && totalInPage(type, select) ? compileSelectWithTotal(read.dialect, select) : null;
-  const selectSql = pageWithTotal ?? compileSelect(read.dialect, select);
+  // fails to compile is a 400 that costs no statement. A shared query's are compiled once.
+  const countSql = query.pagination.withCount
+    ? reuseStatement(query, `${type.uid}:count`, NO_VALUES, () => ({
+        plan: null,
+        statement: compileCount(read.dialect, planCount(read.schema, type, query)),
+      })).statement
+    : null;
+  const { plan: page, statement: selectSql } = reuseStatement(
+    query,
+    `${type.uid}:page`,
+    NO_VALUES,
+    (): PlannedStatement<{ select: SelectPlan; withTotal: boolean }> => {
+      const select = planSelect(read.schema, type, query);
+      const withTotal =
+        countSql !== null && totalInPage(type, select) ? compileSelectWithTotal(read.dialect, select) : null;
+      return {
+        plan: { select, withTotal: withTotal !== null },
+        statement: withTotal ?? compileSelect(read.dialect, select),
+      };
+    },
+  );
+  const { select } = page;
+  const pageWithTotal = page.withTotal ? selectSql : null;
   // A later page may need the COUNT after its SELECT: on the same snapshot.
   const several = query.populate.length > 0 || (countSql !== null && (pageWithTotal === null || select.offset > 0));
   return consistently(read, several, async (snapshot) => {
@@ -73,7 +92,11 @@ export async function findOneDocument(
   documentId: string,
   query: Query,
 ): Promise<Document | null> {
-  const [document] = await readDocuments(read, type, planSelect(read.schema, type, query, documentId), query);
+  const { plan, statement } = reuseStatement(query, `${type.uid}:one`, [documentId], ([id]) => {
+    const select = planSelect(read.schema, type, query, String(id));
+    return { plan: select, statement: compileSelect(read.dialect, select) };
+  });
+  const [document] = await readDocuments(read, type, plan, query, statement);
   return document ?? null;
 }
 
@@ -110,12 +133,11 @@ export async function findDocumentsById(
 
 /** The first document of a type (single types have at most one). */
 export async function findFirstDocument(read: ReadContext, type: ContentType, query: Query): Promise<Document | null> {
-  const [document] = await readDocuments(
-    read,
-    type,
-    { ...planSelect(read.schema, type, query), limit: 1, offset: 0 },
-    query,
-  );
+  const { plan, statement } = reuseStatement(query, `${type.uid}:first`, NO_VALUES, () => {
+    const select: SelectPlan = { ...planSelect(read.schema, type, query), limit: 1, offset: 0 };
+    return { plan: select, statement: compileSelect(read.dialect, select) };
+  });
+  const [document] = await readDocuments(read, type, plan, query, statement);
   return document ?? null;
 }
 
@@ -128,12 +150,20 @@ function consistently<T>(read: ReadContext, several: boolean, work: (read: ReadC
   return several ? inOneSnapshot(read.exec, (exec) => work({ ...read, exec })) : work(read);
 }
 
+/** A list's statements bind no value of their own: all of them follow from the query. */
+const NO_VALUES: readonly never[] = [];
+
 /** The number a COUNT statement answered. */
 const counted = (rows: readonly Row[]): number => Number(rows[0]?.count ?? 0);
 
-/** `select` and its populate, on one snapshot when the query populates anything. */
-async function readDocuments(read: ReadContext, type: ContentType, select: SelectPlan, query: Query) {
-  const sql = compileSelect(read.dialect, select);
+/** `select` (compiled as `sql`) and its populate, on one snapshot when the query populates anything. */
+async function readDocuments(
+  read: ReadContext,
+  type: ContentType,
+  select: SelectPlan,
+  query: Query,
+  sql = compileSelect(read.dialect, select),
+) {
   const { documents } = await consistently(read, query.populate.length > 0, (snapshot) =>
     selectDocuments(snapshot, type, select, sql, query),
   );

@@ -1,4 +1,4 @@
-import { authorizeQuery, findableBy } from '../access/authorize-query.js';
+import { authorizeFor } from '../access/shared-authorization.js';
 import type { AccessControl, Principal } from '../access/principal.js';
 import type { HttpCacheConfig } from '../config/http-cache-config.js';
 import type { ChangeListener } from '../events/change-bus.js';
@@ -77,6 +77,7 @@ export async function createHttpCache(deps: {
   );
   if (!deps.signsMedia) tracked.add(MEDIA_TYPE);
   const { store } = config;
+  const typesOfShared = new WeakMap<Query, readonly string[] | null>();
   const entries = createCacheEntries({
     maxEntries: config.maxEntries,
     ...(store.kind === 'memory' && { maxSize: store.maxSize }),
@@ -152,15 +153,20 @@ export async function createHttpCache(deps: {
   }
 
   /** The types the caller's read takes rows from, or null when one is not tracked (never kept). */
-  function readableTypes(type: ContentType, query: Query, caller: Principal): string[] | null {
-    let types: Set<string>;
+  function readableTypes(type: ContentType, query: Query, caller: Principal): readonly string[] | null {
+    let allowed: Query;
     try {
-      types = typesRead(schema, type, authorizeQuery(schema, type, query, findableBy(access, caller)));
+      allowed = authorizeFor(schema, access, type, query, caller);
     } catch {
       return null; // refused (a filter through a relation the caller may not read): the read throws it
     }
-    for (const uid of types) if (!tracked.has(uid)) return null;
-    return [...types];
+    // A shared authorized query (shared-authorization.ts) reads the same types every time.
+    const known = typesOfShared.get(allowed);
+    if (known !== undefined) return known;
+    let types: string[] | null = [...typesRead(schema, type, allowed)];
+    if (types.some((uid) => !tracked.has(uid))) types = null;
+    if (Object.isFrozen(allowed)) typesOfShared.set(allowed, types && Object.freeze(types));
+    return types;
   }
 }
 

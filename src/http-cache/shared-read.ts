@@ -20,7 +20,7 @@ export interface SharedReadContext {
   /** The Redis store, keyed by the shared versions: what one instance kept, every instance serves. */
   readonly redis: RedisBodies | null;
   /** The types `caller`'s read of `type` with `query` takes rows from, or null (never kept). */
-  readableTypes(type: ContentType, query: Query, caller: Principal): string[] | null;
+  readableTypes(type: ContentType, query: Query, caller: Principal): readonly string[] | null;
 }
 
 /**
