@@ -4,10 +4,14 @@ import { header, type HttpRequest, type HttpResponse } from '../http/http-types.
 const STATUS = 'Cairn';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The request's identity for the cache: route, document, response format, permission key, query. */
+/**
+ * The request's identity for the cache: route, document, response format, permission key, query
+ * (the query string as received, or its parse where the server did not give it).
+ */
 export function requestKey(action: string, request: HttpRequest, permission: string): string {
   const v4 = header(request, 'strapi-response-format') === 'v4' ? 'v4' : 'v5';
-  return `${action}\n${request.params.documentId ?? ''}\n${v4}\n${permission}\n${JSON.stringify(request.query)}`;
+  const query = request.rawQuery ?? JSON.stringify(request.query);
+  return `${action}\n${request.params.documentId ?? ''}\n${v4}\n${permission}\n${query}`;
 }
 
 /** A 200 with a JSON body already serialized, its ETag and `Cache-Status: Cairn; <status>`. */

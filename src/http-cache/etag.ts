@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { HttpResponse } from '../http/http-types.js';
 
 /**
@@ -8,7 +8,7 @@ import type { HttpResponse } from '../http/http-types.js';
  *   '{"data":[],"meta":{}}' → '"GqVw…"' (27 characters of base64url SHA-1 inside the quotes)
  */
 export function strongEtag(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${hash('sha1', body, 'base64url')}"`;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface HttpServerOptions {
 /** qs options Strapi's query middleware uses. */
 const QS_OPTIONS = { strictNullHandling: true, arrayLimit: 100, depth: 20 } as const;
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+/** Fastify's `request.query`: Cairn's routes read HttpRequest's, parsed on first use. */
+const NOT_PARSED: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Builds the Fastify server for a list of routes. Routes sharing a path are served by one Fastify
@@ -48,7 +50,9 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     bodyLimit: options.bodyLimit,
     routerOptions: {
       ignoreTrailingSlash: true,
-      querystringParser: (text) => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
+      // Parsed by toHttpRequest when a route reads it: a content-API GET whose query string it
+      // has parsed before (api/parsed-queries.ts) never does.
+      querystringParser: () => NOT_PARSED,
     },
     exposeHeadRoutes: false,
     trustProxy: options.trustProxy === true,
@@ -132,11 +136,19 @@ function unusedSchemaCompiler(): never {
 }
 
 function toHttpRequest(request: FastifyRequest): HttpRequest {
+  const url = request.url;
+  const mark = url.indexOf('?');
+  const rawQuery = mark < 0 ? '' : url.slice(mark + 1);
+  let query: Record<string, unknown> | undefined;
   return {
     method: request.method,
-    path: request.url.split('?')[0] ?? request.url,
+    path: mark < 0 ? url : url.slice(0, mark),
+    rawQuery,
     params: request.params as Record<string, string>,
-    query: (request.query ?? {}) as Record<string, unknown>,
+    get query() {
+      query ??= rawQuery === '' ? {} : (qs.parse(rawQuery, QS_OPTIONS) as Record<string, unknown>);
+      return query;
+    },
     body: request.body,
     headers: request.headers,
     ip: request.ip,

@@ -30,6 +30,11 @@ export interface HttpRequest {
   readonly params: Readonly<Record<string, string>>;
   /** Query string parsed with qs (Strapi's options). */
   readonly query: Readonly<Record<string, unknown>>;
+  /**
+   * The query string as received (after `?`, '' without one), when the server knows it: what
+   * caches of what a query parses to are keyed by.
+   */
+  readonly rawQuery?: string;
   /** Parsed body: JSON or urlencoded object; undefined when absent or not parsed. */
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
