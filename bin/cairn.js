@@ -8,6 +8,10 @@ if (!existsSync(bundle)) {
   );
   process.exitCode = 1;
 } else {
+  // A server holds V8's young generation at its initial size from before it loads the bundle
+  // until it is busy (src/cli/young-generation.ts).
+  if (process.argv[2] === 'start' || process.argv[2] === 'develop')
+    (await import(new URL('../dist/young-generation.mjs', import.meta.url).href)).holdYoungGeneration();
   const { main } = await import(bundle.href);
   // A command that has finished exits once its output is written, whatever it may have left
   // open (seen once: a MySQL connection kept a failed import waiting for ever); a server (`start`,

@@ -14,7 +14,12 @@ import { bundleStubs } from './bundle-stubs.mjs';
 rmSync('dist/chunks', { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: { cairn: 'dist/main.js', 'webhook-thread': 'dist/webhooks/webhook-thread.js' },
+  // bin/cairn.js loads young-generation.mjs before cairn.mjs for a server (src/cli/young-generation.ts).
+  entryPoints: {
+    cairn: 'dist/main.js',
+    'webhook-thread': 'dist/webhooks/webhook-thread.js',
+    'young-generation': 'dist/cli/young-generation.js',
+  },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -67,7 +67,7 @@ describe('the production install', () => {
   it('the bundles import at run time only Node built-ins and production dependencies', () => {
     const bundles = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.mjs'));
     const entries = bundles.map(([file]) => file).filter((file) => !file.startsWith('dist/chunks/'));
-    expect(entries.sort()).toEqual(['dist/cairn.mjs', 'dist/webhook-thread.mjs']);
+    expect(entries.sort()).toEqual(['dist/cairn.mjs', 'dist/webhook-thread.mjs', 'dist/young-generation.mjs']);
     const outside = new Set<string>();
     for (const [, output] of bundles) {
       for (const { path, external } of output.imports) {

@@ -6,6 +6,7 @@ import { sqliteFile } from '../db/database-files.js';
 import { describeDatabase } from '../config/describe-database.js';
 import { loadProject, type Project } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
+import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-generation.js';
 
 /**
  * `start` / `develop`: loads the project, names the database it opens, syncs it, listens on
@@ -13,10 +14,12 @@ import type { CliArgs } from './cli-args.js';
  * `src/` or `config/` changes; a reload that fails keeps the running server.
  */
 export async function startCommand(args: CliArgs, options: { develop: boolean }): Promise<void> {
+  holdYoungGeneration();
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
   let project = await loadProject(args.dir, process.env);
   exportEnv(project);
   let app = await launch(project, logger);
+  growYoungGenerationWhenBusy();
 
   let watchers: FSWatcher[] = [];
   if (options.develop) {
