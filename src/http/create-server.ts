@@ -98,8 +98,9 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
 
   if (options.publicDir) await registerPublicFiles(app, options.publicDir);
   if (options.adminPanel) await registerAdminPanel(app, options.adminPanel.url, options.adminPanel.buildDir);
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    done();
   });
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
 
