@@ -122,6 +122,8 @@ describe('the production install', () => {
       'node_modules/mime-types/',
       'node_modules/mime-db/',
       'node_modules/file-type/',
+      // loaded by the first JWT issued or verified
+      'node_modules/jose/',
       'dist/graphql/',
       'dist/openapi/',
       'dist/transfer/run-import',

@@ -1,4 +1,8 @@
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+
+/** jose, loaded by the first token issued or verified: a server that sees none never parses it. */
+let jose: Promise<typeof import('jose')> | undefined;
+const loadJose = () => (jose ??= import('jose'));
 
 /** Signs and verifies the users-permissions JWTs with the project's shared secret (HS256 by default). */
 export interface JwtService {
@@ -25,6 +29,7 @@ export function createJwtService(secret: string, algorithm: string, now: () => n
   return {
     async issue(payload, lifetimeSeconds) {
       const iat = Math.floor(now() / 1000);
+      const { SignJWT } = await loadJose();
       return new SignJWT({ ...payload })
         .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
         .setIssuedAt(iat)
@@ -34,6 +39,7 @@ export function createJwtService(secret: string, algorithm: string, now: () => n
     async verify(token) {
       const known = verified.get(token);
       if (known) return unexpired(known) ? known : null;
+      const { jwtVerify } = await loadJose();
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: [algorithm], currentDate: new Date(now()) });
         if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
