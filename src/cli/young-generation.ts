@@ -1,5 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
+import { compactHeap } from './compact-heap.js';
 
 /*
  * A server keeps V8's young generation at its initial size (two 1 MB semispaces) while it starts
@@ -20,6 +21,8 @@ const GROWTH_FLAG = '--semi-space-growth-factor';
 const DEFAULT_GROWTH = 2;
 /** Young-generation collections after which a server counts as busy: each one follows ~1 MB allocated. */
 const BUSY_SCAVENGES = 16;
+/** How long after listening a server that is not busy compacts its heap (compact-heap.ts). */
+const SETTLE_MS = 1000;
 
 let held = false;
 
@@ -39,10 +42,14 @@ export function holdYoungGeneration(): void {
 /**
  * Lets the young generation grow again, as V8 grows it by default, once the server has allocated
  * ~16 MB (16 young-generation collections, which a loaded server reaches in well under a second).
+ * A server not busy a second after it listens first compacts its heap once (compact-heap.ts).
  * Called once the server listens.
  */
 export function growYoungGenerationWhenBusy(): void {
   if (!held) return;
+  setTimeout(() => {
+    if (held) compactHeap();
+  }, SETTLE_MS).unref();
   let scavenges = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
