@@ -119,15 +119,17 @@ for (const database of inject('databases'))
 
     it('costs one statement per populated node, for 1 article or 4', async () => {
       // list + count + cover, gallery, author (+ avatar), tags, editor (+ avatar), seo (+ shareImage,
-      // keywords), 3 zone components (+ quote author, its avatar, media-block file), localizations
-      const expected = 2 + 2 + 2 + 1 + 2 + 3 + 3 + 3 + 1;
+      // keywords), 3 zone components (+ quote author, its avatar, media-block file), localizations;
+      // the list's own relations and media read their links, then their targets
+      const expected = 2 + 4 + 3 + 2 + 3 + 3 + 3 + 3 + 1;
       expect(await statements('/api/articles?pLevel')).toBe(expected);
       for (const title of ['second', 'third', 'fourth']) await seedArticle(title);
       expect((await get('/api/articles?pLevel')).data).toHaveLength(4);
       expect(await statements('/api/articles?pLevel')).toBe(expected);
       expect(await statements('/api/articles?pLevel=10')).toBe(expected);
-      // author → avatar, articles → cover, gallery, tags, seo (+2), 3 components (+ media-block file), localizations
-      expect(await statements('/api/authors?pLevel=10')).toBe(2 + 1 + 1 + 2 + 1 + 3 + 4 + 1);
+      // author → avatar (links, targets), articles (links, targets) → cover, gallery, tags, seo (+2),
+      // 3 components (+ media-block file), localizations
+      expect(await statements('/api/authors?pLevel=10')).toBe(2 + 2 + 2 + 2 + 1 + 3 + 4 + 1);
     });
 
     it('relations the caller may not find are pruned; media and components stay', async () => {

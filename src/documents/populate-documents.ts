@@ -14,6 +14,8 @@ import type { SelectPlan } from '../plan/plan-types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { reuseStatement } from '../sql/reused-statements.js';
 import { shapeRow, type Document } from '../shape/shape-rows.js';
+import { splitHop } from '../plan/plan-populate-split.js';
+import { readSeparately } from './populate-separately.js';
 import type { ReadContext } from './read-documents.js';
 
 /** The most parent ids one populate statement binds. */
@@ -25,6 +27,10 @@ const PARENTS_PER_STATEMENT = 5000;
  * its own nested nodes over every entry it returned: the number of statements follows the
  * populate tree, never the number of rows.
  *
+ * With `separateTargets` (a list's own populate: its documents share related rows), relations and
+ * media are read in two statements, links then distinct targets (populate-separately.ts); nested
+ * levels are read joined.
+ *
  * Shapes as Strapi: to-many → array (`[]` when empty), to-one → entry or `null`, `count` →
  * `{ count }`, dynamic-zone items carry `__component`.
  */
@@ -34,6 +40,7 @@ export async function populateDocuments(
   documents: readonly Document[],
   nodes: readonly PopulateNode[],
   status: Status,
+  separateTargets = false,
 ): Promise<void> {
   if (documents.length === 0 || nodes.length === 0) return;
   // Keys in populate order, whichever statement answers first (a pool runs them side by side).
@@ -43,7 +50,7 @@ export async function populateDocuments(
     nodes.map((node) =>
       node.kind === 'dynamiczone'
         ? populateZone(read, model, documents, ids, node, status)
-        : populateTarget(read, model, documents, ids, node, status),
+        : populateTarget(read, model, documents, ids, node, status, separateTargets),
     ),
   );
 }
@@ -55,7 +62,15 @@ async function populateTarget(
   ids: readonly number[],
   node: TargetPopulateNode,
   status: Status,
+  separateTargets: boolean,
 ): Promise<void> {
+  const separate = separateTargets && !node.count ? splitHop(read.schema, model, node) : null;
+  if (separate) {
+    const { entries, byParent } = await readSeparately(read, model, ids, node, separate, status);
+    assign(documents, node, separate.toMany, byParent);
+    await populateDocuments(read, separate.target, [...entries.values()], node.populate, status);
+    return;
+  }
   if (node.count) {
     const { rows } = await selectByParents(read, node, `${model.uid}:${status}:count`, ids, (chunk) => ({
       select: planPopulateCount(read.schema, model, node, chunk, status),
@@ -79,10 +94,7 @@ async function populateTarget(
     }
     push(byParent, Number(row[PARENT_KEY]), entry);
   }
-  for (const document of documents) {
-    const related = byParent.get(rowId(document)) ?? [];
-    document[keyOf(node)] = hop.toMany ? related : (related[0] ?? null);
-  }
+  assign(documents, node, hop.toMany, byParent);
   await populateDocuments(read, hop.target, [...entries.values()], node.populate, status);
 }
 
@@ -163,6 +175,19 @@ async function selectByParents<P extends { readonly select: SelectPlan }>(
   const plans = chunks.map(plan);
   const results = await Promise.all(plans.map((chunk) => read.exec.all(compileSelect(read.dialect, chunk.select))));
   return { ...(plans[0] as P), rows: results.flat() };
+}
+
+/** Each document's related entries under the node's key: a list, or the first entry (null without). */
+function assign(
+  documents: readonly Document[],
+  node: TargetPopulateNode,
+  toMany: boolean,
+  byParent: ReadonlyMap<number, Document[]>,
+): void {
+  for (const document of documents) {
+    const related = byParent.get(rowId(document)) ?? [];
+    document[keyOf(node)] = toMany ? related : (related[0] ?? null);
+  }
 }
 
 /** The key a node's entries are written under in their parent. */

@@ -66,7 +66,7 @@ export async function findManyDocuments(
   const several = query.populate.length > 0 || (countSql !== null && (pageWithTotal === null || select.offset > 0));
   return consistently(read, several, async (snapshot) => {
     const [{ documents, rows }, countRows] = await Promise.all([
-      selectDocuments(snapshot, type, select, selectSql, query),
+      selectDocuments(snapshot, type, select, selectSql, query, true),
       countSql && !pageWithTotal ? snapshot.exec.all(countSql) : null,
     ]);
     let total: number | undefined;
@@ -170,17 +170,22 @@ async function readDocuments(
   return documents;
 }
 
-/** Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node); the rows as read too. */
+/**
+ * Runs `select`, shapes its rows into documents and populates them (one SELECT per populate node;
+ * a `list` reads relations and media in two: links, then distinct targets); the rows as read too.
+ */
 async function selectDocuments(
   read: ReadContext,
   type: ContentType,
   select: SelectPlan,
   sql: CompiledQuery,
   query: Query,
+  list = false,
 ): Promise<{ documents: Document[]; rows: readonly Row[] }> {
   const rows = await read.exec.all(sql);
   const documents = shapeRows(rows, select.columns);
-  await populateDocuments(read, type, documents, query.populate, query.status);
+  // A list's documents share related rows (authors, tags, files): each is read once, after the links.
+  await populateDocuments(read, type, documents, query.populate, query.status, list);
   return { documents, rows };
 }
 
