@@ -169,10 +169,10 @@ for (const database of inject('databases'))
       expect(response.json.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key nope' });
     });
 
-    it('statements follow the default query: list, count, author and seo', async () => {
+    it("statements follow the default query: list, count, author (a list's: links, then authors) and seo", async () => {
       server.resetQueries();
       await list('/api/articles');
-      expect(server.queries).toHaveLength(4);
+      expect(server.queries).toHaveLength(5);
     });
 
     it('prints the config/api.js equivalent of the populate middlewares it does not run', () => {
