@@ -56,7 +56,11 @@ export async function transferProject(kind: DatabaseKind): Promise<TransferProje
       const server = await startCairn(dir, db.env);
       tokens += 1;
       const created = await run('api-token:create', '--name', `transfer-${tokens}`, '--type', 'full-access');
-      if (created.code !== 0) throw new Error(`api-token:create failed: ${created.stderr}`);
+      if (created.code !== 0) {
+        // Not left running past the failed test (nothing else would stop it).
+        await server.stop();
+        throw new Error(`api-token:create failed: ${created.stderr}`);
+      }
       running = { server, token: created.stdout.trim() };
       return running;
     },
