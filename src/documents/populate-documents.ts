@@ -15,11 +15,8 @@ import { compileSelect } from '../sql/compile-read.js';
 import { reuseStatement } from '../sql/reused-statements.js';
 import { shapeRow, type Document } from '../shape/shape-rows.js';
 import { splitHop } from '../plan/plan-populate-split.js';
-import { readSeparately } from './populate-separately.js';
+import { chunked, IDS_PER_STATEMENT, readSeparately } from './populate-separately.js';
 import type { ReadContext } from './read-documents.js';
-
-/** The most parent ids one populate statement binds. */
-const PARENTS_PER_STATEMENT = 5000;
 
 /**
  * Adds the populated attributes to `documents` (rows of `model`, each with its `id`), in place.
@@ -150,7 +147,7 @@ async function populateZone(
 }
 
 /**
- * Runs a per-parents SELECT for every parent id: one statement, or one per PARENTS_PER_STATEMENT
+ * Runs a per-parents SELECT for every parent id: one statement, or one per IDS_PER_STATEMENT
  * ids when there are more (drivers cap bound parameters at 32,766–65,535 per statement). A node
  * of a shared query (`owner`, with `key` naming the parent model, status and component) plans and
  * compiles its statement once per number of parents (reused-statements.ts).
@@ -162,17 +159,14 @@ async function selectByParents<P extends { readonly select: SelectPlan }>(
   ids: readonly number[],
   plan: (chunk: readonly number[]) => P,
 ): Promise<P & { rows: Row[] }> {
-  if (ids.length <= PARENTS_PER_STATEMENT) {
+  if (ids.length <= IDS_PER_STATEMENT) {
     const planned = reuseStatement(owner, `${key}:${ids.length}`, ids, (values) => {
       const populate = plan(values as readonly number[]);
       return { plan: populate, statement: compileSelect(read.dialect, populate.select) };
     });
     return { ...planned.plan, rows: await read.exec.all(planned.statement) };
   }
-  const chunks: (readonly number[])[] = [];
-  for (let start = 0; start < ids.length; start += PARENTS_PER_STATEMENT)
-    chunks.push(ids.slice(start, start + PARENTS_PER_STATEMENT));
-  const plans = chunks.map(plan);
+  const plans = chunked(ids).map(plan);
   const results = await Promise.all(plans.map((chunk) => read.exec.all(compileSelect(read.dialect, chunk.select))));
   return { ...(plans[0] as P), rows: results.flat() };
 }

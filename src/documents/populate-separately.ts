@@ -1,5 +1,5 @@
 import type { Row } from '../db/database.js';
-import { planPopulateLinks, planPopulateTargets, TARGET_KEY, type splitHop } from '../plan/plan-populate-split.js';
+import { planPopulateLinks, planPopulateTargets, TARGET_KEY, type LinkHop } from '../plan/plan-populate-split.js';
 import { PARENT_KEY, type PopulateRead } from '../plan/plan-populate.js';
 import type { Status } from '../query/query-types.js';
 import type { Model } from '../schema/types.js';
@@ -9,7 +9,7 @@ import { shapeRow, type Document } from '../shape/shape-rows.js';
 import type { ReadContext } from './read-documents.js';
 
 /** The most ids one statement binds (drivers cap bound parameters at 32,766–65,535). */
-const IDS_PER_STATEMENT = 5000;
+export const IDS_PER_STATEMENT = 5000;
 
 /** What a populate read found: one entry per target row, and each parent's entries in link order. */
 export interface PopulatedEntries {
@@ -28,8 +28,8 @@ export async function readSeparately(
   read: ReadContext,
   parent: Model,
   parentIds: readonly number[],
-  node: PopulateRead & object,
-  hop: NonNullable<ReturnType<typeof splitHop>>,
+  node: PopulateRead,
+  hop: LinkHop,
   status: Status,
 ): Promise<PopulatedEntries> {
   const key = `${parent.uid}:${status}`;
@@ -64,7 +64,7 @@ export async function readSeparately(
 }
 
 /** `ids` in statements' worth; one empty chunk for no ids (the statement still runs). */
-function chunked(ids: readonly number[]): (readonly number[])[] {
+export function chunked(ids: readonly number[]): (readonly number[])[] {
   if (ids.length <= IDS_PER_STATEMENT) return [ids];
   const chunks: (readonly number[])[] = [];
   for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT)

@@ -12,7 +12,8 @@ export const TARGET_KEY = '__target';
 const TARGET = 't0';
 const LINK = 'l0';
 
-type LinkHop = Extract<Hop, { kind: 'link' }>;
+/** A hop through a link table (relations, media, components). */
+export type LinkHop = Extract<Hop, { kind: 'link' }>;
 
 /**
  * The hop of a populate read that can be read in two statements — its parents' link rows, then
