@@ -1,10 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Whether Node was started with a V8 flag (`--name` or `--name=…`, dashes or underscores), on its command line or in NODE_OPTIONS. */
+/** The flags Node was started with: its command line's and NODE_OPTIONS'. */
+export function nodeStartFlags(): string[] {
+  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+}
+
+/** Whether Node was started with a V8 flag (`--name` or `--name=…`, dashes or underscores). */
 function nodeHasFlag(name: string): boolean {
   const pattern = new RegExp(`^--${name.replace(/[-_]/g, '[-_]')}(=|$)`);
-  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) => pattern.test(flag));
+  return nodeStartFlags().some((flag) => pattern.test(flag));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
-import { compactHeap } from './compact-heap.js';
+import { compactHeap, nodeStartFlags } from './compact-heap.js';
 
 /*
  * A server keeps V8's young generation at its initial size (two 1 MB semispaces) while it starts
@@ -33,8 +33,7 @@ let held = false;
  */
 export function holdYoungGeneration(): void {
   if (held) return;
-  const nodeFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  if (nodeFlags.some((flag) => /semi[-_]space/.test(flag))) return;
+  if (nodeStartFlags().some((flag) => /semi[-_]space/.test(flag))) return;
   setFlagsFromString(`${GROWTH_FLAG}=1`);
   held = true;
 }
