@@ -150,6 +150,42 @@ for (const kind of inject('databases')) {
       });
     });
 
+    it("indexes a localized type's published and draft rows by locale where partial indexes exist", async () => {
+      await withApp(async (app) => {
+        const { indexes } = await existing(app);
+        const names = ['articles_published_locale_idx', 'articles_draft_locale_idx'];
+        if (app.db.dialect.name === 'mysql') {
+          for (const name of names) expect(indexes.has(name), name).toBe(false);
+          return;
+        }
+        for (const name of names) expect(indexes.has(name), name).toBe(true);
+        if (app.db.dialect.name === 'postgres') {
+          const rows = await app.db.all({
+            sql: `select indexname, indexdef from pg_indexes where tablename = 'articles' and indexname like '%locale_idx'`,
+            params: [],
+          });
+          expect(Object.fromEntries(rows.map((row) => [row.indexname, row.indexdef]))).toEqual({
+            articles_published_locale_idx: expect.stringMatching(/\(locale\) WHERE \(published_at IS NOT NULL\)$/),
+            articles_draft_locale_idx: expect.stringMatching(/\(locale\) WHERE \(published_at IS NULL\)$/),
+          });
+          return;
+        }
+        // SQLite reads a locale's published page and its total through the index, not the whole table.
+        const plan = async (sql: string) =>
+          (await app.db.all({ sql: `explain query plan ${sql}`, params: ['fr'] })).map((row) => String(row.detail));
+        const published = '"published_at" is not null and "locale" = ?';
+        expect(await plan(`select * from "articles" where ${published} order by "id" limit 25`)).toEqual([
+          'SEARCH articles USING INDEX articles_published_locale_idx (locale=?)',
+        ]);
+        expect(await plan(`select count(*) from "articles" where ${published}`)).toEqual([
+          'SEARCH articles USING INDEX articles_published_locale_idx (locale=?)',
+        ]);
+        expect(await plan(`select count(*) from "articles" where "published_at" is null and "locale" = ?`)).toEqual([
+          'SEARCH articles USING INDEX articles_draft_locale_idx (locale=?)',
+        ]);
+      });
+    });
+
     it('a second start changes nothing and reports nothing', async () => {
       let statements = 0;
       const app = await createApp(await loadProject(dir, database.env), { onQuery: () => statements++ });

@@ -36,6 +36,11 @@ export interface IndexSpec {
   readonly typeNull?: boolean;
   /** Not in Strapi's layout: an index Cairn adds for its own lookups, left out of the schema recorded for Strapi. */
   readonly cairnOnly?: boolean;
+  /**
+   * A partial index: only the rows where this column is null (`null`) or is not (`notNull`).
+   * SQLite and PostgreSQL; MySQL, which has no partial indexes, does not get it.
+   */
+  readonly where?: { readonly column: string; readonly is: 'null' | 'notNull' };
 }
 
 export interface ForeignKeySpec {

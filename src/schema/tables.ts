@@ -2,7 +2,7 @@ import { BOOKKEEPING_TABLES, INTERNAL_MODEL_TABLES, WEBHOOK_DELIVERIES_TABLE } f
 import { relationLink } from './links.js';
 import { identifier, snakeCase } from './naming.js';
 import type { ColumnSpec, ColumnType, ForeignKeySpec, IndexSpec, TableSpec } from './table-spec.js';
-import { isScalar, type Model, type ScalarType, type Schema } from './types.js';
+import { isScalar, type ContentType, type Model, type ScalarType, type Schema } from './types.js';
 
 export { WEBHOOK_DELIVERIES_TABLE } from './core-tables.js';
 
@@ -67,7 +67,13 @@ const SCALAR_COLUMN_TYPES: Readonly<Record<ScalarType, ColumnType>> = {
 
 const column = (name: string, type: ColumnType, unsigned = false): ColumnSpec => ({ name, type, unsigned });
 const index = (name: string, columns: string[], unique = false): IndexSpec => ({ name, columns, unique });
-const cairnIndex = (name: string, columns: string[]): IndexSpec => ({ name, columns, unique: false, cairnOnly: true });
+const cairnIndex = (name: string, columns: string[], where?: IndexSpec['where']): IndexSpec => ({
+  name,
+  columns,
+  unique: false,
+  cairnOnly: true,
+  ...(where && { where }),
+});
 
 /**
  * Indexes Cairn adds to Strapi's layout where a lookup runs on every request: refresh-mode access
@@ -118,9 +124,30 @@ function modelTable(schema: Schema, model: Model): TableSpec {
     indexes.push(
       index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']),
     );
+    if (model.localized) indexes.push(...localeIndexes(model));
   }
   indexes.push(...foreignKeyIndexes, ...(EXTRA_INDEXES[model.table] ?? []));
   return { name: model.table, columns, indexes, foreignKeys };
+}
+
+/**
+ * Not in Strapi's layout: every list of a localized type reads one locale's published (or draft)
+ * rows, and counts them. With one index per status on `locale` (partial where the database has
+ * them), a page is read in id order from that locale's entries and its total counted from the
+ * index alone, instead of scanning the table's every locale and status.
+ */
+function localeIndexes(model: ContentType): IndexSpec[] {
+  if (!model.draftAndPublish) return [cairnIndex(identifier([model.table, 'locale'], { suffix: 'idx' }), ['locale'])];
+  return [
+    cairnIndex(identifier([model.table, 'published_locale'], { suffix: 'idx' }), ['locale'], {
+      column: 'published_at',
+      is: 'notNull',
+    }),
+    cairnIndex(identifier([model.table, 'draft_locale'], { suffix: 'idx' }), ['locale'], {
+      column: 'published_at',
+      is: 'null',
+    }),
+  ];
 }
 
 function joinTables(schema: Schema, model: Model): TableSpec[] {

@@ -88,6 +88,8 @@ export interface Dialect {
   readonly forUpdate: string;
   /** Foreign keys are declared inside CREATE TABLE (SQLite cannot add them later). */
   readonly inlineForeignKeys: boolean;
+  /** `CREATE INDEX … WHERE …` indexes only some rows (not MySQL). */
+  readonly partialIndexes: boolean;
   /** Queries that read the existing tables, columns and indexes. */
   readonly introspector: Introspector;
 }

@@ -64,7 +64,7 @@ export function planSchemaSync(
 
   for (const table of wanted) {
     for (const index of table.indexes) {
-      if (existing.indexes.has(index.name)) continue;
+      if (existing.indexes.has(index.name) || (index.where && !dialect.partialIndexes)) continue;
       statements.push(createIndex(dialect, table.name, index));
     }
   }
@@ -76,11 +76,14 @@ export function planSchemaSync(
   return { statements, notices, typeMismatches };
 }
 
-/** `create [unique] index "name" on "table" ("a", "b")`. */
+/** `create [unique] index "name" on "table" ("a", "b") [where "c" is [not] null]`. */
 function createIndex(dialect: Dialect, table: string, index: IndexSpec): CompiledQuery {
   const q = (name: string) => dialect.quoteIdentifier(name);
+  const where = index.where
+    ? ` where ${q(index.where.column)} is ${index.where.is === 'null' ? 'null' : 'not null'}`
+    : '';
   return ddl(
-    `create ${index.unique ? 'unique ' : ''}index ${q(index.name)} on ${q(table)} (${index.columns.map(q).join(', ')})`,
+    `create ${index.unique ? 'unique ' : ''}index ${q(index.name)} on ${q(table)} (${index.columns.map(q).join(', ')})${where}`,
   );
 }
 

@@ -76,6 +76,7 @@ export const mysqlDialect: Dialect = {
   sharedServer: true,
   nullsFirstAscending: true,
   inlineForeignKeys: false,
+  partialIndexes: false,
   introspector: {
     columnsQuery: {
       sql: `select t.table_name as table_name, c.column_name as column_name, c.column_type as data_type

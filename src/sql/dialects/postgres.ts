@@ -60,6 +60,7 @@ export const postgresDialect: Dialect = {
   sharedServer: true,
   nullsFirstAscending: false,
   inlineForeignKeys: false,
+  partialIndexes: true,
   introspector: {
     columnsQuery: {
       sql: `select c.relname as table_name, a.attname as column_name, format_type(a.atttypid, a.atttypmod) as data_type

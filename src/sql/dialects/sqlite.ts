@@ -37,6 +37,7 @@ export const sqliteDialect: Dialect = {
   sharedServer: false,
   nullsFirstAscending: true,
   inlineForeignKeys: true,
+  partialIndexes: true,
   introspector: {
     columnsQuery: {
       sql: `select m.name as table_name, p.name as column_name, p.type as data_type
