@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../src/app.js';
@@ -24,6 +24,33 @@ async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
   return keys;
 }
 
+/** Text outside ASCII and outside Latin-1 (two- and four-byte UTF-8). */
+const WIDE_NAME = 'Été ’24 — 🌍 über';
+
+/**
+ * GETs `path` twice over real HTTP from `app` (listening on a free port): each answer's bytes, its
+ * Content-Length, ETag and Cache-Status, with the ETag each body's bytes should have.
+ */
+async function twiceOverHttp(app: App, path: string) {
+  const base = app.server.server.listening
+    ? `http://127.0.0.1:${(app.server.server.address() as { port: number }).port}`
+    : await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const answers = [];
+  for (let n = 0; n < 2; n++) {
+    const response = await fetch(`${base}${path}`);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    answers.push({
+      bytes,
+      length: response.headers.get('content-length'),
+      etag: response.headers.get('etag'),
+      cache: response.headers.get('cache-status'),
+      digest: `"${createHash('sha1').update(bytes).digest('base64url')}"`,
+    });
+    await new Promise((done) => setTimeout(done, 50)); // a Redis store's write is not awaited
+  }
+  return answers;
+}
+
 for (const database of inject('databases')) {
   describe(`[${database}] HTTP cache: the memory store`, () => {
     let server: TestServer;
@@ -41,6 +68,19 @@ for (const database of inject('databases')) {
       expect(kept.status).toBe(200);
       expect(JSON.parse(kept.text).data).toHaveLength(5);
       expect(server.queries).toHaveLength(0);
+    });
+
+    it('over HTTP, a body read and a kept body are the bytes their ETag and Content-Length describe', async () => {
+      const created = await server.request('POST', '/api/tags', { body: { data: { name: WIDE_NAME } } });
+      const [read, kept] = await twiceOverHttp(server.app, `/api/tags/${created.json.data.documentId}`);
+      expect(read!.cache).toBe('Cairn; fwd=uri-miss; stored');
+      expect(kept!.cache).toBe('Cairn; hit');
+      for (const answer of [read!, kept!]) {
+        expect(JSON.parse(answer.bytes.toString('utf8')).data.name).toBe(WIDE_NAME);
+        expect(answer.length).toBe(String(answer.bytes.length));
+        expect(answer.etag).toBe(answer.digest);
+      }
+      expect(kept!.bytes.equals(read!.bytes)).toBe(true);
     });
 
     it('drops the least recently used answers past maxSize', async () => {
@@ -111,6 +151,20 @@ for (const database of inject('databases')) {
       expect(after.etag).not.toBe(before.etag);
       await new Promise((done) => setTimeout(done, 50));
       expect((await probe(server.app, path)).cache).toBe('hit');
+    });
+
+    it('over HTTP, a body kept in Redis is sent as the bytes its ETag and Content-Length describe', async () => {
+      // A tag: a new author would make the other tests' author answers stale.
+      const created = await server.request('POST', '/api/tags', { body: { data: { name: WIDE_NAME } } });
+      const [read, kept] = await twiceOverHttp(server.app, `/api/tags/${created.json.data.documentId}`);
+      expect(read!.cache).toBe('Cairn; fwd=uri-miss; stored');
+      expect(kept!.cache).toBe('Cairn; hit');
+      for (const answer of [read!, kept!]) {
+        expect(JSON.parse(answer.bytes.toString('utf8')).data.name).toBe(WIDE_NAME);
+        expect(answer.length).toBe(String(answer.bytes.length));
+        expect(answer.etag).toBe(answer.digest);
+      }
+      expect(kept!.bytes.equals(read!.bytes)).toBe(true);
     });
 
     it('a body gone from Redis is read again', async () => {

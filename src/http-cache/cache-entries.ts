@@ -10,8 +10,8 @@ export interface CacheEntry {
    */
   readonly version: number | string;
   readonly etag: string;
-  /** The JSON body, when the response cache keeps bodies in memory. */
-  readonly body?: string;
+  /** The JSON body's bytes, when the response cache keeps bodies in memory. */
+  readonly body?: Buffer;
 }
 
 /** The remembered GETs, least recently used dropped first. */
@@ -47,5 +47,5 @@ export function createCacheEntries(options: { readonly maxEntries: number; reado
 }
 
 function sizeOf(entry: CacheEntry, key: string): number {
-  return ENTRY_OVERHEAD + key.length + (entry.body === undefined ? 0 : Buffer.byteLength(entry.body));
+  return ENTRY_OVERHEAD + key.length + (entry.body?.length ?? 0);
 }

@@ -16,7 +16,7 @@ export function requestKey(action: string, request: HttpRequest, permission: str
 
 /** A 200 with a JSON body already serialized, its ETag and `Cache-Status: Cairn; <status>`. */
 export function answer(
-  body: string,
+  body: Buffer,
   etag: string,
   headers: Readonly<Record<string, string>>,
   status: string,

@@ -7,8 +7,18 @@ import type { HttpResponse } from '../http/http-types.js';
  *
  *   '{"data":[],"meta":{}}' → '"GqVw…"' (27 characters of base64url SHA-1 inside the quotes)
  */
-export function strongEtag(body: string): string {
+export function strongEtag(body: string | Buffer): string {
   return `"${hash('sha1', body, 'base64url')}"`;
+}
+
+/**
+ * A JSON answer's body as the UTF-8 bytes sent, with their strong ETag: the text is encoded once,
+ * then hashed and written as those same bytes (hashing and writing the string would encode it
+ * twice, and the server would scan it a third time for its Content-Length).
+ */
+export function taggedJson(value: unknown): { readonly bytes: Buffer; readonly etag: string } {
+  const bytes = Buffer.from(JSON.stringify(value));
+  return { bytes, etag: strongEtag(bytes) };
 }
 
 /**
@@ -34,9 +44,8 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
  */
 export function withEtag(ifNoneMatch: string | undefined, response: HttpResponse): HttpResponse {
   if (response.status !== 200 || response.body === undefined || response.headers?.etag !== undefined) return response;
-  const body = JSON.stringify(response.body);
-  const etag = strongEtag(body);
+  const { bytes, etag } = taggedJson(response.body);
   const headers = { ...response.headers, etag };
   if (ifNoneMatchNames(ifNoneMatch, etag)) return { status: 304, headers };
-  return { status: 200, headers, raw: { contentType: 'application/json; charset=utf-8', content: body } };
+  return { status: 200, headers, raw: { contentType: 'application/json; charset=utf-8', content: bytes } };
 }

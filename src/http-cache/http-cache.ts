@@ -9,7 +9,7 @@ import type { ContentType, Schema } from '../schema/types.js';
 import { createCacheEntries, type CacheEntry } from './cache-entries.js';
 import { answer, notModified, requestKey } from './cache-responses.js';
 import { cacheHeadersFor, checkCacheControlTypes } from './cache-control.js';
-import { ifNoneMatchNames, strongEtag } from './etag.js';
+import { ifNoneMatchNames, taggedJson } from './etag.js';
 import { connectRedisBodies, type RedisBodies } from './redis-bodies.js';
 import { sharedRead } from './shared-read.js';
 import { sharedVersions } from './shared-versions.js';
@@ -122,8 +122,7 @@ export async function createHttpCache(deps: {
         const before = versions.sequence;
         const response = await read.run(request, caller, query);
         if (response.status !== 200 || response.body === undefined) return response;
-        const body = JSON.stringify(response.body);
-        const etag = strongEtag(body);
+        const { bytes: body, etag } = taggedJson(response.body);
         let status = 'fwd=bypass';
         if (key !== null && types !== null) {
           status = known === undefined ? 'fwd=uri-miss' : fresh ? 'fwd=miss' : 'fwd=stale';

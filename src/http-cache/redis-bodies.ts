@@ -5,15 +5,17 @@ import { loadRedisClient } from '../cluster/load-ioredis.js';
 /** Response bodies kept in Redis, each under its request key and the version it was read at. */
 export interface RedisBodies {
   /** The body and ETag stored for `key` at `version`, or null (none, expired, or Redis unreachable). */
-  get(key: string, version: number | string): Promise<{ readonly etag: string; readonly body: string } | null>;
+  get(key: string, version: number | string): Promise<{ readonly etag: string; readonly body: Buffer } | null>;
   /** Stores a body (not awaited by the request: a failure is reported, never answered). */
-  set(key: string, version: number | string, etag: string, body: string): void;
+  set(key: string, version: number | string, etag: string, body: Buffer): void;
   close(): Promise<void>;
 }
 
 /** How long a request waits on Redis before answering from the database instead. */
 const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 2000;
+/** A stored value is `<etag>\n<body>`. */
+const NEWLINE = 0x0a;
 
 /**
  * Connects to Redis for the response cache. Keys are `<keyPrefix><instance>:<digest of the
@@ -59,17 +61,19 @@ export async function connectRedisBodies(options: {
   return {
     async get(key, version) {
       try {
-        const value = await redis.get(keyOf(key, version));
+        // As bytes: the body is sent as it was stored, never decoded and encoded again.
+        const value = await redis.getBuffer(keyOf(key, version));
         if (value === null) return null;
-        const newline = value.indexOf('\n');
-        return newline < 0 ? null : { etag: value.slice(0, newline), body: value.slice(newline + 1) };
+        const newline = value.indexOf(NEWLINE);
+        return newline < 0 ? null : { etag: value.subarray(0, newline).toString(), body: value.subarray(newline + 1) };
       } catch (error) {
         options.onError(error);
         return null;
       }
     },
     set(key, version, etag, body) {
-      redis.set(keyOf(key, version), `${etag}\n${body}`, 'EX', options.ttlSeconds).catch(options.onError);
+      const value = Buffer.concat([Buffer.from(`${etag}\n`), body]);
+      redis.set(keyOf(key, version), value, 'EX', options.ttlSeconds).catch(options.onError);
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

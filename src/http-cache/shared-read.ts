@@ -6,7 +6,7 @@ import type { ContentType } from '../schema/types.js';
 import type { CacheEntries } from './cache-entries.js';
 import { cacheHeadersFor } from './cache-control.js';
 import { answer, notModified, requestKey } from './cache-responses.js';
-import { ifNoneMatchNames, strongEtag } from './etag.js';
+import { ifNoneMatchNames, taggedJson } from './etag.js';
 import type { CachedRead } from './http-cache.js';
 import type { RedisBodies } from './redis-bodies.js';
 import type { SharedVersions } from './shared-versions.js';
@@ -68,8 +68,7 @@ export function sharedRead(
     query ??= read.query(request);
     const response = await read.run(request, caller, query);
     if (response.status !== 200 || response.body === undefined) return response;
-    const body = JSON.stringify(response.body);
-    const etag = strongEtag(body);
+    const { bytes: body, etag } = taggedJson(response.body);
     let status = 'fwd=bypass';
     if (key !== null && types !== null && version !== null) {
       status = known === undefined ? 'fwd=uri-miss' : known.version === version ? 'fwd=miss' : 'fwd=stale';

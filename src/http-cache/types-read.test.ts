@@ -5,7 +5,7 @@ import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
 import { buildSchema } from '../schema/build-schema.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { rawCollectionType, rawComponent } from '../../test/support/unit.js';
-import { ifNoneMatchNames, strongEtag, withEtag } from './etag.js';
+import { ifNoneMatchNames, strongEtag, taggedJson, withEtag } from './etag.js';
 import { typesRead, UNKNOWN_TYPE } from './types-read.js';
 
 const ARTICLE = 'api::article.article';
@@ -129,7 +129,7 @@ describe('strong ETags', () => {
     expect(answer).toEqual({
       status: 200,
       headers: { etag: strongEtag('{"data":[]}') },
-      raw: { contentType: 'application/json; charset=utf-8', content: '{"data":[]}' },
+      raw: { contentType: 'application/json; charset=utf-8', content: Buffer.from('{"data":[]}') },
     });
     expect(withEtag(strongEtag('{"data":[]}'), { status: 200, body: { data: [] } })).toEqual({
       status: 304,
@@ -137,5 +137,12 @@ describe('strong ETags', () => {
     });
     const error = { status: 404, body: { error: {} } };
     expect(withEtag(undefined, error)).toBe(error);
+  });
+
+  it('taggedJson tags the UTF-8 bytes it returns, as strongEtag tags the same text', () => {
+    const value = { data: { title: 'Été ’24 — 🌍' } };
+    const { bytes, etag } = taggedJson(value);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(value));
+    expect(etag).toBe(strongEtag(JSON.stringify(value)));
   });
 });
