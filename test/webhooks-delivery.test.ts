@@ -1,6 +1,8 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { loadProject } from '../src/project/load-project.js';
@@ -156,6 +158,26 @@ describe('webhook delivery', () => {
       () => deliveries(cairn.app),
       (rows) => rows[0]?.status === 'delivered',
     );
+  });
+
+  it('a receiver that does not answer still times out when the heap is collected while the attempt waits', async () => {
+    // Node 20 could collect an AbortSignal.timeout combined by AbortSignal.any before it fired
+    // (nodejs/node#57736): the attempt then hung for good. Full collections while it waits show it.
+    const cairn = await start({ backoffMs: 60_000, timeoutMs: 400, maxAttempts: 3 });
+    receiver.hangNext(1);
+    expect((await cairn.request('POST', '/api/authors', author('Collected'))).status).toBe(201);
+    await receiver.waitFor(1);
+    for (let n = 0; n < 8; n++) {
+      fullCollection();
+      await sleep(25);
+    }
+    const [pending] = await eventually(
+      () => deliveries(cairn.app),
+      (rows) => rows[0]?.attempts === 1,
+      3000,
+    );
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null });
+    expect(pending?.lastError).toMatch(/timeout/i);
   });
 
   it('at most `concurrency` deliveries are in flight at once, and all of them arrive', async () => {
@@ -415,3 +437,11 @@ describe('the delivery queue survives a restart (one project folder, one SQLite 
     await open();
   });
 });
+
+/** A full garbage collection now (V8's gc, exposed to one new context for the call). */
+function fullCollection(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  setFlagsFromString('--no-expose-gc');
+  gc();
+}

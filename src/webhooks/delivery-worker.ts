@@ -200,8 +200,16 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const stopping = aborter.signal;
     let lastStatus: number | null = null;
     let lastError: string | null = null;
+    // The attempt's own timer, held until it settles: Node 20 may collect an AbortSignal.timeout
+    // combined by AbortSignal.any before it fires (nodejs/node#57736), and the attempt to a receiver
+    // that never answers then hangs for good, its delivery stuck in `sending`.
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      config.timeoutMs,
+    );
     try {
-      const signal = AbortSignal.any([AbortSignal.timeout(config.timeoutMs), stopping]);
+      const signal = AbortSignal.any([timeout.signal, stopping]);
       // The webhook's URL now: a receiver that moved gets the deliveries queued before the move.
       const response = await options.send(webhook.url, { method: 'POST', headers, body: delivery.payload, signal });
       lastStatus = response.status;
@@ -234,6 +242,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       }
       lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       unreached(delivery.webhookId, probe);
+    } finally {
+      clearTimeout(timer);
     }
     const failed = attempts >= config.maxAttempts;
     await queue.settle(
