@@ -170,6 +170,28 @@ for (const kind of inject('databases')) {
           });
           return;
         }
+        // SQLite reads a locale's published and draft pages and their totals, as Cairn writes
+        // those statements, through the indexes, not the whole table.
+        const written: { sql: string; params: readonly unknown[] }[] = [];
+        const listening = await createApp(await loadProject(dir, database.env), {
+          onQuery: (query) => void written.push(query),
+        });
+        try {
+          for (const url of ['/api/articles?locale=fr', '/api/articles?locale=fr&status=draft']) {
+            written.length = 0;
+            expect((await listening.server.inject({ method: 'GET', url })).statusCode).toBe(200);
+            const reads = written.filter((query) => /^select .* from "articles" as "t0" where/.test(query.sql));
+            expect(reads, url).toHaveLength(2);
+            for (const query of reads) {
+              const steps = await app.db.all({ sql: `explain query plan ${query.sql}`, params: query.params });
+              expect(steps.map((row) => String(row.detail))[0], `${url}: ${query.sql}`).toMatch(
+                /^SEARCH t0 USING INDEX articles_(published|draft)_locale_idx \(locale=\?\)$/,
+              );
+            }
+          }
+        } finally {
+          await listening.close();
+        }
         // SQLite reads a locale's published page and its total through the index, not the whole table.
         const plan = async (sql: string) =>
           (await app.db.all({ sql: `explain query plan ${sql}`, params: ['fr'] })).map((row) => String(row.detail));
