@@ -28,27 +28,28 @@ async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
 const WIDE_NAME = 'Été ’24 — 🌍 über';
 
 /**
- * GETs `path` twice over real HTTP from `app` (listening on a free port): each answer's bytes, its
- * Content-Length, ETag and Cache-Status, with the ETag each body's bytes should have.
+ * Creates a tag named WIDE_NAME and GETs it twice over real HTTP from the server's app (listening
+ * on a free port): the first answer is read and stored, the second a hit, and both are the bytes
+ * their Content-Length counts and their ETag digests.
  */
-async function twiceOverHttp(app: App, path: string) {
+async function expectKeptAsDescribed(server: TestServer): Promise<void> {
+  const { app } = server;
+  const created = await server.request('POST', '/api/tags', { body: { data: { name: WIDE_NAME } } });
   const base = app.server.server.listening
     ? `http://127.0.0.1:${(app.server.server.address() as { port: number }).port}`
     : await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const answers = [];
-  for (let n = 0; n < 2; n++) {
-    const response = await fetch(`${base}${path}`);
+  const bodies: Buffer[] = [];
+  for (const status of ['Cairn; fwd=uri-miss; stored', 'Cairn; hit']) {
+    const response = await fetch(`${base}/api/tags/${created.json.data.documentId}`);
     const bytes = Buffer.from(await response.arrayBuffer());
-    answers.push({
-      bytes,
-      length: response.headers.get('content-length'),
-      etag: response.headers.get('etag'),
-      cache: response.headers.get('cache-status'),
-      digest: `"${createHash('sha1').update(bytes).digest('base64url')}"`,
-    });
+    expect(response.headers.get('cache-status')).toBe(status);
+    expect(JSON.parse(bytes.toString('utf8')).data.name).toBe(WIDE_NAME);
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    expect(response.headers.get('etag')).toBe(`"${createHash('sha1').update(bytes).digest('base64url')}"`);
+    bodies.push(bytes);
     await new Promise((done) => setTimeout(done, 50)); // a Redis store's write is not awaited
   }
-  return answers;
+  expect(bodies[1]!.equals(bodies[0]!)).toBe(true);
 }
 
 for (const database of inject('databases')) {
@@ -71,16 +72,7 @@ for (const database of inject('databases')) {
     });
 
     it('over HTTP, a body read and a kept body are the bytes their ETag and Content-Length describe', async () => {
-      const created = await server.request('POST', '/api/tags', { body: { data: { name: WIDE_NAME } } });
-      const [read, kept] = await twiceOverHttp(server.app, `/api/tags/${created.json.data.documentId}`);
-      expect(read!.cache).toBe('Cairn; fwd=uri-miss; stored');
-      expect(kept!.cache).toBe('Cairn; hit');
-      for (const answer of [read!, kept!]) {
-        expect(JSON.parse(answer.bytes.toString('utf8')).data.name).toBe(WIDE_NAME);
-        expect(answer.length).toBe(String(answer.bytes.length));
-        expect(answer.etag).toBe(answer.digest);
-      }
-      expect(kept!.bytes.equals(read!.bytes)).toBe(true);
+      await expectKeptAsDescribed(server);
     });
 
     it('drops the least recently used answers past maxSize', async () => {
@@ -155,16 +147,7 @@ for (const database of inject('databases')) {
 
     it('over HTTP, a body kept in Redis is sent as the bytes its ETag and Content-Length describe', async () => {
       // A tag: a new author would make the other tests' author answers stale.
-      const created = await server.request('POST', '/api/tags', { body: { data: { name: WIDE_NAME } } });
-      const [read, kept] = await twiceOverHttp(server.app, `/api/tags/${created.json.data.documentId}`);
-      expect(read!.cache).toBe('Cairn; fwd=uri-miss; stored');
-      expect(kept!.cache).toBe('Cairn; hit');
-      for (const answer of [read!, kept!]) {
-        expect(JSON.parse(answer.bytes.toString('utf8')).data.name).toBe(WIDE_NAME);
-        expect(answer.length).toBe(String(answer.bytes.length));
-        expect(answer.etag).toBe(answer.digest);
-      }
-      expect(kept!.bytes.equals(read!.bytes)).toBe(true);
+      await expectKeptAsDescribed(server);
     });
 
     it('a body gone from Redis is read again', async () => {
