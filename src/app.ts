@@ -24,7 +24,8 @@ import type { EmailTransport } from './email/email-transport.js';
 import { createChangeBus, type ChangeBus, type SettingsChangeKind } from './events/change-bus.js';
 import { announceAfter } from './cluster/settings-reloads.js';
 import { startCluster } from './cluster/start-cluster.js';
-import { createAdminApi } from './admin/create-admin-api.js';
+import type { AdminApi } from './admin/create-admin-api.js';
+import { ADMIN_API_PREFIXES, syncAdminState } from './admin/sync-admin-state.js';
 import { createHttpCache } from './http-cache/http-cache.js';
 import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
@@ -62,6 +63,7 @@ export interface App {
   readonly project: Project;
   readonly db: Database;
   readonly server: FastifyInstance;
+  /** The routes served from the start; the admin API's are built on its first request (ADMIN_API_PREFIXES). */
   readonly routes: readonly Route[];
   /** The change bus: one change per committed write, of documents and of the media library. */
   readonly changes: ChangeBus;
@@ -198,24 +200,36 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       access,
       limiter,
     );
-    const admin = await createAdminApi({
-      project,
-      db,
-      upload: { ...upload, reloadImageSettings: announce('upload-settings', upload.reloadImageSettings) },
-      service,
-      access,
-      webhooks: { reload: announce('webhooks', () => webhooks.reload()) },
-      mail,
-      now,
-      locales: () => listLocales(db, config.i18n.defaultLocale),
-      usersPermissions: {
-        contentApiRoutes: guarded,
-        reloadRoles: rolesChanged,
-        reloadSettings: announce('users-permissions-settings', () => auth.reloadSettings()),
-      },
-      changes,
-      loginLimiter: cluster.rateLimiter('admin', config.admin.auth.rateLimit, () => now().getTime()),
-    });
+    const locales = () => listLocales(db, config.i18n.defaultLocale);
+    const adminState = await syncAdminState(project, db, locales, now);
+    const loginLimiter = cluster.rateLimiter('admin', config.admin.auth.rateLimit, () => now().getTime());
+    // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
+    let admin: AdminApi | null = null;
+    const loadAdmin = async (): Promise<AdminApi> => {
+      const { createAdminApi } = await import('./admin/create-admin-api.js');
+      admin ??= createAdminApi(
+        {
+          project,
+          db,
+          upload: { ...upload, reloadImageSettings: announce('upload-settings', upload.reloadImageSettings) },
+          service,
+          access,
+          webhooks: { reload: announce('webhooks', () => webhooks.reload()) },
+          mail,
+          now,
+          locales,
+          usersPermissions: {
+            contentApiRoutes: guarded,
+            reloadRoles: rolesChanged,
+            reloadSettings: announce('users-permissions-settings', () => auth.reloadSettings()),
+          },
+          changes,
+          loginLimiter,
+        },
+        adminState,
+      );
+      return admin;
+    };
     await endStartup();
     cluster.attach({
       changes,
@@ -224,7 +238,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       reloads: {
         'users-permissions-roles': reloadRoles,
         'users-permissions-settings': () => auth.reloadSettings(),
-        'admin-permissions': () => admin.auth.reloadPermissions(),
+        // Not loaded yet: its first request reads the permissions as they are then.
+        'admin-permissions': async () => admin?.auth.reloadPermissions(),
         'api-tokens': async () => undefined,
         webhooks: () => webhooks.reload(),
         'upload-settings': upload.reloadImageSettings,
@@ -254,14 +269,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       documentation = documentationRoutes(config.documentation, () => buildOpenApiDocument(project.schema, config));
     }
     const streams = streamRoutes({ config, schema: project.schema, access, hub: realtime });
-    const routes: Route[] = [
-      healthRoute,
-      ...guarded,
-      ...streams,
-      ...(graphql?.routes ?? []),
-      ...documentation,
-      ...admin.routes,
-    ];
+    const routes: Route[] = [healthRoute, ...guarded, ...streams, ...(graphql?.routes ?? []), ...documentation];
     // With versions shared through Redis, a write answers once its bumps reached Redis.
     const server = await createHttpServer(cache.afterBumps(routes), {
       bodyLimit: config.bodyLimit,
@@ -274,6 +282,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       adminPanel: config.admin.serveAdminPanel
         ? { url: config.admin.url, buildDir: findAdminBuild(project.dir) }
         : null,
+      deferred: { prefixes: ADMIN_API_PREFIXES, load: async () => cache.afterBumps((await loadAdmin()).routes) },
     });
     return {
       project,

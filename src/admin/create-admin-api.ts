@@ -12,16 +12,13 @@ import { adminAuthRoutes } from './admin-auth-routes.js';
 import { adminSessionsRoutes } from './admin-sessions-routes.js';
 import { guardAdminRoutes } from './admin-guard.js';
 import { adminInfoRoutes } from './admin-info-routes.js';
-import { loadAdminPermissions, syncAdminRoles } from './admin-roles.js';
+import { loadAdminPermissions } from './admin-roles.js';
 import { ok, type AdminRoute } from './admin-route.js';
 import { cmDocumentRoutes } from './content-manager/cm-document-routes.js';
 import { cmHomepageRoutes } from './content-manager/cm-homepage-routes.js';
 import { cmRelationRoutes } from './content-manager/cm-relation-routes.js';
 import { cmUidRoutes } from './content-manager/cm-uid-routes.js';
-import {
-  syncContentManagerConfigurations,
-  type ContentManagerConfigurations,
-} from './content-manager/cm-configuration-store.js';
+import type { ContentManagerConfigurations } from './content-manager/cm-configuration-store.js';
 import { isRecord } from '../core/is-record.js';
 import type { ContentType } from '../schema/types.js';
 import { guidedTourMeta } from './content-manager/cm-guided-tour.js';
@@ -44,6 +41,7 @@ import { adminPermissionsRoutes } from './admin-permissions-routes.js';
 import { adminRegistrationRoutes } from './admin-registration-routes.js';
 import { upRolesRoutes, type UsersPermissionsLinks } from './settings/up-roles-routes.js';
 import { upSettingsRoutes } from './settings/up-settings-routes.js';
+import type { AdminState } from './sync-admin-state.js';
 
 /** What the admin API is built from: the same database, document service and upload service as the content API. */
 export interface AdminApiDeps {
@@ -101,15 +99,13 @@ function mainFieldOf(configurations: ContentManagerConfigurations, type: Content
 }
 
 /**
- * The admin panel's API as one room: at start, Strapi's admin roles and the Super Admin's
- * permissions are brought up to date with the model; then every admin route (accounts, start-up
- * and home page, content manager, media library) is secured by admin authentication.
+ * The admin panel's API as one room, on the state start-up synced (sync-admin-state.ts): every
+ * admin route (accounts, start-up and home page, content manager, media library) secured by
+ * admin authentication.
  */
-export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
+export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi {
   const { project, db, now } = deps;
   const { config, schema } = project;
-  const localeCodes = (await deps.locales()).map((locale) => locale.code);
-  await syncAdminRoles(db, schema, localeCodes, now());
   const users = createAdminUserStore(db, now);
   const quiet = createAdminAuth({
     db,
@@ -128,7 +124,7 @@ export async function createAdminApi(deps: AdminApiDeps): Promise<AdminApi> {
   };
   const limiter = deps.loginLimiter;
   const definitions = project.modelFiles;
-  const configurations = await syncContentManagerConfigurations(db, schema, now, definitions);
+  const { configurations } = state;
   const cm = {
     config,
     schema,

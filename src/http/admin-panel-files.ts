@@ -20,37 +20,44 @@ In the Strapi project, run <code>npx strapi build</code> (it writes <code>build/
 TypeScript project), then restart <code>cairn start</code>.</p>
 <p>The content API answers under <code>/api</code> meanwhile.</p></body></html>`;
 
+/** Answers a GET of the admin panel's URL or of a path under it. */
+export type AdminPanelHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | void>;
+
 /**
- * Serves the project's admin panel build at `url` (`/admin`): its files as they are (hashed
- * assets cached for a year, `index.html` never cached), and `index.html` for every other path
- * under it, since the panel routes on the client (`/admin/content-manager/…`). Routes the server
- * declares under the same prefix (`/admin/init`, `/admin/login`…) win over these, being more
- * specific. Without a build, `/admin` answers a page saying how to get one.
+ * The admin panel at `url` (`/admin`), served from the project's build: its files as they are
+ * (hashed assets cached for a year, `index.html` never cached), and `index.html` for every other
+ * path under it, since the panel routes on the client (`/admin/content-manager/…`). Routes the
+ * server declares under the same prefix (`/admin/init`, `/admin/login`…) are looked up first, by
+ * the caller. Without a build, `/admin` answers a page saying how to get one.
  */
-export async function registerAdminPanel(app: FastifyInstance, url: string, buildDir: string | null): Promise<void> {
+export async function adminPanelHandler(
+  app: FastifyInstance,
+  url: string,
+  buildDir: string | null,
+): Promise<AdminPanelHandler> {
   // Only a browser navigating gets the page: an API client asking for an unknown admin route gets the 404 envelope.
   const wantsPage = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html');
+  /** The path under `url` asked for; undefined for `url` itself. */
+  const relativeOf = (request: FastifyRequest) => (request.params as { '*'?: string })['*'];
   if (!buildDir) {
-    for (const path of [url, `${url}/*`])
-      app.get(path, async (request, reply) =>
-        wantsPage(request) || request.url === url
-          ? reply.type('text/html; charset=utf-8').send(NO_BUILD_PAGE)
-          : reply.callNotFound(),
-      );
-    return;
+    return async (request, reply) =>
+      wantsPage(request) || relativeOf(request) === undefined
+        ? reply.type('text/html; charset=utf-8').send(NO_BUILD_PAGE)
+        : reply.callNotFound();
   }
   const root = resolve(buildDir);
-  await app.register(fastifyStatic, { root, serve: false, decorateReply: true, index: false });
+  // cacheControl: false keeps the Cache-Control set here (@fastify/static would replace it with its own max-age).
+  await app.register(fastifyStatic, { root, serve: false, decorateReply: true, index: false, cacheControl: false });
   const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', root);
-  app.get(url, async (_request, reply) => sendIndex(reply));
-  app.get(`${url}/*`, async (request, reply) => {
-    const relative = (request.params as { '*': string })['*'];
+  return async (request, reply) => {
+    const relative = relativeOf(request);
+    if (relative === undefined) return sendIndex(reply);
     const file = resolve(root, relative);
     if (relative !== '' && file.startsWith(root + sep) && isFile(file)) {
       return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(relative, root);
     }
     return wantsPage(request) ? sendIndex(reply) : reply.callNotFound();
-  });
+  };
 }
 
 function isFile(path: string): boolean {

@@ -8,10 +8,12 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/er
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
 import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route, StreamBody } from './http-types.js';
-import { registerAdminPanel } from './admin-panel-files.js';
+import { adminPanelHandler, type AdminPanelHandler } from './admin-panel-files.js';
+import { deferredTable, type DeferredRoutes, type DeferredTable } from './deferred-routes.js';
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
 import { otherMethodsOf } from './other-methods.js';
+import { ALL_METHODS, routesByPath } from './route-paths.js';
 
 export interface HttpServerOptions {
   readonly bodyLimit: number;
@@ -28,11 +30,12 @@ export interface HttpServerOptions {
   readonly poweredBy?: string | null;
   /** The admin panel: served at `url` from the project's build (or a page saying how to get one); absent: not served. */
   readonly adminPanel?: { readonly url: string; readonly buildDir: string | null } | null;
+  /** Routes built on the first request under their prefixes (the admin API), after `routes`; none when absent. */
+  readonly deferred?: DeferredRoutes | null;
 }
 
 /** qs options Strapi's query middleware uses. */
 const QS_OPTIONS = { strictNullHandling: true, arrayLimit: 100, depth: 20 } as const;
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 /** Fastify's `request.query`: Cairn's routes read HttpRequest's, parsed on first use. */
 const NOT_PARSED: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -41,7 +44,8 @@ const NOT_PARSED: Readonly<Record<string, unknown>> = Object.freeze({});
  * route for their methods (and HEAD where GET is served) that dispatches on the method; a wrong
  * method on a known path answers 405 with `Allow` (text/plain, as Koa's router does) and an
  * unknown path 404 in Strapi's envelope. Trailing slashes are ignored; HEAD is answered like GET
- * without a body.
+ * without a body. Deferred routes are answered the same way, by one Fastify route per prefix
+ * that looks them up (the admin panel's files, when the panel's URL is such a prefix, after them).
  */
 export async function createHttpServer(routes: readonly Route[], options: HttpServerOptions): Promise<FastifyInstance> {
   const applySecurityHeaders = options.securityHeaders ? compileSecurityHeaders(options.securityHeaders) : null;
@@ -97,23 +101,20 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
   }
 
   if (options.publicDir) await registerPublicFiles(app, options.publicDir);
-  if (options.adminPanel) await registerAdminPanel(app, options.adminPanel.url, options.adminPanel.buildDir);
+  const panel = options.adminPanel
+    ? {
+        url: options.adminPanel.url,
+        handle: await adminPanelHandler(app, options.adminPanel.url, options.adminPanel.buildDir),
+      }
+    : null;
   app.addHook('onResponse', (request, reply, done) => {
     options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
     done();
   });
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
 
-  const byPath = new Map<string, Map<string, Route>>();
-  for (const route of routes) {
-    const methods = byPath.get(route.path) ?? new Map<string, Route>();
-    methods.set(route.method, route);
-    byPath.set(route.path, methods);
-  }
-  const allowByPath = new Map<string, string>();
-  for (const [path, methods] of byPath) {
-    if (methods.has('GET')) methods.set('HEAD', methods.get('GET') as Route);
-    allowByPath.set(path, ALL_METHODS.filter((m) => methods.has(m)).join(', '));
+  const byPath = routesByPath(routes);
+  for (const [path, { methods }] of byPath) {
     app.route({
       method: ALL_METHODS.filter((m) => methods.has(m)),
       url: path,
@@ -123,20 +124,47 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
       },
     });
   }
-  const otherMethods = otherMethodsOf(allowByPath);
+  const deferred = options.deferred ? deferredTable(options.deferred) : null;
+  if (deferred) {
+    for (const prefix of deferred.prefixes) {
+      const handler = deferredHandler(deferred, panel?.url === prefix ? panel.handle : null);
+      for (const url of [prefix, `${prefix}/*`]) app.route({ method: [...ALL_METHODS], url, handler });
+    }
+  }
+  if (panel && !deferred?.prefixes.includes(panel.url)) {
+    app.get(panel.url, panel.handle);
+    app.get(`${panel.url}/*`, panel.handle);
+  }
+  const otherMethods = otherMethodsOf(byPath);
   app.setNotFoundHandler((request, reply) => {
-    const allow = otherMethods(request.url);
+    const allow = otherMethods(request.url) ?? deferred?.allowOf(request.url);
     if (allow === undefined) return sendError(reply, request, new NotFoundError(), options.logger);
     return reply.code(405).header('allow', allow).type('text/plain; charset=utf-8').send('Method Not Allowed');
   });
   return app;
 }
 
+/**
+ * A Fastify handler for a deferred prefix: the deferred route serving the request, else the
+ * admin panel for a GET under the panel's URL, else the not-found handler (a 405 or a 404).
+ */
+function deferredHandler(table: DeferredTable, fallback: AdminPanelHandler | null) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
+    const found = await table.match(request.method, request.url);
+    if (found) return sendResponse(reply, await found.route.handle(toHttpRequest(request, found.params)));
+    if (fallback && request.method === 'GET') return fallback(request, reply);
+    return reply.callNotFound();
+  };
+}
+
 function unusedSchemaCompiler(): never {
   throw new Error('Cairn routes declare no Fastify schemas');
 }
 
-function toHttpRequest(request: FastifyRequest): HttpRequest {
+function toHttpRequest(
+  request: FastifyRequest,
+  params: Readonly<Record<string, string>> = request.params as Record<string, string>,
+): HttpRequest {
   const url = request.url;
   const mark = url.indexOf('?');
   const rawQuery = mark < 0 ? '' : url.slice(mark + 1);
@@ -145,7 +173,7 @@ function toHttpRequest(request: FastifyRequest): HttpRequest {
     method: request.method,
     path: mark < 0 ? url : url.slice(0, mark),
     rawQuery,
-    params: request.params as Record<string, string>,
+    params,
     get query() {
       query ??= rawQuery === '' ? {} : (qs.parse(rawQuery, QS_OPTIONS) as Record<string, unknown>);
       return query;

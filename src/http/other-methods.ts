@@ -7,13 +7,15 @@ import FindMyWay from 'find-my-way';
  * methods per path made route registration the largest part of start-up), so a wrong method
  * reaches the not-found handler, which asks here.
  */
-export function otherMethodsOf(allowByPath: ReadonlyMap<string, string>): (url: string) => string | undefined {
+export function otherMethodsOf(
+  byPath: ReadonlyMap<string, { readonly allow: string }>,
+): (url: string) => string | undefined {
   let router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null;
   return (url) => {
     if (!router) {
       // The same path syntax and trailing-slash rule as Fastify's own router.
       router = FindMyWay({ ignoreTrailingSlash: true });
-      for (const [path, allow] of allowByPath) router.on('GET', path, () => undefined, { allow });
+      for (const [path, { allow }] of byPath) router.on('GET', path, () => undefined, { allow });
     }
     const query = url.indexOf('?');
     const found = router.find('GET', query === -1 ? url : url.slice(0, query));
