@@ -1,7 +1,9 @@
 // Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into
 // dist/cairn.mjs, which bin/cairn.js runs, and the chunks it loads (dist/chunks/): a few files
 // instead of ~500 modules cuts module resolution and loading, the largest part of start-up.
-// Native and optional drivers stay external (loaded from node_modules on demand). The webhook
+// Native and optional drivers stay external (loaded from node_modules on demand), but for
+// better-sqlite3's JavaScript: bundled, it is not ~15 CommonJS files to resolve and load at every
+// start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). The webhook
 // thread's program is a second entry, dist/webhook-thread.mjs (a worker thread loads it by that
 // name), sharing chunks with the first.
 // dist/bundle-meta.json is esbuild's metafile: what each bundle contains and still imports at run
@@ -33,7 +35,7 @@ const result = await build({
   sourcemap: 'linked',
   // supports-color: an optional peer `debug` (under file-type) loads when installed; a production
   // install has none, and a development one must not bundle the dev tools' copy.
-  external: ['better-sqlite3', 'pg', 'mysql2', 'jiti', 'bcrypt', 'nodemailer', 'sharp', 'supports-color'],
+  external: ['pg', 'mysql2', 'jiti', 'bcrypt', 'nodemailer', 'sharp', 'supports-color'],
   // CommonJS dependencies inside an ESM bundle need a real `require` for Node's built-ins.
   banner: {
     js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);",

@@ -89,6 +89,20 @@ describe('the production install', () => {
     expect(devOnly).toEqual([]);
   });
 
+  it("better-sqlite3's JavaScript is bundled, into the chunk only SQLite projects load (its compiled addon stays in node_modules)", () => {
+    const external = Object.values(meta.outputs).flatMap((output) =>
+      output.imports.filter(({ path, external }) => external && path.startsWith('better-sqlite3')),
+    );
+    expect(external).toEqual([]);
+    const bundledIn = Object.entries(meta.outputs)
+      .filter(([, output]) => 'node_modules/better-sqlite3/lib/database.js' in output.inputs)
+      .map(([file]) => file);
+    expect(bundledIn).toHaveLength(1);
+    expect(bundledIn[0]).toMatch(/^dist\/chunks\/sqlite-database-/);
+    // A dynamic import: a PostgreSQL or MySQL project never loads it.
+    expect(loadedAtStart().filter((input) => input.includes('better-sqlite3'))).toEqual([]);
+  });
+
   it('the bundles are ASCII, so that V8 holds their source one byte per character', () => {
     const files = Object.keys(meta.outputs).filter((file) => file.endsWith('.mjs'));
     expect(files.length).toBeGreaterThan(2);

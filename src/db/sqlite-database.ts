@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sqliteDialect } from '../sql/dialects/sqlite.js';
 import {
@@ -13,6 +14,22 @@ import {
 } from './database.js';
 import { retryWhileBusy, SQLITE_BUSY_ATTEMPT_MS } from './sqlite-busy.js';
 import { translateDriverError } from './translate-driver-error.js';
+
+/**
+ * better-sqlite3's compiled addon, where its install builds or downloads it, handed to it
+ * directly: it does not search for it then (its `bindings` lookup reads the call stack and tries
+ * a dozen paths), and its JavaScript can be bundled (scripts/bundle-cli.mjs), the bundle's own
+ * location saying nothing of where the addon is.
+ */
+function sqliteAddon(): string {
+  const root = dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
+  const candidates = ['Release', 'Debug'].map((build) => join(root, 'build', build, 'better_sqlite3.node'));
+  const found = candidates.find((file) => existsSync(file));
+  if (!found)
+    throw new Error(`better-sqlite3's compiled addon is missing (${candidates[0]}): run npm rebuild better-sqlite3`);
+  return found;
+}
+let addon: string | undefined;
 
 const STATEMENT_CACHE_SIZE = 500;
 /** How often the query planner's statistics are refreshed (`PRAGMA optimize`, cheap when nothing changed). */
@@ -45,7 +62,11 @@ export function openSqliteDatabase(
   busyDeadlineMs = 60_000,
 ): Database {
   if (filename !== ':memory:' && !readOnly) mkdirSync(dirname(filename), { recursive: true });
-  const connection = new BetterSqlite3(filename, { readonly: readOnly, fileMustExist: readOnly });
+  const connection = new BetterSqlite3(filename, {
+    readonly: readOnly,
+    fileMustExist: readOnly,
+    nativeBinding: (addon ??= sqliteAddon()),
+  });
   if (!readOnly) connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma(`busy_timeout = ${SQLITE_BUSY_ATTEMPT_MS}`);
