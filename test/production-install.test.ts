@@ -146,7 +146,7 @@ describe('the production install', () => {
     expect(atStart.some((input) => input.includes('dist/app.js'))).toBe(true);
   });
 
-  it("a server neither carries Fastify's schema compilers, inject() and @fastify/static's glob nor loads HTTPS and HTTP/2 at start (scripts/bundle-stubs.mjs)", () => {
+  it("a server neither carries Fastify's schema compilers, inject() and @fastify/static's glob nor loads HTTPS, HTTP/2 and semver at start (scripts/bundle-stubs.mjs)", () => {
     const atStart = loadedAtStart();
     expect(atStart).toEqual(
       expect.arrayContaining(['node_modules/fastify/fastify.js', 'node_modules/@fastify/static/index.js']),
@@ -171,6 +171,10 @@ describe('the production install', () => {
     );
     expect(direct).toEqual([]);
     expect(atStart).toEqual(expect.arrayContaining(['deferred:node:https', 'deferred:node:http2']));
+    // Narrowed: Fastify checks its plugins' ranges with scripts/semver-for-fastify.cjs (test/semver-for-fastify.test.ts).
+    const fastifySemver = meta.inputs['node_modules/fastify/lib/plugin-utils.js']?.imports.map(({ path }) => path);
+    expect(fastifySemver).toContain('scripts/semver-for-fastify.cjs');
+    expect(fastifySemver).not.toContain('node_modules/semver/index.js');
   });
 
   it('prepare keeps a built dist/ when the build tools are not installed, and explains when there is none', async () => {
