@@ -6,9 +6,15 @@ import { describe, expect, it } from 'vitest';
  * range in the server's bundle (scripts/bundle-stubs.mjs): it must answer as semver does, for the
  * ranges it decides itself and for those it hands to semver.
  */
+/** The part of semver's API Fastify calls. */
+interface Semver {
+  satisfies(version: string, range: string, options?: { includePrerelease?: boolean }): boolean;
+  gt(a: string, b: string): boolean;
+  coerce(version: string): { version: string } | null;
+}
 const require = createRequire(import.meta.url);
-const narrowed = require('../scripts/semver-for-fastify.cjs') as typeof import('semver');
-const semver = require('semver') as typeof import('semver');
+const narrowed = require('../scripts/semver-for-fastify.cjs') as Semver;
+const semver = require('semver') as Semver;
 
 const VERSIONS = ['5.0.0', '5.6.1', '5.12.8', '4.29.1', '6.0.0', '50.0.0', '0.5.0', '5.0.0-rc.1', '05.1.0', 'x'];
 const RANGES = ['5.x', '4.x', '6.x', '0.x', '50.x', '>=5.0.0', '^5.2.0', '5.x || 6.x', '5', '*', '5.1.x', '05.x'];
