@@ -45,7 +45,8 @@ for (const database of inject('databases'))
       expect(total).toBeGreaterThanOrEqual(7);
       const sorted = `/api/tags?sort=name:desc&${filter}`;
       expect(await statementsFor(sorted)).toBe(1);
-      expect(requestQueries()[0]?.sql).toMatch(/count\(\*\) over \(\)/);
+      // The total beside the page: a window, or on SQLite a count of the materialized matches.
+      expect(requestQueries()[0]?.sql).toMatch(/count\(\*\) over \(\)|\(select count\(\*\) from "m"\)/);
       const pages = Math.ceil(total / 3);
       for (const page of [1, pages]) {
         const response = await server.request('GET', `${sorted}&pagination[page]=${page}`);

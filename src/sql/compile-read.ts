@@ -51,12 +51,19 @@ function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectCol
   if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
   if (plan.groupBy && plan.groupBy.length > 0) sql += ` group by ${plan.groupBy.map((ref) => w.ref(ref)).join(', ')}`;
   if (plan.orderBy.length > 0) sql += ` order by ${orderList(w, plan.orderBy)}`;
+  sql += pageClause(w, plan);
+  if (plan.forUpdate) sql += w.dialect.forUpdate;
+  return sql;
+}
+
+/** ` limit ? offset ?` of a plan's page ('' for every row). */
+function pageClause(w: SqlWriter, plan: SelectPlan): string {
   // OFFSET needs a LIMIT on SQLite and MySQL: "no limit" is the largest safe integer.
   const page = (value: number) => w.dialect.pageExpression(w.param(w.dialect.pageValue(value)));
+  let sql = '';
   if (plan.limit !== null) sql += ` limit ${page(plan.limit)}`;
   else if (plan.offset > 0) sql += ` limit ${page(Number.MAX_SAFE_INTEGER)}`;
   if (plan.offset > 0) sql += ` offset ${page(plan.offset)}`;
-  if (plan.forUpdate) sql += w.dialect.forUpdate;
   return sql;
 }
 
@@ -110,6 +117,7 @@ function orderList(w: SqlWriter, terms: readonly OrderTerm[]): string {
  *   on "p"."id" = "t0"."id" order by …
  */
 function deferredSelect(w: SqlWriter, plan: SelectPlan, withTotal = false): string {
+  if (withTotal && w.dialect.materializedPageTotal) return materializedPage(w, plan);
   const key = { alias: plan.from.alias, column: 'id' };
   let columns = columnList(w, plan.columns);
   const total = withTotal ? `, count(*) over () as ${w.id(TOTAL_COLUMN)}` : '';
@@ -117,6 +125,33 @@ function deferredSelect(w: SqlWriter, plan: SelectPlan, withTotal = false): stri
   if (withTotal) columns += `, ${w.id('p')}.${w.id(TOTAL_COLUMN)} as ${w.id(TOTAL_COLUMN)}`;
   const join = `inner join (${page}) as ${w.id('p')} on ${w.id('p')}.${w.id('id')} = ${w.ref(key)}`;
   return `select ${columns} from ${w.table(plan.from)} ${join} order by ${orderList(w, plan.orderBy)}`;
+}
+
+/**
+ * deferredSelect's page with its total, where the dialect reads it so (SQLite): the matching rows'
+ * ids and sort values are read once into `m`, counted there, and only the page cut from them is
+ * sorted whole. A `count(*) over ()` beside the page made SQLite keep every match and sort them
+ * all (a relation filter matching 1,000 of 2,000 articles, page of 25 by publish date: 1.43 ms
+ * against 1.12 ms for the ids and total).
+ *
+ *   with "m" as materialized (select "t0"."id" as "id", "t0"."publish_date" as "s0", "t0"."id" as "s1"
+ *     from "articles" as "t0" where …)
+ *   select "t0"."id" as "id", …, "p"."__total" as "__total" from "articles" as "t0"
+ *   inner join (select "m"."id" as "id", (select count(*) from "m") as "__total" from "m"
+ *     order by "m"."s0" desc, "m"."s1" asc limit ?) as "p" on "p"."id" = "t0"."id" order by …
+ */
+function materializedPage(w: SqlWriter, plan: SelectPlan): string {
+  const m = w.id('m');
+  const sorted = (i: number) => w.id(`s${i}`);
+  const values = plan.orderBy.map((term, i) => `, ${orderValue(w, term)} as ${sorted(i)}`).join('');
+  let matches = `select ${w.ref({ alias: plan.from.alias, column: 'id' })} as ${w.id('id')}${values} from ${w.table(plan.from)}`;
+  if (plan.where) matches += ` where ${compileCondition(w, plan.where)}`;
+  const total = w.id(TOTAL_COLUMN);
+  const columns = `${columnList(w, plan.columns)}, ${w.id('p')}.${total} as ${total}`;
+  const order = plan.orderBy.map((term, i) => sortTerm(w, `${m}.${sorted(i)}`, term)).join(', ');
+  const page = `select ${m}.${w.id('id')} as ${w.id('id')}, (select count(*) from ${m}) as ${total} from ${m} order by ${order}${pageClause(w, plan)}`;
+  const join = `inner join (${page}) as ${w.id('p')} on ${w.id('p')}.${w.id('id')} = ${w.ref({ alias: plan.from.alias, column: 'id' })}`;
+  return `with ${m} as materialized (${matches}) select ${columns} from ${w.table(plan.from)} ${join} order by ${orderList(w, plan.orderBy)}`;
 }
 
 /** The column in which compileSelectWithTotal's rows carry the number of rows their page was cut from. */
@@ -146,7 +181,12 @@ function sortsWideRows(plan: SelectPlan): boolean {
 
 /** `<value> asc|desc`, with NULLS placement where the dialect needs it spelled out. */
 function orderTerm(w: SqlWriter, term: OrderTerm): string {
-  const value = w.dialect.sortExpression(orderValue(w, term), term.kind);
+  return sortTerm(w, orderValue(w, term), term);
+}
+
+/** `term`'s direction and NULLS placement applied to `raw`, its value. */
+function sortTerm(w: SqlWriter, raw: string, term: OrderTerm): string {
+  const value = w.dialect.sortExpression(raw, term.kind);
   if (w.dialect.nullsFirstAscending) return `${value} ${term.direction}`;
   return term.direction === 'asc' ? `${value} asc nulls first` : `${value} desc nulls last`;
 }

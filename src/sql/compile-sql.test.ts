@@ -216,12 +216,14 @@ describe('golden SQL: one sorted page, three dialects (ids sorted and cut first,
     expect(compileSelect(dialect, plan)).toEqual({ sql, params });
   });
 
-  it('with its total: count(*) over () beside the sorted ids, carried out by the rows', () => {
+  it('with its total: on SQLite the matches read once into a materialized CTE and counted there, carried out by the page rows', () => {
     const { sql, params } = compileSelectWithTotal(sqliteDialect, plan) ?? { sql: '', params: [] };
     expect(sql).toBe(
-      `select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount", "p"."__total" as "__total" from "articles" as "t0" inner join (select "t0"."id" as "id", count(*) over () as "__total" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and "t0"."views" like ? escape '\\' and "t0"."created_at" >= ?) order by "t0"."title" asc, "t0"."id" desc limit +? offset +?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
+      `with "m" as materialized (select "t0"."id" as "id", "t0"."title" as "s0", "t0"."id" as "s1" from "articles" as "t0" where ("t0"."published_at" is not null and "t0"."is_featured" = ? and "t0"."views" like ? escape '\\' and "t0"."created_at" >= ?)) select "t0"."id" as "id", "t0"."title" as "title", cast("t0"."bigcount" as text) as "bigcount", "p"."__total" as "__total" from "articles" as "t0" inner join (select "m"."id" as "id", (select count(*) from "m") as "__total" from "m" order by "m"."s0" asc, "m"."s1" desc limit +? offset +?) as "p" on "p"."id" = "t0"."id" order by "t0"."title" asc, "t0"."id" desc`,
     );
     expect(params).toEqual([1, '%5\\%%', 1715953500000, 10, 20]);
+    // PostgreSQL and MySQL: count(*) over () beside the sorted ids.
+    expect(compileSelectWithTotal(postgresDialect, plan)?.sql).toContain('count(*) over () as "__total"');
     expect(compileSelectWithTotal(mysqlDialect, plan)?.sql).toContain('count(*) over () as `__total`');
     // In id order a page stops at its last row: no window there, the COUNT stays apart.
     const byId = { ...plan, orderBy: [{ column: t0('id'), direction: 'asc' as const, kind: 'integer' as const }] };

@@ -77,6 +77,7 @@ export const mysqlDialect: Dialect = {
   nullsFirstAscending: true,
   inlineForeignKeys: false,
   partialIndexes: false,
+  materializedPageTotal: false,
   introspector: {
     columnsQuery: {
       sql: `select t.table_name as table_name, c.column_name as column_name, c.column_type as data_type

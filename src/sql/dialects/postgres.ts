@@ -61,6 +61,7 @@ export const postgresDialect: Dialect = {
   nullsFirstAscending: false,
   inlineForeignKeys: false,
   partialIndexes: true,
+  materializedPageTotal: false,
   introspector: {
     columnsQuery: {
       sql: `select c.relname as table_name, a.attname as column_name, format_type(a.atttypid, a.atttypmod) as data_type

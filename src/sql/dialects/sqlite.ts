@@ -38,6 +38,7 @@ export const sqliteDialect: Dialect = {
   nullsFirstAscending: true,
   inlineForeignKeys: true,
   partialIndexes: true,
+  materializedPageTotal: true,
   introspector: {
     columnsQuery: {
       sql: `select m.name as table_name, p.name as column_name, p.type as data_type
