@@ -99,6 +99,32 @@ describe('the admin API, built on its first request', () => {
     expect((await server.request('GET', '/admin', { headers: HTML })).json).toEqual(NOT_FOUND);
     expect((await server.request('GET', '/admin/init')).status).toBe(200);
   });
+
+  it('builds the admin API at start when a content API route is under one of its prefixes, so neither shadows the other', async () => {
+    // No REST prefix and a type whose plural is `email`: its `/email/:documentId` beside the admin's `/email/settings`.
+    server = await startTestServer({
+      files: {
+        'config/api.js': `module.exports = { rest: { prefix: '/', defaultLimit: 25, maxLimit: 100, strictParams: true } };`,
+        'src/api/email/content-types/email/schema.json': JSON.stringify({
+          kind: 'collectionType',
+          collectionName: 'emails',
+          info: { singularName: 'email-message', pluralName: 'email', displayName: 'Email' },
+          options: { draftAndPublish: false },
+          attributes: { subject: { type: 'string' } },
+        }),
+      },
+    });
+    const created = await server.request('POST', '/email', { body: { data: { subject: 'hello' } }, auth: 'full' });
+    expect(created.status).toBe(201);
+    const id: string = created.json.data.documentId;
+    expect((await server.request('GET', `/email/${id}`, { auth: 'full' })).json.data.subject).toBe('hello');
+    // The admin's route, not the content API's findOne of a document called "settings".
+    const settings = await server.request('GET', '/email/settings', { auth: 'full' });
+    expect(settings.status).toBe(401);
+    expect(settings.json.error.name).toBe('UnauthorizedError');
+    expect((await server.request('GET', '/admin/init')).json.data.hasAdmin).toBe(false);
+    expectNotAllowed(await server.request('GET', '/admin/login'), 'POST');
+  });
 });
 
 for (const database of inject('databases')) {

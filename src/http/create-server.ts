@@ -9,7 +9,7 @@ import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
 import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route, StreamBody } from './http-types.js';
 import { adminPanelHandler, type AdminPanelHandler } from './admin-panel-files.js';
-import { deferredTable, type DeferredRoutes, type DeferredTable } from './deferred-routes.js';
+import { deferredTable, underPrefixes, type DeferredRoutes, type DeferredTable } from './deferred-routes.js';
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
 import { otherMethodsOf } from './other-methods.js';
@@ -113,7 +113,16 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
   });
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
 
-  const byPath = routesByPath(routes);
+  // A route of the start's own under a deferred prefix (the REST API's prefix set to `/admin/api`,
+  // say) would shadow deferred ones or be shadowed by them: the deferred routes are then built now.
+  let deferredRoutes = options.deferred ?? null;
+  let served = routes;
+  const prefixes = deferredRoutes?.prefixes ?? [];
+  if (deferredRoutes && routes.some((route) => underPrefixes(route.path, prefixes))) {
+    served = [...routes, ...(await deferredRoutes.load())];
+    deferredRoutes = null;
+  }
+  const byPath = routesByPath(served);
   for (const [path, { methods }] of byPath) {
     app.route({
       method: ALL_METHODS.filter((m) => methods.has(m)),
@@ -124,7 +133,7 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
       },
     });
   }
-  const deferred = options.deferred ? deferredTable(options.deferred) : null;
+  const deferred = deferredRoutes ? deferredTable(deferredRoutes) : null;
   if (deferred) {
     for (const prefix of deferred.prefixes) {
       const handler = deferredHandler(deferred, panel?.url === prefix ? panel.handle : null);

@@ -34,6 +34,11 @@ export interface DeferredTable {
 
 type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
 
+/** Whether `path` is one of `prefixes` or under one (`/admin` covers `/admin` and `/admin/…`, not `/administrators`). */
+export function underPrefixes(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
 /** The table of `deferred`'s routes, built on the first `match`. */
 export function deferredTable(deferred: DeferredRoutes): DeferredTable {
   let router: Router | null = null;
@@ -43,7 +48,7 @@ export function deferredTable(deferred: DeferredRoutes): DeferredTable {
     // The same path syntax and trailing-slash rule as Fastify's own router.
     const built = FindMyWay({ ignoreTrailingSlash: true });
     for (const [path, store] of routesByPath(routes)) {
-      if (!deferred.prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)))
+      if (!underPrefixes(path, deferred.prefixes))
         throw new Error(`The deferred route ${path} is under none of the prefixes ${deferred.prefixes.join(', ')}`);
       built.on('GET', path, () => undefined, store);
     }
