@@ -34,6 +34,11 @@ export interface DeferredTable {
 
 type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
 
+/** A path parameter longer than the router takes (100 characters): 414, as Fastify's own router answers it. */
+class ParamTooLongError extends Error {
+  readonly statusCode = 414;
+}
+
 /** Whether `path` is one of `prefixes` or under one (`/admin` covers `/admin` and `/admin/…`, not `/administrators`). */
 export function underPrefixes(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -45,8 +50,8 @@ export function deferredTable(deferred: DeferredRoutes): DeferredTable {
   let building: Promise<Router> | null = null;
   const build = async (): Promise<Router> => {
     const routes = await deferred.load();
-    // The same path syntax and trailing-slash rule as Fastify's own router.
-    const built = FindMyWay({ ignoreTrailingSlash: true });
+    // The same path syntax, trailing-slash rule and parameter length limit as Fastify's own router.
+    const built = FindMyWay({ ignoreTrailingSlash: true, onMaxParamLength: () => undefined });
     for (const [path, store] of routesByPath(routes)) {
       if (!underPrefixes(path, deferred.prefixes))
         throw new Error(`The deferred route ${path} is under none of the prefixes ${deferred.prefixes.join(', ')}`);
@@ -54,9 +59,15 @@ export function deferredTable(deferred: DeferredRoutes): DeferredTable {
     }
     return built;
   };
+  /** The path's routes and parameters; null for a path none of them has; a ParamTooLongError past the limit. */
   const find = (table: Router, url: string) => {
     const found = table.find('GET', url);
-    return found ? { store: found.store as PathRoutes, params: found.params } : null;
+    if (!found) return null;
+    if (found.store === null) {
+      const query = url.indexOf('?');
+      throw new ParamTooLongError(`'${query < 0 ? url : url.slice(0, query)}' is exceeding the max param length`);
+    }
+    return { store: found.store as PathRoutes, params: found.params };
   };
   return {
     prefixes: deferred.prefixes,
@@ -70,7 +81,11 @@ export function deferredTable(deferred: DeferredRoutes): DeferredTable {
       return found && route ? { route, params: found.params as Record<string, string> } : null;
     },
     allowOf(url) {
-      return router ? find(router, url)?.store.allow : undefined;
+      try {
+        return router ? find(router, url)?.store.allow : undefined;
+      } catch {
+        return undefined;
+      }
     },
   };
 }
