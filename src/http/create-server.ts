@@ -4,10 +4,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import qs from 'qs';
 import type { CorsConfig } from '../config/config.js';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
-import type { HttpRequest, HttpResponse, MultipartLimits, MultipartPart, Route, StreamBody } from './http-types.js';
+import type { HttpRequest, HttpResponse, Route, StreamBody } from './http-types.js';
+import { multipartParts } from './multipart-parts.js';
 import { adminPanelHandler, type AdminPanelHandler } from './admin-panel-files.js';
 import { deferredTable, underPrefixes, type DeferredRoutes, type DeferredTable } from './deferred-routes.js';
 import { registerPublicFiles } from './public-files.js';
@@ -192,61 +193,6 @@ function toHttpRequest(
     ip: request.ip,
     multipart: request.isMultipart() ? (limits) => multipartParts(request, limits) : null,
   };
-}
-
-async function* multipartParts(request: FastifyRequest, limits: MultipartLimits): AsyncIterable<MultipartPart> {
-  try {
-    for await (const part of request.parts({
-      limits: {
-        fileSize: limits.fileSize,
-        files: limits.files,
-        fields: limits.fields,
-        parts: limits.files + limits.fields,
-      },
-    })) {
-      if (part.type === 'file')
-        yield {
-          kind: 'file',
-          name: part.fieldname,
-          filename: part.filename,
-          mimetype: part.mimetype,
-          content: fileContent(part.file),
-        };
-      else
-        yield {
-          kind: 'field',
-          name: part.fieldname,
-          value: typeof part.value === 'string' ? part.value : String(part.value),
-        };
-    }
-  } catch (error) {
-    throw translateMultipartError(error);
-  }
-}
-
-async function* fileContent(stream: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-  try {
-    for await (const chunk of stream) yield chunk;
-  } catch (error) {
-    throw translateMultipartError(error);
-  }
-}
-
-/** busboy's limit errors as the catalogue's 4xx (a file over the size limit: 413 `FileTooBig`, as Strapi). */
-function translateMultipartError(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new PayloadTooLargeError('FileTooBig');
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-    return new ValidationError('Too many parts in the multipart body');
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new ValidationError('The multipart body is malformed');
-  if (
-    error instanceof Error &&
-    /Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Boundary not found/i.test(
-      error.message,
-    )
-  )
-    return new ValidationError('The multipart body is malformed');
-  return error;
 }
 
 function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
