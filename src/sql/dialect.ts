@@ -92,7 +92,8 @@ export interface Dialect {
   readonly partialIndexes: boolean;
   /**
    * A list's page and its total are read through `with … as materialized` (compile-read.ts
-   * materializedPage) rather than a `count(*) over ()` window: measured faster on SQLite only.
+   * materializedPage) rather than a `count(*) over ()` window: faster on SQLite; on PostgreSQL
+   * no faster (BENCHMARKS.md, issue 21's third session).
    */
   readonly materializedPageTotal: boolean;
   /** Queries that read the existing tables, columns and indexes. */
