@@ -119,11 +119,20 @@ function orderList(w: SqlWriter, terms: readonly OrderTerm[]): string {
 function deferredSelect(w: SqlWriter, plan: SelectPlan, withTotal = false): string {
   if (withTotal && w.dialect.materializedPageTotal) return materializedPage(w, plan);
   const key = { alias: plan.from.alias, column: 'id' };
-  let columns = columnList(w, plan.columns);
   const total = withTotal ? `, count(*) over () as ${w.id(TOTAL_COLUMN)}` : '';
-  const page = selectText(w, plan, [{ column: key, as: 'id', kind: 'integer' }], total);
-  if (withTotal) columns += `, ${w.id('p')}.${w.id(TOTAL_COLUMN)} as ${w.id(TOTAL_COLUMN)}`;
-  const join = `inner join (${page}) as ${w.id('p')} on ${w.id('p')}.${w.id('id')} = ${w.ref(key)}`;
+  return rowsOfPage(w, plan, withTotal, () => selectText(w, plan, [{ column: key, as: 'id', kind: 'integer' }], total));
+}
+
+/**
+ * The plan's rows for a page of ids (and its total), re-sorted:
+ * `select … from <table> inner join (<page>) as "p" on "p"."id" = <id> order by …`. The page's
+ * text is written between the columns and the order, where its parameters bind.
+ */
+function rowsOfPage(w: SqlWriter, plan: SelectPlan, withTotal: boolean, page: () => string): string {
+  const p = w.id('p');
+  let columns = columnList(w, plan.columns);
+  if (withTotal) columns += `, ${p}.${w.id(TOTAL_COLUMN)} as ${w.id(TOTAL_COLUMN)}`;
+  const join = `inner join (${page()}) as ${p} on ${p}.${w.id('id')} = ${w.ref({ alias: plan.from.alias, column: 'id' })}`;
   return `select ${columns} from ${w.table(plan.from)} ${join} order by ${orderList(w, plan.orderBy)}`;
 }
 
@@ -146,12 +155,10 @@ function materializedPage(w: SqlWriter, plan: SelectPlan): string {
   const values = plan.orderBy.map((term, i) => `, ${orderValue(w, term)} as ${sorted(i)}`).join('');
   let matches = `select ${w.ref({ alias: plan.from.alias, column: 'id' })} as ${w.id('id')}${values} from ${w.table(plan.from)}`;
   if (plan.where) matches += ` where ${compileCondition(w, plan.where)}`;
-  const total = w.id(TOTAL_COLUMN);
-  const columns = `${columnList(w, plan.columns)}, ${w.id('p')}.${total} as ${total}`;
   const order = plan.orderBy.map((term, i) => sortTerm(w, `${m}.${sorted(i)}`, term)).join(', ');
-  const page = `select ${m}.${w.id('id')} as ${w.id('id')}, (select count(*) from ${m}) as ${total} from ${m} order by ${order}${pageClause(w, plan)}`;
-  const join = `inner join (${page}) as ${w.id('p')} on ${w.id('p')}.${w.id('id')} = ${w.ref({ alias: plan.from.alias, column: 'id' })}`;
-  return `with ${m} as materialized (${matches}) select ${columns} from ${w.table(plan.from)} ${join} order by ${orderList(w, plan.orderBy)}`;
+  const page = () =>
+    `select ${m}.${w.id('id')} as ${w.id('id')}, (select count(*) from ${m}) as ${w.id(TOTAL_COLUMN)} from ${m} order by ${order}${pageClause(w, plan)}`;
+  return `with ${m} as materialized (${matches}) ${rowsOfPage(w, plan, true, page)}`;
 }
 
 /** The column in which compileSelectWithTotal's rows carry the number of rows their page was cut from. */
