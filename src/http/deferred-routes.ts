@@ -1,6 +1,6 @@
-import FindMyWay from 'find-my-way';
 import type { Route } from './http-types.js';
-import { routesByPath, type PathRoutes } from './route-paths.js';
+import { pathFinder, type FoundPath } from './path-finder.js';
+import { routesByPath } from './route-paths.js';
 
 /**
  * Routes a server claims by path prefix at start and builds on the first request under one of
@@ -32,13 +32,6 @@ export interface DeferredTable {
   allowOf(url: string): string | undefined;
 }
 
-type Router = FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
-
-/** A path parameter longer than the router takes (100 characters): 414, as Fastify's own router answers it. */
-class ParamTooLongError extends Error {
-  readonly statusCode = 414;
-}
-
 /** Whether `path` is one of `prefixes` or under one (`/admin` covers `/admin` and `/admin/…`, not `/administrators`). */
 export function underPrefixes(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -46,44 +39,32 @@ export function underPrefixes(path: string, prefixes: readonly string[]): boolea
 
 /** The table of `deferred`'s routes, built on the first `match`. */
 export function deferredTable(deferred: DeferredRoutes): DeferredTable {
-  let router: Router | null = null;
-  let building: Promise<Router> | null = null;
-  const build = async (): Promise<Router> => {
-    const routes = await deferred.load();
-    // The same path syntax, trailing-slash rule and parameter length limit as Fastify's own router.
-    const built = FindMyWay({ ignoreTrailingSlash: true, onMaxParamLength: () => undefined });
-    for (const [path, store] of routesByPath(routes)) {
+  type Find = (url: string) => FoundPath | null;
+  let find: Find | null = null;
+  let building: Promise<Find> | null = null;
+  const build = async (): Promise<Find> => {
+    const byPath = routesByPath(await deferred.load());
+    for (const path of byPath.keys())
       if (!underPrefixes(path, deferred.prefixes))
         throw new Error(`The deferred route ${path} is under none of the prefixes ${deferred.prefixes.join(', ')}`);
-      built.on('GET', path, () => undefined, store);
-    }
-    return built;
-  };
-  /** The path's routes and parameters; null for a path none of them has; a ParamTooLongError past the limit. */
-  const find = (table: Router, url: string) => {
-    const found = table.find('GET', url);
-    if (!found) return null;
-    if (found.store === null) {
-      const query = url.indexOf('?');
-      throw new ParamTooLongError(`'${query < 0 ? url : url.slice(0, query)}' is exceeding the max param length`);
-    }
-    return { store: found.store as PathRoutes, params: found.params };
+    return pathFinder(byPath);
   };
   return {
     prefixes: deferred.prefixes,
     async match(method, url) {
-      router ??= await (building ??= build().catch((error: unknown) => {
+      find ??= await (building ??= build().catch((error: unknown) => {
         building = null;
         throw error;
       }));
-      const found = find(router, url);
-      const route = found?.store.methods.get(method);
-      return found && route ? { route, params: found.params as Record<string, string> } : null;
+      const found = find(url);
+      const route = found?.routes.methods.get(method);
+      return found && route ? { route, params: found.params } : null;
     },
     allowOf(url) {
       try {
-        return router ? find(router, url)?.store.allow : undefined;
+        return find?.(url)?.routes.allow;
       } catch {
+        // A parameter past the router's limit: no path of these routes.
         return undefined;
       }
     },

@@ -1,4 +1,5 @@
-import FindMyWay from 'find-my-way';
+import { pathFinder, type FoundPath } from './path-finder.js';
+import type { PathRoutes } from './route-paths.js';
 
 /**
  * The methods a path is served with, for a request whose method it does not serve: the
@@ -7,19 +8,15 @@ import FindMyWay from 'find-my-way';
  * methods per path made route registration the largest part of start-up), so a wrong method
  * reaches the not-found handler, which asks here.
  */
-export function otherMethodsOf(
-  byPath: ReadonlyMap<string, { readonly allow: string }>,
-): (url: string) => string | undefined {
-  let router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | null = null;
+export function otherMethodsOf(byPath: ReadonlyMap<string, PathRoutes>): (url: string) => string | undefined {
+  let find: ((url: string) => FoundPath | null) | null = null;
   return (url) => {
-    if (!router) {
-      // The same path syntax and trailing-slash rule as Fastify's own router.
-      router = FindMyWay({ ignoreTrailingSlash: true });
-      for (const [path, { allow }] of byPath) router.on('GET', path, () => undefined, { allow });
+    find ??= pathFinder(byPath);
+    try {
+      return find(url)?.routes.allow;
+    } catch {
+      // A parameter past the router's limit: no path of this server.
+      return undefined;
     }
-    const query = url.indexOf('?');
-    const found = router.find('GET', query === -1 ? url : url.slice(0, query));
-    const allow = (found?.store as { allow?: unknown } | undefined)?.allow;
-    return typeof allow === 'string' ? allow : undefined;
   };
 }
