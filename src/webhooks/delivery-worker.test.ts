@@ -14,6 +14,8 @@ type Row = { -readonly [K in keyof Delivery]: Delivery[K] };
 function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
   const rows: Row[] = [];
   const calls = { due: 0, nextDue: 0 };
+  /** Each retry scheduled, in ms after the attempt settled. */
+  const waits: number[] = [];
   const pending = (except: readonly number[]) =>
     rows.filter((row) => row.status === 'pending' && !except.includes(row.webhookId));
   const queue: DeliveryQueue = {
@@ -58,6 +60,8 @@ function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
     },
     async settle(id, outcome, now) {
       const row = rows.find((candidate) => candidate.id === id) as Row;
+      if (outcome.status === 'pending' && outcome.nextAttemptAt)
+        waits.push(outcome.nextAttemptAt.getTime() - now.getTime());
       Object.assign(row, {
         status: outcome.status,
         attempts: outcome.attempts,
@@ -73,7 +77,7 @@ function memoryQueue(options: { nextDueDelayMs?: number } = {}) {
     },
     log: async (limit) => [...rows].reverse().slice(0, limit),
   };
-  return { queue, rows, calls };
+  return { queue, rows, calls, waits };
 }
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -163,6 +167,15 @@ function startWorker(
   return worker;
 }
 
+/** The retries scheduled, each `expected` ms after its attempt settled (the clock is read twice there: a little less). */
+function expectWaits(waits: readonly number[], expected: readonly number[]): void {
+  expect(waits).toHaveLength(expected.length);
+  for (const [index, wait] of waits.entries()) {
+    expect(wait).toBeLessThanOrEqual(expected[index] as number);
+    expect(wait).toBeGreaterThanOrEqual((expected[index] as number) - 5);
+  }
+}
+
 async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!check()) {
@@ -239,7 +252,36 @@ describe('the webhook delivery worker', () => {
       .slice(probesWhileDown)
       .map((call) => call.delivery);
     expect(rows.filter((row) => row.status === 'failed').length).toBeLessThanOrEqual(3);
-    expect(recovered.slice(1)).toEqual([...recovered.slice(1)].sort((a, b) => a - b));
+    expect(recovered).toEqual([...recovered].sort((a, b) => a - b));
+  });
+
+  it('the probe is always the oldest delivery waiting, whatever the jitter: the backlog goes out in order, none of it overtaken', async () => {
+    const { queue, rows } = memoryQueue();
+    let down = true;
+    const refusedTo: number[] = [];
+    const answeredTo: number[] = [];
+    const { send } = fakeSend((call) => {
+      (down ? refusedTo : answeredTo).push(call.delivery);
+      return down ? refused() : Promise.resolve(200);
+    });
+    // Jitter low for the endpoint's wait, high for the failed delivery's own retry: a delivery
+    // retried on its own backoff would still be waiting when the endpoint's next probe is due.
+    let draws = 0;
+    const jitter = () => (draws++ % 2 === 0 ? 0 : 0.99);
+    const running = startWorker(
+      queue,
+      send,
+      settings({ concurrency: 1, backoffMs: 20, maxBackoffMs: 40, maxAttempts: 50 }),
+      [webhook(1)],
+      jitter,
+    );
+    await running.start();
+    for (let n = 0; n < 8; n++) await running.queue(...event(n));
+    await until(() => refusedTo.length >= 6);
+    down = false;
+    await until(() => rows.every((row) => row.status === 'delivered'));
+    expect(new Set(refusedTo)).toEqual(new Set([1]));
+    expect(answeredTo).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('after a restart, a delivery to a webhook no longer in the list fails without a request; one whose webhook moved goes to its new URL', async () => {
@@ -267,32 +309,30 @@ describe('the webhook delivery worker', () => {
   });
 
   it('no retry waits longer than maxBackoffMs', async () => {
-    const { queue, rows } = memoryQueue();
+    const { queue, rows, waits } = memoryQueue();
     let calls = 0;
     const { send, sent } = fakeSend(async () => (++calls <= 3 ? 500 : 200));
     const running = startWorker(queue, send, settings({ backoffMs: 40, maxBackoffMs: 50 }), [webhook(1)], () => 0.99);
     await running.start();
     await running.queue(...event(1));
     await until(() => rows[0]?.status === 'delivered');
-    const gaps = sent.slice(1).map((call, index) => call.at - (sent[index] as Sent).at);
-    // Uncapped: 59, 119, 238 ms.
-    for (const gap of gaps) expect(gap).toBeLessThan(50 + 30);
-    expect(gaps[2]).toBeGreaterThanOrEqual(48);
+    expect(sent.map((call) => call.attempt)).toEqual([1, 2, 3, 4]);
+    // Uncapped: 59.6, 119.2, 238.4 ms.
+    expectWaits(waits, [50, 50, 50]);
   });
 
   it('retry n waits backoffMs × 2^(n−1), times the jitter factor (0.5 + random)', async () => {
-    const { queue, rows } = memoryQueue();
+    const { queue, rows, waits } = memoryQueue();
     let calls = 0;
     const { send, sent } = fakeSend(async () => (++calls <= 3 ? 500 : 200));
-    const running = startWorker(queue, send, settings({ backoffMs: 40 }), [webhook(1)], () => 0.5);
+    const running = startWorker(queue, send, settings({ backoffMs: 40 }), [webhook(1)], () => 0.25);
     await running.start();
     await running.queue(...event(1));
     await until(() => rows[0]?.status === 'delivered');
     expect(sent.map((call) => call.attempt)).toEqual([1, 2, 3, 4]);
+    expectWaits(waits, [30, 60, 120]);
+    // Each retry went out once due, not before.
     const gaps = sent.slice(1).map((call, index) => call.at - (sent[index] as Sent).at);
-    for (const [index, expected] of [40, 80, 160].entries()) {
-      expect(gaps[index]).toBeGreaterThanOrEqual(expected - 2);
-      expect(gaps[index]).toBeLessThan(expected + 40);
-    }
+    for (const [index, wait] of waits.entries()) expect(gaps[index]).toBeGreaterThanOrEqual(wait - 2);
   });
 });

@@ -159,12 +159,15 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   });
 
   const reachable = (webhookId: number) => unreachable.delete(webhookId);
-  const unreached = (webhookId: number, probe: boolean) => {
+  /** Holds the webhook after a failure to connect; answers when it is next probed (epoch ms). */
+  const unreached = (webhookId: number, probe: boolean): number => {
     const state = unreachable.get(webhookId);
     // An attempt that started before the endpoint was known to be down changes nothing.
-    if (state && !probe) return;
+    if (state && !probe) return state.until;
     const failures = (state?.failures ?? 0) + 1;
-    unreachable.set(webhookId, { failures, until: options.now().getTime() + delay(failures), probing: false });
+    const until = options.now().getTime() + delay(failures);
+    unreachable.set(webhookId, { failures, until, probing: false });
+    return until;
   };
 
   const deliver = async (delivery: Delivery, probe: boolean): Promise<void> => {
@@ -200,6 +203,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     const stopping = aborter.signal;
     let lastStatus: number | null = null;
     let lastError: string | null = null;
+    // Refused by an unreachable endpoint, the delivery is due when the endpoint is probed again,
+    // not after a backoff of its own: the probe is then always the oldest delivery waiting, and
+    // none of the backlog overtakes it once the endpoint is back.
+    let heldUntil: number | null = null;
     // The attempt's own timer, held until it settles: Node 20 may collect an AbortSignal.timeout
     // combined by AbortSignal.any before it fires (nodejs/node#57736), and the attempt to a receiver
     // that never answers then hangs for good, its delivery stuck in `sending`.
@@ -241,7 +248,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
         return;
       }
       lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      unreached(delivery.webhookId, probe);
+      heldUntil = unreached(delivery.webhookId, probe);
     } finally {
       clearTimeout(timer);
     }
@@ -251,7 +258,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       {
         status: failed ? 'failed' : 'pending',
         attempts,
-        nextAttemptAt: failed ? null : new Date(options.now().getTime() + delay(attempts)),
+        nextAttemptAt: failed ? null : new Date(heldUntil ?? options.now().getTime() + delay(attempts)),
         lastStatus,
         lastError,
       },
