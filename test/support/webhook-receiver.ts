@@ -59,9 +59,14 @@ export async function startWebhookReceiver(path = '/hook', port = 0): Promise<We
 
   const server = createServer((request, response) => {
     open += 1;
-    response.on('close', () => {
-      open -= 1;
-    });
+    // In flight until answered: counted off when the answer is written, before the sender can see
+    // it and start another (a 'close' can come after that next request), or when the socket closes.
+    let counted = true;
+    const answered = () => {
+      if (counted) open -= 1;
+      counted = false;
+    };
+    response.on('close', answered);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -85,6 +90,7 @@ export async function startWebhookReceiver(path = '/hook', port = 0): Promise<We
       });
       for (const wake of waiters) wake();
       if ('status' in answer) {
+        answered();
         response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.status < 300 ? 'ok' : 'nope');
         return;
       }
@@ -92,6 +98,7 @@ export async function startWebhookReceiver(path = '/hook', port = 0): Promise<We
       if (answer.ms !== undefined) {
         setTimeout(() => {
           hanging.delete(response);
+          answered();
           if (!response.destroyed) response.writeHead(200).end('late');
         }, answer.ms).unref();
       }
