@@ -12,6 +12,7 @@ import {
   type Transaction,
   type TransactionOptions,
 } from './database.js';
+import { rowMaker, type RowMaker } from './row-maker.js';
 import { retryWhileBusy, SQLITE_BUSY_ATTEMPT_MS } from './sqlite-busy.js';
 import { translateDriverError } from './translate-driver-error.js';
 
@@ -32,6 +33,12 @@ function sqliteAddon(): string {
 let addon: string | undefined;
 
 const STATEMENT_CACHE_SIZE = 500;
+
+/** A cached statement; a reader's (raw: its rows are arrays) with the maker of its row objects. */
+interface Prepared {
+  readonly statement: BetterSqlite3.Statement;
+  readonly row: RowMaker | null;
+}
 /** How often the query planner's statistics are refreshed (`PRAGMA optimize`, cheap when nothing changed). */
 const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
 
@@ -80,7 +87,7 @@ export function openSqliteDatabase(
       if (!/^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code))) throw error;
     }
   }
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new Map<string, Prepared>();
   // A writing connection takes the file's write lock at BEGIN, so a transaction never fails
   // half-way because another process (a CLI command) wrote meanwhile: it waits at BEGIN instead.
   // A snapshot (read-only) transaction takes no lock.
@@ -89,24 +96,33 @@ export function openSqliteDatabase(
   const commit = connection.prepare('commit');
   const rollback = connection.prepare('rollback');
 
-  const prepare = (sql: string): BetterSqlite3.Statement => {
-    let statement = statements.get(sql);
-    if (statement) return statement;
-    statement = connection.prepare(sql);
+  const prepare = (sql: string): Prepared => {
+    let prepared = statements.get(sql);
+    if (prepared) return prepared;
+    const statement = connection.prepare(sql);
+    // A reader's rows are read raw and made objects in JavaScript (row-maker.ts).
+    const row = statement.reader ? rowMaker(statement.columns().map((column) => column.name)) : null;
+    if (row) statement.raw(true);
+    prepared = { statement, row };
     if (statements.size >= STATEMENT_CACHE_SIZE) {
       const oldest = statements.keys().next().value;
       if (oldest !== undefined) statements.delete(oldest);
     }
-    statements.set(sql, statement);
-    return statement;
+    statements.set(sql, prepared);
+    return prepared;
   };
 
   const direct: Executor = {
     async all(query) {
       onQuery?.(query);
       try {
-        const statement = prepare(query.sql);
-        if (statement.reader) return statement.all(query.params as unknown[]) as Row[];
+        const { statement, row } = prepare(query.sql);
+        if (row) {
+          const values = statement.all(query.params as unknown[]) as unknown[][];
+          const rows = new Array<Row>(values.length);
+          for (let index = 0; index < values.length; index++) rows[index] = row(values[index] as unknown[]);
+          return rows;
+        }
         statement.run(query.params as unknown[]);
         return [];
       } catch (error) {
@@ -116,7 +132,7 @@ export function openSqliteDatabase(
     async run(query) {
       onQuery?.(query);
       try {
-        const statement = prepare(query.sql);
+        const { statement } = prepare(query.sql);
         // An INSERT … RETURNING is a reader: run it as one and count what it returned.
         if (statement.reader) return statement.all(query.params as unknown[]).length;
         return statement.run(query.params as unknown[]).changes;
