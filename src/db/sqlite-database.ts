@@ -12,7 +12,7 @@ import {
   type Transaction,
   type TransactionOptions,
 } from './database.js';
-import { rowMaker, type RowMaker } from './row-maker.js';
+import { compiledRowMaker, type RowMaker } from './row-maker.js';
 import { retryWhileBusy, SQLITE_BUSY_ATTEMPT_MS } from './sqlite-busy.js';
 import { translateDriverError } from './translate-driver-error.js';
 
@@ -34,10 +34,18 @@ let addon: string | undefined;
 
 const STATEMENT_CACHE_SIZE = 500;
 
-/** A cached statement; a reader's (raw: its rows are arrays) with the maker of its row objects. */
+/**
+ * Runs of a reading statement after which its rows are read raw and made objects by a compiled
+ * maker (row-maker.ts): compiling costs more than a few rows, and a start prepares ~100
+ * statements it runs once or twice.
+ */
+const RUNS_BEFORE_RAW = 3;
+
+/** A cached statement, with how often it ran and, once it reads raw, the maker of its row objects. */
 interface Prepared {
   readonly statement: BetterSqlite3.Statement;
-  readonly row: RowMaker | null;
+  runs: number;
+  row: RowMaker | null;
 }
 /** How often the query planner's statistics are refreshed (`PRAGMA optimize`, cheap when nothing changed). */
 const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
@@ -100,10 +108,7 @@ export function openSqliteDatabase(
     let prepared = statements.get(sql);
     if (prepared) return prepared;
     const statement = connection.prepare(sql);
-    // A reader's rows are read raw and made objects in JavaScript (row-maker.ts).
-    const row = statement.reader ? rowMaker(statement.columns().map((column) => column.name)) : null;
-    if (row) statement.raw(true);
-    prepared = { statement, row };
+    prepared = { statement, runs: 0, row: null };
     if (statements.size >= STATEMENT_CACHE_SIZE) {
       const oldest = statements.keys().next().value;
       if (oldest !== undefined) statements.delete(oldest);
@@ -116,8 +121,15 @@ export function openSqliteDatabase(
     async all(query) {
       onQuery?.(query);
       try {
-        const { statement, row } = prepare(query.sql);
-        if (row) {
+        const prepared = prepare(query.sql);
+        const { statement } = prepared;
+        if (statement.reader) {
+          if (!prepared.row && ++prepared.runs >= RUNS_BEFORE_RAW) {
+            prepared.row = compiledRowMaker(statement.columns().map((column) => column.name));
+            statement.raw(true);
+          }
+          const { row } = prepared;
+          if (!row) return statement.all(query.params as unknown[]) as Row[];
           const values = statement.all(query.params as unknown[]) as unknown[][];
           const rows = new Array<Row>(values.length);
           for (let index = 0; index < values.length; index++) rows[index] = row(values[index] as unknown[]);
