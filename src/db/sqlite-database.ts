@@ -47,6 +47,7 @@ interface Prepared {
   runs: number;
   row: RowMaker | null;
 }
+
 /** How often the query planner's statistics are refreshed (`PRAGMA optimize`, cheap when nothing changed). */
 const OPTIMIZE_INTERVAL_MS = 10 * 60_000;
 
@@ -130,10 +131,7 @@ export function openSqliteDatabase(
           }
           const { row } = prepared;
           if (!row) return statement.all(query.params as unknown[]) as Row[];
-          const values = statement.all(query.params as unknown[]) as unknown[][];
-          const rows = new Array<Row>(values.length);
-          for (let index = 0; index < values.length; index++) rows[index] = row(values[index] as unknown[]);
-          return rows;
+          return (statement.all(query.params as unknown[]) as unknown[][]).map((values) => row(values));
         }
         statement.run(query.params as unknown[]);
         return [];
