@@ -39,6 +39,11 @@ export interface WebhookDeliveryConfig {
   /** First retry delay; each retry doubles it (with ±50% jitter), up to `maxBackoffMs`. */
   readonly backoffMs: number;
   readonly maxBackoffMs: number;
+  /**
+   * Several instances on one database: how long past the attempt timeout a delivery left
+   * `sending` is taken as abandoned by an instance that died during it, and sent again.
+   */
+  readonly abandonAfterMs: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -87,7 +92,10 @@ export function normalizeWebhooks(raw: unknown): WebhookDeclaration[] {
   });
 }
 
-/** `server.webhooks` → delivery settings with Cairn's defaults (10 s timeout, 8 attempts, concurrency 5). */
+/**
+ * `server.webhooks` → delivery settings with Cairn's defaults (10 s timeout, 8 attempts,
+ * concurrency 5, an abandoned delivery sent again 30 s past the timeout).
+ */
 export function normalizeWebhookDelivery(raw: unknown): WebhookDeliveryConfig {
   const config = obj(raw);
   const positive = (key: string, fallback: number) => {
@@ -105,6 +113,7 @@ export function normalizeWebhookDelivery(raw: unknown): WebhookDeliveryConfig {
     concurrency: positive('concurrency', 5),
     backoffMs: positive('backoffMs', 1_000),
     maxBackoffMs: positive('maxBackoffMs', 3_600_000),
+    abandonAfterMs: positive('abandonAfterMs', 30_000),
   };
 }
 

@@ -105,6 +105,7 @@ const settings = (overrides: Partial<WebhookDeliveryConfig> = {}): WebhookDelive
   concurrency: 2,
   backoffMs: 20,
   maxBackoffMs: 1000,
+  abandonAfterMs: 30_000,
   ...overrides,
 });
 

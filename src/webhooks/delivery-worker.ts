@@ -21,9 +21,6 @@ export interface WorkerOptions {
   readonly shared?: boolean;
 }
 
-/** How long after its claim a `sending` delivery of a shared queue is taken as abandoned, beyond the attempt timeout. */
-export const ABANDONED_AFTER_TIMEOUT_MS = 30_000;
-
 /** The webhook side of the app: turns events into queued deliveries and delivers them. */
 export interface WebhookWorker {
   /** Queues one delivery of `body` per enabled webhook subscribed to `event`; resolves once they are written. */
@@ -149,7 +146,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const requeue = () => {
     const now = options.now();
     if (!options.shared) return queue.requeueInterrupted(now);
-    return queue.requeueInterrupted(now, new Date(now.getTime() - config.timeoutMs - ABANDONED_AFTER_TIMEOUT_MS));
+    return queue.requeueInterrupted(now, new Date(now.getTime() - config.timeoutMs - config.abandonAfterMs));
   };
 
   const enqueuing = createEnqueueBatch(queue, options.now, (webhookIds) => {
