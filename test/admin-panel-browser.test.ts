@@ -142,7 +142,10 @@ for (const database of inject('databases')) {
           await page.getByRole('button', { name: 'Add an entry' }).click();
           await page.locator('input[name="seo.keywords.1.word"]').fill('minds');
           await page.getByRole('button', { name: 'Add a component to blocks' }).click();
-          // The component picker's Quote (the blocks editor's toolbar has a Quote button too).
+          // The component picker's Quote, once the picker is drawn: before, the only Quote button is
+          // the body editor's toolbar's, which `last()` clicked (seen once: "> Quote" in the body,
+          // and no dynamic-zone item to fill).
+          await page.getByText('Pick one component').waitFor();
           await page.getByRole('button', { name: 'Quote', exact: true }).last().click();
           await page.locator('input[name="blocks.0.title"]').fill('On machines');
           await page.locator('textarea[name="blocks.0.body"]').fill('Can machines think?');
