@@ -1,3 +1,4 @@
+import { literalKey } from '../core/literal-key.js';
 import type { Row } from '../db/database.js';
 import type { SelectColumn } from '../plan/plan-types.js';
 import { DECODERS } from './decode-value.js';
@@ -46,9 +47,9 @@ function assignEach(row: Row, columns: readonly SelectColumn[]): Document {
 function compileShaper(columns: readonly SelectColumn[]): RowShaper {
   const visible = columns.filter((column) => !column.hidden);
   const decoders = visible.map((column) => DECODERS[column.kind]);
-  // Keys and row properties are written as JSON string literals: no name can escape them.
+  // Keys and row properties are written as string literals: no name can escape them.
   const fields = visible.map(
-    (column, index) => `${JSON.stringify(column.as)}: d[${index}](row[${JSON.stringify(column.as)}])`,
+    (column, index) => `${literalKey(column.as)}: d[${index}](row[${JSON.stringify(column.as)}])`,
   );
   const build = new Function('d', `return function shapeRow(row) { return { ${fields.join(', ')} }; };`) as (
     d: typeof decoders,
