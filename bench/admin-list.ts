@@ -88,8 +88,8 @@ async function main(): Promise<number> {
   const strapiDir = resolve(args.strapi);
   if (!existsSync(join(strapiDir, 'node_modules/@strapi/strapi')))
     throw new Error(`${strapiDir} has no node_modules/@strapi/strapi: run strapi.sh setup and build there first`);
-  if (!existsSync(join(root, 'dist/cairn.mjs')))
-    throw new Error('dist/cairn.mjs is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/cairn.cjs')))
+    throw new Error('dist/cairn.cjs is missing: run `npm run build` first');
   const load: LoadOptions = {
     connections: Number(args.connections),
     seconds: Number(args.seconds),

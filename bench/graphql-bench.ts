@@ -154,8 +154,8 @@ interface Row {
 }
 
 async function main(): Promise<number> {
-  if (!existsSync(join(root, 'dist/cairn.mjs')))
-    throw new Error('dist/cairn.mjs is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/cairn.cjs')))
+    throw new Error('dist/cairn.cjs is missing: run `npm run build` first');
   const strapiDir = args.strapi === undefined ? undefined : resolve(args.strapi);
   if (strapiDir) checkStrapiApp(strapiDir, { graphql: true });
   const size = {

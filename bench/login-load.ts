@@ -9,7 +9,7 @@
  *   npm run build && node --import jiti/register bench/login-load.ts [--seconds 10] [--rate 20] [--connections 4]
  *
  * `--bin <file>` starts another build of the command line (a copy of bin/cairn.js beside its own
- * dist/cairn.mjs, inside this repository so it finds node_modules), to compare two builds in one
+ * dist/cairn.cjs, inside this repository so it finds node_modules), to compare two builds in one
  * session.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

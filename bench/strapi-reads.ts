@@ -84,8 +84,8 @@ interface Side {
 
 async function main(): Promise<number> {
   const build = args.build === undefined ? root : resolve(args.build);
-  if (!existsSync(join(build, 'dist/cairn.mjs')))
-    throw new Error(`${build}/dist/cairn.mjs is missing: run \`npm run build\` there first`);
+  if (!existsSync(join(build, 'dist/cairn.cjs')))
+    throw new Error(`${build}/dist/cairn.cjs is missing: run \`npm run build\` there first`);
   const strapiDir = args.strapi === undefined ? undefined : resolve(args.strapi);
   if (strapiDir) checkStrapiApp(strapiDir, { graphql: false });
   const size = { articles: Number(args.articles), authors: 200, tags: 50, images: 40 };

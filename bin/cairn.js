@@ -1,25 +1,33 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
+// CommonJS (bin/package.json): with nothing but CommonJS on its way, a start never loads Node's ES
+// module loader (~10 ms of every start).
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 
-const bundle = new URL('../dist/cairn.mjs', import.meta.url);
+const dist = join(__dirname, '../dist');
+const bundle = join(dist, 'cairn.cjs');
 if (!existsSync(bundle)) {
   process.stderr.write(
-    'cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n',
+    'cairn: dist/cairn.cjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n',
   );
   process.exitCode = 1;
 } else {
+  const server = process.argv[2] === 'start' || process.argv[2] === 'develop';
   // A server holds V8's young generation at its initial size from before it loads the bundle
   // until it is busy (src/cli/young-generation.ts).
-  if (process.argv[2] === 'start' || process.argv[2] === 'develop')
-    (await import(new URL('../dist/young-generation.mjs', import.meta.url).href)).holdYoungGeneration();
-  const { main } = await import(bundle.href);
+  if (server) require(join(dist, 'young-generation.cjs')).holdYoungGeneration();
+  // The bundle is loaded with V8's code cache, which it saves once a server has started or a
+  // command has finished, when there was none (src/cli/load-bundle.ts).
+  const loaded = require(join(dist, 'load-bundle.cjs')).loadBundle(bundle, { variant: server ? 'server' : 'command' });
   // A command that has finished exits once its output is written, whatever it may have left
   // open (seen once: a MySQL connection kept a failed import waiting for ever); a server (`start`,
   // no exit code) keeps running.
   const exit = (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  main(process.argv.slice(2)).then(
+  loaded.exports.main(process.argv.slice(2), { afterStart: () => loaded.saveCompileCache() }).then(
     (code) => {
-      if (typeof code === 'number') exit(code);
+      if (typeof code !== 'number') return;
+      if (code === 0) loaded.saveCompileCache();
+      exit(code);
     },
     (error) => {
       process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);

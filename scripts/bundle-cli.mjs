@@ -1,61 +1,98 @@
-// Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into
-// dist/cairn.mjs, which bin/cairn.js runs, and the chunks it loads (dist/chunks/): a few files
-// instead of ~500 modules cuts module resolution and loading, the largest part of start-up.
+// Bundles the compiled server (dist/main.js and everything it imports, Fastify included) into one
+// CommonJS script, dist/cairn.cjs, which bin/cairn.js loads with V8's code cache
+// (src/cli/load-bundle.ts): one file instead of ~500 modules cuts module resolution and loading,
+// and the cache the compiling. Node 20 caches no compiled code for ES modules, hence CommonJS;
+// modules only some runs need (GraphQL, the admin API, commands other than start) are in the file
+// but run only when first imported, and a cached start does not parse them.
 // Native and optional drivers stay external (loaded from node_modules on demand), but for
 // better-sqlite3's JavaScript: bundled, it is not ~15 CommonJS files to resolve and load at every
-// start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). The webhook
-// thread's program is a second entry, dist/webhook-thread.mjs (a worker thread loads it by that
-// name), sharing chunks with the first.
-// dist/bundle-meta.json is esbuild's metafile: what each bundle contains and still imports at run
-// time (test/production-install.test.ts checks those are production dependencies).
+// start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). The
+// webhook thread's program is a second script, dist/webhook-thread.cjs (a worker thread loads it
+// by that name). What bin/cairn.js loads before the bundle (young-generation.cjs, load-bundle.cjs)
+// are small scripts of their own.
+// dist/bundle-meta.json is esbuild's metafile of both builds: what each bundle contains and still
+// imports at run time (test/production-install.test.ts checks those are production dependencies).
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { bundleStubs } from './bundle-stubs.mjs';
 
-// Chunks are named by their content's hash: an earlier build's would stay beside the new ones.
-rmSync('dist/chunks', { recursive: true, force: true });
+// Earlier builds' files: the ES module bundles and their chunks, until the code cache came.
+for (const old of [
+  'dist/chunks',
+  'dist/cairn.mjs',
+  'dist/webhook-thread.mjs',
+  'dist/young-generation.mjs',
+  'dist/load-bundle.mjs',
+])
+  for (const suffix of ['', '.map', '.LEGAL.txt']) rmSync(`${old}${suffix}`, { recursive: true, force: true });
 
-const result = await build({
-  // bin/cairn.js loads young-generation.mjs before cairn.mjs for a server (src/cli/young-generation.ts).
-  entryPoints: {
-    cairn: 'dist/main.js',
-    'webhook-thread': 'dist/webhooks/webhook-thread.js',
-    'young-generation': 'dist/cli/young-generation.js',
-  },
+/** Options both builds share. */
+const common = {
   outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
   bundle: true,
-  // Modules only some runs need (GraphQL, OpenAPI, commands other than start) are chunks of
-  // their own, loaded by their dynamic import(): a server parses and holds only what it uses.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  // supports-color: an optional peer `debug` (under file-type) loads when installed; a production
-  // install has none, and a development one must not bundle the dev tools' copy.
-  external: ['pg', 'mysql2', 'jiti', 'bcrypt', 'nodemailer', 'sharp', 'supports-color'],
-  // CommonJS dependencies inside an ESM bundle need a real `require` for Node's built-ins.
-  banner: {
-    js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);",
-  },
   minifyWhitespace: true,
   minifySyntax: true,
   charset: 'ascii',
   legalComments: 'external',
   logLevel: 'warning',
   metafile: true,
+};
+
+/** Options of the two CommonJS scripts. */
+const script = {
+  ...common,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // supports-color: an optional peer `debug` (under file-type) loads when installed; a production
+  // install has none, and a development one must not bundle the dev tools' copy.
+  external: ['pg', 'mysql2', 'jiti', 'bcrypt', 'nodemailer', 'sharp', 'supports-color'],
+  // `import()` of an external package becomes `require()` (all of them have a CommonJS entry): a
+  // script compiled through node:vm has no loader for `import()`.
+  supported: { 'dynamic-import': false },
+  // The modules' own URL (they resolve packages and files beside them from it) is the script's.
+  inject: ['scripts/bundle-import-meta-url.mjs'],
+  define: { 'import.meta.url': 'importMetaUrl' },
   // Modules dependencies load for features Cairn does not use: left out, or loaded when used.
   plugins: [bundleStubs],
+};
+// The server's script is the function Node would wrap a CommonJS module in, written out: V8
+// compiles the file's text as it is read, where a wrapper added at run time made it copy the
+// 3.4 MB into one string first (~10 ms of every start, load-bundle.ts).
+const server = await build({
+  ...script,
+  entryPoints: { cairn: 'dist/main.js' },
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
 });
-writeFileSync('dist/bundle-meta.json', JSON.stringify(result.metafile));
+const thread = await build({ ...script, entryPoints: { 'webhook-thread': 'dist/webhooks/webhook-thread.js' } });
+// Loaded by bin/cairn.js before the bundle (src/cli/young-generation.ts, src/cli/load-bundle.ts).
+const modules = await build({
+  ...common,
+  entryPoints: { 'young-generation': 'dist/cli/young-generation.js', 'load-bundle': 'dist/cli/load-bundle.js' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+});
+const builds = [server, thread, modules];
+const meta = {
+  inputs: Object.assign({}, ...builds.map(({ metafile }) => metafile.inputs)),
+  outputs: Object.assign({}, ...builds.map(({ metafile }) => metafile.outputs)),
+};
+writeFileSync('dist/bundle-meta.json', JSON.stringify(meta));
 
 // V8 keeps each script's source in memory, in one byte per character only when every character
 // is Latin-1: one `œ` left in a dependency's regular expression literal (esbuild escapes strings,
 // not those) doubled the bundle's 3.4 MB in the heap. Escaped, it is the same expression.
-for (const file of Object.keys(result.metafile.outputs).filter((output) => output.endsWith('.mjs'))) {
+// Then each script's last line is its content's hash: the code cache's key (load-bundle.ts).
+for (const file of Object.keys(meta.outputs).filter((output) => /\.[cm]js$/.test(output))) {
   const source = readFileSync(file, 'utf8');
   const ascii = source.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (ascii !== source) writeFileSync(file, ascii);
+  const id =
+    file === 'dist/cairn.cjs'
+      ? `//# cairnBundleId=${createHash('sha256').update(ascii).digest('hex').slice(0, 32)}\n`
+      : '';
+  if (ascii !== source || id) writeFileSync(file, `${ascii}${id}`);
 }

@@ -24,7 +24,7 @@ if (installed('typescript') && installed('esbuild')) {
     : spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' });
   process.exit(result.status ?? 1);
 }
-if (existsSync(new URL('../dist/cairn.mjs', import.meta.url))) {
+if (existsSync(new URL('../dist/cairn.cjs', import.meta.url))) {
   console.log('cairn: production install (no build tools): keeping the dist/ built before');
 } else {
   console.warn(

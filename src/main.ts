@@ -6,7 +6,7 @@ import { TransferError } from './transfer/transfer-error.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Cairn's version from its package.json (one folder up from src/main.ts, dist/main.js and the dist/cairn.mjs bundle alike). */
+/** Cairn's version from its package.json (one folder up from src/main.ts, dist/main.js and the dist/cairn.cjs bundle alike). */
 function version(): string {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     version?: unknown;
@@ -14,12 +14,21 @@ function version(): string {
   return String(manifest.version);
 }
 
+/** What the caller of `main` may be told (bin/cairn.js saves the bundle's code cache then, load-bundle.ts). */
+export interface MainHooks {
+  /**
+   * Called once when a server (`start`, `develop`) has started: when it first has load, or a
+   * second after it listens when none comes. V8 runs with the flags it started with then.
+   */
+  readonly afterStart?: () => void;
+}
+
 /**
  * The `cairn` command line. Returns the exit code; a long-running `start` resolves once the
  * server listens. Bad input exits 1 with a one-line reason on stderr. Commands other than
- * `start` are loaded when run (the bundle splits them out), so a server never parses them.
+ * `start` are loaded when run, so a server never runs their modules' code.
  */
-export async function main(argv: readonly string[]): Promise<number | undefined> {
+export async function main(argv: readonly string[], hooks: MainHooks = {}): Promise<number | undefined> {
   try {
     const args = parseCliArgs(argv);
     if (args.version || args.command === 'version') {
@@ -32,10 +41,10 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     }
     switch (args.command) {
       case 'start':
-        await startCommand(args, { develop: false });
+        await startCommand(args, { develop: false, afterStart: hooks.afterStart });
         return undefined;
       case 'develop':
-        await startCommand(args, { develop: true });
+        await startCommand(args, { develop: true, afterStart: hooks.afterStart });
         return undefined;
       case 'api-token:create':
         await (await import('./cli/api-token-commands.js')).createTokenCommand(args, print);

@@ -29,9 +29,9 @@ const OPTIONAL_PEERS = new Set(
         .map(([name]) => name),
     ),
 );
-/** esbuild's metafile of dist/cairn.mjs and dist/webhook-thread.mjs (written by scripts/bundle-cli.mjs; `npm test` builds first). */
+/** esbuild's metafile of dist/cairn.cjs, dist/webhook-thread.cjs and what bin/cairn.js loads before them (written by scripts/bundle-cli.mjs; `npm test` builds first). */
 const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8')) as {
-  inputs: Record<string, { imports: { path: string }[] }>;
+  inputs: Record<string, { imports: { path: string; kind?: string; external?: boolean }[] }>;
   outputs: Record<
     string,
     { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
@@ -65,9 +65,13 @@ function run(file: string, cwd: string): Promise<{ code: number; stdout: string;
 
 describe('the production install', () => {
   it('the bundles import at run time only Node built-ins and production dependencies', () => {
-    const bundles = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.mjs'));
-    const entries = bundles.map(([file]) => file).filter((file) => !file.startsWith('dist/chunks/'));
-    expect(entries.sort()).toEqual(['dist/cairn.mjs', 'dist/webhook-thread.mjs', 'dist/young-generation.mjs']);
+    const bundles = Object.entries(meta.outputs).filter(([file]) => /\.[cm]js$/.test(file));
+    expect(bundles.map(([file]) => file).sort()).toEqual([
+      'dist/cairn.cjs',
+      'dist/load-bundle.cjs',
+      'dist/webhook-thread.cjs',
+      'dist/young-generation.cjs',
+    ]);
     const outside = new Set<string>();
     for (const [, output] of bundles) {
       for (const { path, external } of output.imports) {
@@ -89,7 +93,24 @@ describe('the production install', () => {
     expect(devOnly).toEqual([]);
   });
 
-  it("better-sqlite3's JavaScript is bundled, into the chunk only SQLite projects load (its compiled addon stays in node_modules)", () => {
+  it('the scripts bin/cairn.js loads through node:vm import no package with `import()`, which a vm script cannot', () => {
+    const scripts = Object.entries(meta.outputs).filter(([file]) => /(cairn|webhook-thread)\.cjs$/.test(file));
+    expect(scripts).toHaveLength(2);
+    for (const [, output] of scripts) {
+      expect(output.imports.filter(({ kind }) => kind === 'dynamic-import')).toEqual([]);
+      expect(output.imports.some(({ path, kind }) => path === 'pg' && kind === 'require-call')).toBe(true);
+    }
+  });
+
+  it('the scripts run in strict mode, as the ES modules they were made of did', () => {
+    // The server's script is a module function (scripts/bundle-cli.mjs); the directive opens its body.
+    expect(readFileSync(join(ROOT, 'dist/cairn.cjs'), 'latin1')).toMatch(
+      /^\(function \(exports, require, module, __filename, __dirname\) \{\n"use strict";/,
+    );
+    expect(readFileSync(join(ROOT, 'dist/webhook-thread.cjs'), 'latin1')).toMatch(/^"use strict";/);
+  });
+
+  it("better-sqlite3's JavaScript is bundled, run only by SQLite projects (its compiled addon stays in node_modules)", () => {
     const external = Object.values(meta.outputs).flatMap((output) =>
       output.imports.filter(({ path, external }) => external && path.startsWith('better-sqlite3')),
     );
@@ -97,31 +118,34 @@ describe('the production install', () => {
     const bundledIn = Object.entries(meta.outputs)
       .filter(([, output]) => 'node_modules/better-sqlite3/lib/database.js' in output.inputs)
       .map(([file]) => file);
-    expect(bundledIn).toHaveLength(1);
-    expect(bundledIn[0]).toMatch(/^dist\/chunks\/sqlite-database-/);
+    expect(bundledIn.sort()).toEqual(['dist/cairn.cjs', 'dist/webhook-thread.cjs']);
     // A dynamic import: a PostgreSQL or MySQL project never loads it.
     expect(loadedAtStart().filter((input) => input.includes('better-sqlite3'))).toEqual([]);
   });
 
   it('the bundles are ASCII, so that V8 holds their source one byte per character', () => {
-    const files = Object.keys(meta.outputs).filter((file) => file.endsWith('.mjs'));
-    expect(files.length).toBeGreaterThan(2);
+    const files = Object.keys(meta.outputs).filter((file) => /\.[cm]js$/.test(file));
+    expect(files.length).toBe(4);
     const sources = files.map((file) => readFileSync(join(ROOT, file), 'utf8'));
     expect(sources.reduce((total, source) => total + source.length, 0)).toBeGreaterThan(1_000_000);
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
-  /** The inputs of the bundle files a server loads at start: dist/cairn.mjs and the chunks it imports statically. */
+  /**
+   * The modules a server runs at start: dist/main.js and what it imports statically, transitively
+   * (an `import()` target is wrapped by esbuild to run at its first import). A `require` is taken
+   * as run at start wherever it stands in its module, which counts too many, never too few.
+   */
   function loadedAtStart(): string[] {
-    const staticImports = new Set<string>();
-    const walk = (file: string) => {
-      if (staticImports.has(file)) return;
-      staticImports.add(file);
-      for (const { path, kind, external } of meta.outputs[file]?.imports ?? [])
-        if (kind === 'import-statement' && !external) walk(path);
+    const loaded = new Set<string>();
+    const walk = (input: string) => {
+      if (loaded.has(input)) return;
+      loaded.add(input);
+      for (const { path, kind, external } of meta.inputs[input]?.imports ?? [])
+        if (!external && (kind === 'import-statement' || kind === 'require-call')) walk(path);
     };
-    walk('dist/cairn.mjs');
-    return [...staticImports].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
+    walk('dist/main.js');
+    return [...loaded];
   }
 
   it('a server loads GraphQL, the OpenAPI document, the Redis client, the upload helpers and commands other than start only when used', () => {
@@ -186,7 +210,7 @@ describe('the production install', () => {
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('the build tools (dev dependencies) are not installed, so dist/ was not built');
     mkdirSync(join(dir, 'dist'));
-    writeFileSync(join(dir, 'dist/cairn.mjs'), '');
+    writeFileSync(join(dir, 'dist/cairn.cjs'), '');
     const built = await run('scripts/prepare.mjs', dir);
     expect(built).toMatchObject({ code: 0, stderr: '' });
     expect(built.stdout).toContain('keeping the dist/ built before');
@@ -201,7 +225,7 @@ describe('the production install', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'cairn: dist/cairn.mjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n',
+      stderr: 'cairn: dist/cairn.cjs is missing: build Cairn first (npm ci, which builds; README, "Production")\n',
     });
   });
 });

@@ -16,7 +16,7 @@ import {
 } from './support/webhook-receiver.js';
 
 // Issue 9, the built command line (`npm test` builds first): the bundle's webhook thread
-// (dist/webhook-thread.mjs) starts, builds the bodies and delivers (a thread that failed would be
+// (dist/webhook-thread.cjs) starts, builds the bodies and delivers (a thread that failed would be
 // logged, and the main thread would take over), and a server that cannot listen exits instead
 // of being kept alive by that thread.
 

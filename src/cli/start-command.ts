@@ -13,13 +13,16 @@ import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-genera
  * HOST/PORT (or `config/server`), logs one line per request. `develop` also restarts when a file under
  * `src/` or `config/` changes; a reload that fails keeps the running server.
  */
-export async function startCommand(args: CliArgs, options: { develop: boolean }): Promise<void> {
+export async function startCommand(
+  args: CliArgs,
+  options: { develop: boolean; afterStart?: () => void },
+): Promise<void> {
   holdYoungGeneration();
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
   let project = await loadProject(args.dir, process.env);
   exportEnv(project);
   let app = await launch(project, logger);
-  growYoungGenerationWhenBusy();
+  growYoungGenerationWhenBusy(options.afterStart);
 
   let watchers: FSWatcher[] = [];
   if (options.develop) {

@@ -42,12 +42,25 @@ export function holdYoungGeneration(): void {
  * Lets the young generation grow again, as V8 grows it by default, once the server has allocated
  * ~16 MB (16 young-generation collections, which a loaded server reaches in well under a second).
  * A server not busy a second after it listens first compacts its heap once (compact-heap.ts).
- * Called once the server listens.
+ * Called once the server listens. `afterStart` is called once, at whichever of the two comes
+ * first, while V8 still has the flags it had when the bundle was loaded (bin/cairn.js then saves
+ * the bundle's code cache, which V8 accepts only under the same flags: load-bundle.ts).
  */
-export function growYoungGenerationWhenBusy(): void {
-  if (!held) return;
+export function growYoungGenerationWhenBusy(afterStart: () => void = () => undefined): void {
+  if (!held) {
+    setTimeout(afterStart, SETTLE_MS).unref();
+    return;
+  }
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    afterStart();
+  };
   setTimeout(() => {
-    if (held) compactHeap();
+    if (!held) return;
+    compactHeap();
+    once();
   }, SETTLE_MS).unref();
   let scavenges = 0;
   const observer = new PerformanceObserver((list) => {
@@ -55,6 +68,7 @@ export function growYoungGenerationWhenBusy(): void {
       if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
     if (scavenges < BUSY_SCAVENGES || !held) return;
     observer.disconnect();
+    once();
     setFlagsFromString(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
     held = false;
   });

@@ -170,11 +170,11 @@ export async function startThreadedWebhooks(options: {
 
 /**
  * The thread's program beside this module, whatever form Cairn runs in: the bundle
- * (dist/cairn.mjs → dist/webhook-thread.mjs), compiled files (.js beside .js), or the TypeScript
+ * (dist/cairn.cjs → dist/webhook-thread.cjs), compiled files (.js beside .js), or the TypeScript
  * sources under the tests (.ts, loaded through jiti as the project's config files are).
  */
 function threadProgram(): { url: URL; execArgv: string[] | undefined } {
-  const extension = /\.(mjs|js|ts)$/.exec(new URL(import.meta.url).pathname)?.[1] ?? 'js';
+  const extension = /\.(cjs|js|ts)$/.exec(new URL(import.meta.url).pathname)?.[1] ?? 'js';
   // Outside the sources the thread inherits the process's flags (memory limits, source maps).
   return {
     url: new URL(`./webhook-thread.${extension}`, import.meta.url),
