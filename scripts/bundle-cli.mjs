@@ -2,20 +2,22 @@
 // CommonJS script, dist/cairn.cjs, which bin/cairn.js loads with V8's code cache
 // (src/cli/load-bundle.ts): one file instead of ~500 modules cuts module resolution and loading,
 // and the cache the compiling. Node 20 caches no compiled code for ES modules, hence CommonJS;
-// modules only some runs need (GraphQL, the admin API, commands other than start) are in the file
-// but run only when first imported, and a cached start does not parse them.
+// Cairn's modules only some runs need (GraphQL, the admin API, commands other than start) are in
+// the file but run only when first imported; the packages only they use are scripts of their own
+// (dist/vendor/, bundle-vendors.mjs).
 // Native and optional drivers stay external (loaded from node_modules on demand), but for
 // better-sqlite3's JavaScript: bundled, it is not ~15 CommonJS files to resolve and load at every
 // start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). The
 // webhook thread's program is a second script, dist/webhook-thread.cjs (a worker thread loads it
 // by that name). What bin/cairn.js loads before the bundle (young-generation.cjs, load-bundle.cjs)
 // are small scripts of their own.
-// dist/bundle-meta.json is esbuild's metafile of both builds: what each bundle contains and still
+// dist/bundle-meta.json is esbuild's metafile of all these builds: what each bundle contains and still
 // imports at run time (test/production-install.test.ts checks those are production dependencies).
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { bundleStubs } from './bundle-stubs.mjs';
+import { buildVendors, vendorShims } from './bundle-vendors.mjs';
 
 // Earlier builds' files: the ES module bundles and their chunks, until the code cache came.
 for (const old of [
@@ -61,9 +63,13 @@ const script = {
 };
 // The server's script is the function Node would wrap a CommonJS module in, written out: V8
 // compiles the file's text as it is read, where a wrapper added at run time made it copy the
-// 3.4 MB into one string first (~10 ms of every start, load-bundle.ts).
+// whole bundle into one string first (~10 ms of every start, load-bundle.ts).
+// Packages only some runs use: scripts of their own, loaded when first needed (bundle-vendors.mjs).
+rmSync('dist/vendor', { recursive: true, force: true });
+const vendors = await buildVendors(script);
 const server = await build({
   ...script,
+  plugins: [...script.plugins, vendorShims(vendors.exported)],
   entryPoints: { cairn: 'dist/main.js' },
   banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
   footer: { js: '})' },
@@ -76,7 +82,7 @@ const modules = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
 });
-const builds = [server, thread, modules];
+const builds = [server, thread, modules, ...vendors.results];
 const meta = {
   inputs: Object.assign({}, ...builds.map(({ metafile }) => metafile.inputs)),
   outputs: Object.assign({}, ...builds.map(({ metafile }) => metafile.outputs)),
@@ -85,7 +91,7 @@ writeFileSync('dist/bundle-meta.json', JSON.stringify(meta));
 
 // V8 keeps each script's source in memory, in one byte per character only when every character
 // is Latin-1: one `œ` left in a dependency's regular expression literal (esbuild escapes strings,
-// not those) doubled the bundle's 3.4 MB in the heap. Escaped, it is the same expression.
+// not those) doubled the bundle's size in the heap. Escaped, it is the same expression.
 // Then each script's last line is its content's hash: the code cache's key (load-bundle.ts).
 for (const file of Object.keys(meta.outputs).filter((output) => /\.[cm]js$/.test(output))) {
   const source = readFileSync(file, 'utf8');

@@ -1,0 +1,80 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cairnWithEnv, startCairn } from './support/cli.js';
+import { pluginsWithGraphql } from './support/graphql.js';
+import { EXAMPLE_PROJECT } from './support/test-server.js';
+
+/*
+ * The built server (`npm test` builds first) keeps the packages only some runs use out of
+ * dist/cairn.cjs, in dist/vendor/*.cjs (scripts/bundle-vendors.mjs), and loads each group when
+ * first needed. The other tests run Cairn from its sources: these run the build, through each
+ * vendored package: GraphQL (graphql, graphql-jit), admin JWTs (jose), an upload (file-type,
+ * mime-types, slugify) and commands (cli-table3, tar-stream, cli-progress). Redis (ioredis) is
+ * run by the multi-instance tests, which start built servers too.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+const temp: string[] = [];
+afterAll(() => {
+  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the built server loads its vendored packages when they are first needed', () => {
+  it('a script per group, under dist/vendor', () => {
+    const scripts = readdirSync(join(ROOT, 'dist/vendor')).filter((name) => name.endsWith('.cjs'));
+    expect(scripts.sort()).toEqual(
+      ['commands', 'file-type', 'graphql', 'ioredis', 'jose', 'mime-types', 'slugify'].map((group) => `${group}.cjs`),
+    );
+    // What a start reads and V8 holds: the bundle without them.
+    expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_500_000);
+  });
+
+  it('GraphQL, an admin login, an upload and the commands work from the build', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'cairn-vendors-'));
+    temp.push(project);
+    cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
+    writeFileSync(join(project, 'config/plugins.js'), pluginsWithGraphql());
+    const running = await startCairn(project);
+    try {
+      const graphql = await fetch(`${running.base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename articles { documentId } }' }),
+      });
+      expect(graphql.status).toBe(200);
+      expect(await graphql.json()).toMatchObject({ data: { __typename: 'Query' } });
+
+      const registered = await fetch(`${running.base}/admin/register-admin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'vendors@example.com', password: 'Vendors1234', firstname: 'Ven' }),
+      });
+      expect(registered.status).toBe(200);
+      const { token } = ((await registered.json()) as { data: { token: string } }).data;
+      const auth = { authorization: `Bearer ${token}` };
+      const me = await fetch(`${running.base}/admin/users/me`, { headers: auth });
+      expect(me.status).toBe(200);
+
+      const form = new FormData();
+      form.append('files', new Blob(['Hello, vendored world.\n'], { type: 'text/plain' }), 'Grüße Welt.txt');
+      const uploaded = await fetch(`${running.base}/upload`, { method: 'POST', headers: auth, body: form });
+      expect(uploaded.status).toBe(201);
+      const [file] = (await uploaded.json()) as { name: string; hash: string; ext: string; mime: string }[];
+      expect(file).toMatchObject({ name: 'Grüße Welt.txt', ext: '.txt', mime: 'text/plain' });
+      expect(file?.hash).toMatch(/^Gruesse_Welt_[0-9a-f]{10}$/);
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
+
+    const listed = await cairnWithEnv({}, 'content-types:list', '--dir', project);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(listed.stdout).toContain('api::article.article');
+    const archive = join(project, 'backup');
+    const exported = await cairnWithEnv({}, 'export', '--dir', project, '--file', archive, '--no-encrypt');
+    expect(exported.code).toBe(0);
+    expect(existsSync(`${archive}.tar.gz`)).toBe(true);
+    expect(statSync(`${archive}.tar.gz`).size).toBeGreaterThan(100);
+  });
+});
