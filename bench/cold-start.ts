@@ -1,7 +1,7 @@
 /**
  * Cold start and idle memory of one or more builds, alternated (issue 21):
  *
- *   npm run build && node --import jiti/register bench/cold-start.ts [--build <dir>]… [--project <dir>] [--starts 7] [--rounds 2]
+ *   npm run build && node --import jiti/register bench/cold-start.ts [--build <dir>]… [--project <dir>] [--starts 7] [--rounds 2] [--limit]
  *
  * A build is a folder holding `bin/cairn.js` and its `dist/` (this checkout when no --build is
  * given; copy another commit's `bin`, `dist`, `package.json` and a `node_modules` link to compare).
@@ -9,6 +9,10 @@
  * SQLite unless --project), polls `GET /api/articles` every 3 ms until the first 200 (wall time),
  * reads the process's CPU time (utime + stime, /proc/<pid>/stat) at that moment, waits 2 s and
  * reads its resident memory (VmRSS). Prints the median of each build per round.
+ *
+ * `--limit` adds the limit server (bench/limit-server.mjs, node:http and better-sqlite3 on the
+ * same database file) to the rotation, measured the same way: the floor of a Node server's start
+ * on this machine at this moment, which moves with the machine as much as Cairn's figures do.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     project: { type: 'string' },
     starts: { type: 'string', default: '7' },
     rounds: { type: 'string', default: '2' },
+    limit: { type: 'boolean', default: false },
   },
 });
 const builds = values.build?.map((dir) => resolve(dir)) ?? [root];
@@ -46,9 +51,19 @@ const rssMbOf = (pid: number): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** The rotation's name for the limit server. */
+const LIMIT = 'limit server';
+
 async function start(build: string, port: number): Promise<Start> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(build, 'bin/cairn.js'), 'start', '--dir', project], {
+  // The limit server opens the database file the builds' first starts created (read-only), and
+  // takes better-sqlite3 from this checkout (its working directory).
+  const args =
+    build === LIMIT
+      ? [join(root, 'bench/limit-server.mjs'), '--db', join(project, '.tmp/data.db'), '--port', String(port)]
+      : [join(build, 'bin/cairn.js'), 'start', '--dir', project];
+  const child = spawn(process.execPath, args, {
+    cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_CLIENT: 'sqlite' },
     stdio: 'ignore',
   });
@@ -77,7 +92,7 @@ for (const build of builds) await start(build, 4100);
 console.log('| build | round | first 200 (median ms) | CPU to first 200 (median ms) | idle RSS (median MB) |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (let round = 1; round <= Number(values.rounds); round++) {
-  for (const build of builds) {
+  for (const build of values.limit ? [...builds, LIMIT] : builds) {
     const starts: Start[] = [];
     for (let n = 0; n < Number(values.starts); n++) starts.push(await start(build, 4101 + n));
     console.log(
