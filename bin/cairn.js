@@ -12,18 +12,22 @@ if (!existsSync(bundle)) {
   );
   process.exitCode = 1;
 } else {
-  const server = process.argv[2] === 'start' || process.argv[2] === 'develop';
+  const argv = process.argv.slice(2);
+  const command = require(join(dist, 'cli-command.cjs')).commandOf(argv);
+  const server = command === 'start' || command === 'develop';
   // A server holds V8's young generation at its initial size from before it loads the bundle
   // until it is busy (src/cli/young-generation.ts).
   if (server) require(join(dist, 'young-generation.cjs')).holdYoungGeneration();
   // The bundle is loaded with V8's code cache, which it saves once a server has started or a
   // command has finished, when there was none (src/cli/load-bundle.ts).
-  const loaded = require(join(dist, 'load-bundle.cjs')).loadBundle(bundle, { variant: server ? 'server' : 'command' });
+  const loaded = require(join(dist, 'load-bundle.cjs')).loadBundle(bundle, {
+    variant: server ? 'server' : `command ${command ?? ''}`,
+  });
   // A command that has finished exits once its output is written, whatever it may have left
   // open (seen once: a MySQL connection kept a failed import waiting for ever); a server (`start`,
   // no exit code) keeps running.
   const exit = (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  loaded.exports.main(process.argv.slice(2), { afterStart: () => loaded.saveCompileCache() }).then(
+  loaded.exports.main(argv, { afterStart: () => loaded.saveCompileCache() }).then(
     (code) => {
       if (typeof code !== 'number') return;
       if (code === 0) loaded.saveCompileCache();

@@ -9,7 +9,7 @@
 // better-sqlite3's JavaScript: bundled, it is not ~15 CommonJS files to resolve and load at every
 // start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). The
 // webhook thread's program is a second script, dist/webhook-thread.cjs (a worker thread loads it
-// by that name). What bin/cairn.js loads before the bundle (young-generation.cjs, load-bundle.cjs)
+// by that name). What bin/cairn.js loads before the bundle (cli-command.cjs, young-generation.cjs, load-bundle.cjs)
 // are small scripts of their own.
 // dist/bundle-meta.json is esbuild's metafile of all these builds: what each bundle contains and still
 // imports at run time (test/production-install.test.ts checks those are production dependencies).
@@ -44,6 +44,14 @@ const common = {
   metafile: true,
 };
 
+/** Cairn's src/core/import-file.ts, imported by the scripts from dist/import-file.cjs beside them. */
+const importFileOutside = {
+  name: 'cairn-import-file',
+  setup(bundle) {
+    bundle.onResolve({ filter: /\/core\/import-file\.js$/ }, () => ({ path: './import-file.cjs', external: true }));
+  },
+};
+
 /** Options of the two CommonJS scripts. */
 const script = {
   ...common,
@@ -52,14 +60,15 @@ const script = {
   // supports-color: an optional peer `debug` (under file-type) loads when installed; a production
   // install has none, and a development one must not bundle the dev tools' copy.
   external: ['pg', 'mysql2', 'jiti', 'bcrypt', 'nodemailer', 'sharp', 'supports-color'],
-  // `import()` of an external package becomes `require()` (all of them have a CommonJS entry): a
-  // script compiled through node:vm has no loader for `import()`.
+  // `import()` of an external package becomes `require()` (each has a CommonJS entry): a node:vm
+  // script has no loader for `import()`. A file known only at run time goes through
+  // dist/import-file.cjs, compiled by Node's own loader (src/core/import-file.ts).
   supported: { 'dynamic-import': false },
   // The modules' own URL (they resolve packages and files beside them from it) is the script's.
   inject: ['scripts/bundle-import-meta-url.mjs'],
   define: { 'import.meta.url': 'importMetaUrl' },
   // Modules dependencies load for features Cairn does not use: left out, or loaded when used.
-  plugins: [bundleStubs],
+  plugins: [bundleStubs, importFileOutside],
 };
 // The server's script is the function Node would wrap a CommonJS module in, written out: V8
 // compiles the file's text as it is read, where a wrapper added at run time made it copy the
@@ -75,10 +84,15 @@ const server = await build({
   footer: { js: '})' },
 });
 const thread = await build({ ...script, entryPoints: { 'webhook-thread': 'dist/webhooks/webhook-thread.js' } });
-// Loaded by bin/cairn.js before the bundle (src/cli/young-generation.ts, src/cli/load-bundle.ts).
+// Loaded by bin/cairn.js before the bundle (src/cli/cli-command.ts, young-generation.ts, load-bundle.ts).
 const modules = await build({
   ...common,
-  entryPoints: { 'young-generation': 'dist/cli/young-generation.js', 'load-bundle': 'dist/cli/load-bundle.js' },
+  entryPoints: {
+    'cli-command': 'dist/cli/cli-command.js',
+    'import-file': 'dist/core/import-file.js',
+    'young-generation': 'dist/cli/young-generation.js',
+    'load-bundle': 'dist/cli/load-bundle.js',
+  },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
 });

@@ -71,7 +71,10 @@ export function vendorShims(exported) {
         path: args.path,
         namespace: 'vendor-shim',
       }));
-      bundle.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+      bundle.onResolve({ filter: /^\.\/vendor\//, namespace: 'vendor-shim' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
       bundle.onLoad({ filter: /.*/, namespace: 'vendor-shim' }, (args) => {
         const named = (exported.get(args.path) ?? []).filter((key) => key !== 'default' && IDENTIFIER.test(key));
         const lines = [

@@ -12,7 +12,9 @@ import { EXAMPLE_PROJECT } from './support/test-server.js';
  * first needed. The other tests run Cairn from its sources: these run the build, through each
  * vendored package: GraphQL (graphql, graphql-jit), admin JWTs (jose), an upload (file-type,
  * mime-types, slugify) and commands (cli-table3, tar-stream, cli-progress). Redis (ioredis) is
- * run by the multi-instance tests, which start built servers too.
+ * run by the multi-instance tests, which start built servers too. A project's ES module config
+ * file is imported by path, through dist/import-file.cjs (the bundle, a node:vm script, has no
+ * `import()`).
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -21,7 +23,7 @@ afterAll(() => {
   for (const dir of temp) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the built server loads its vendored packages when they are first needed', () => {
+describe('the built server loads its vendored packages when they are first needed, and files by path', () => {
   it('a script per group, under dist/vendor', () => {
     const scripts = readdirSync(join(ROOT, 'dist/vendor')).filter((name) => name.endsWith('.cjs'));
     expect(scripts.sort()).toEqual(
@@ -31,11 +33,18 @@ describe('the built server loads its vendored packages when they are first neede
     expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_500_000);
   });
 
-  it('GraphQL, an admin login, an upload and the commands work from the build', async () => {
+  it('GraphQL, an .mjs config file, an admin login, an upload and the commands work from the build', async () => {
     const project = mkdtempSync(join(tmpdir(), 'cairn-vendors-'));
     temp.push(project);
     cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
     writeFileSync(join(project, 'config/plugins.js'), pluginsWithGraphql());
+    // An ES module config file, imported by path at run time (src/core/import-file.ts), with a
+    // value the answers show: the REST page size.
+    rmSync(join(project, 'config/api.js'));
+    writeFileSync(
+      join(project, 'config/api.mjs'),
+      'export default { rest: { defaultLimit: 3, maxLimit: 100, withCount: true } };\n',
+    );
     const running = await startCairn(project);
     try {
       const graphql = await fetch(`${running.base}/graphql`, {
@@ -45,6 +54,9 @@ describe('the built server loads its vendored packages when they are first neede
       });
       expect(graphql.status).toBe(200);
       expect(await graphql.json()).toMatchObject({ data: { __typename: 'Query' } });
+      const page = await fetch(`${running.base}/api/articles`);
+      expect(page.status).toBe(200);
+      expect(((await page.json()) as { meta: { pagination: unknown } }).meta.pagination).toMatchObject({ pageSize: 3 });
 
       const registered = await fetch(`${running.base}/admin/register-admin`, {
         method: 'POST',

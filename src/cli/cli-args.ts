@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CLI_OPTIONS as OPTIONS } from './cli-command.js';
 
 /** Options every command understands, plus those of the api-token and admin account commands. */
 export interface CliArgs {
@@ -38,33 +39,6 @@ export interface CliArgs {
 
 /** Thrown for bad command-line input; main prints the message alone and exits 1. */
 export class UsageError extends Error {}
-
-/** Every option a command may take (`-d` is `--dir`, `-h` is `--help`, `-v` is `--version`). */
-const OPTIONS = {
-  dir: { type: 'string', short: 'd' },
-  name: { type: 'string' },
-  type: { type: 'string' },
-  permission: { type: 'string', multiple: true },
-  lifespan: { type: 'string' },
-  description: { type: 'string' },
-  json: { type: 'boolean' },
-  limit: { type: 'string' },
-  out: { type: 'string', short: 'o' },
-  output: { type: 'string' },
-  email: { type: 'string', short: 'e' },
-  password: { type: 'string', short: 'p' },
-  firstname: { type: 'string', short: 'f' },
-  lastname: { type: 'string', short: 'l' },
-  file: { type: 'string' },
-  key: { type: 'string', short: 'k' },
-  'no-encrypt': { type: 'boolean' },
-  'no-compress': { type: 'boolean' },
-  only: { type: 'string' },
-  exclude: { type: 'string' },
-  force: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const;
 
 const HINT = '(run `cairn help`)';
 

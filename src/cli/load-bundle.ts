@@ -1,5 +1,17 @@
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -62,7 +74,7 @@ export function loadBundle(file: string, options: { variant: string; env?: NodeJ
   const source = readFileSync(file, 'latin1');
   if (process.sourceMapsEnabled)
     return { exports: runModule(file, compiledByNode(file, source)), saveCompileCache() {} };
-  const cacheFile = cacheFileFor(source, options.variant, options.env ?? process.env);
+  const cacheFile = cacheFileFor(file, source, options.variant, options.env ?? process.env);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const script = new Script(source, { filename: file, cachedData });
   let unsaved = cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true);
@@ -99,7 +111,7 @@ function compiledByNode(file: string, source: string): ModuleFunction {
 }
 
 /** The cache's path for this bundle, Node and flags; null when caching is off or the folder is not safe to use. */
-function cacheFileFor(source: string, variant: string, env: NodeJS.ProcessEnv): string | null {
+function cacheFileFor(file: string, source: string, variant: string, env: NodeJS.ProcessEnv): string | null {
   const setting = env.CAIRN_COMPILE_CACHE?.trim();
   if (setting !== undefined && /^(off|false|0|no)$/i.test(setting)) return null;
   const bundleId = BUNDLE_ID.exec(source.slice(-200))?.[1];
@@ -107,8 +119,10 @@ function cacheFileFor(source: string, variant: string, env: NodeJS.ProcessEnv): 
   const uid = process.getuid?.();
   const folder = setting ? setting : join(tmpdir(), `cairn-compile-cache-${uid ?? 'user'}`);
   if (!usableFolder(folder, uid)) return null;
+  // The file's size and time too: a bundle edited in place keeps the id its build wrote.
+  const { size, mtimeMs } = statSync(file);
   const flags = createHash('sha256')
-    .update(JSON.stringify([variant, process.execArgv, env.NODE_OPTIONS ?? '']))
+    .update(JSON.stringify([variant, process.execArgv, env.NODE_OPTIONS ?? '', size, mtimeMs]))
     .digest('hex')
     .slice(0, 16);
   return join(folder, `${bundleId}-node${process.version}-${process.arch}-${flags}${CACHE_SUFFIX}`);
@@ -136,13 +150,22 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /**
- * Writes the cache whole or not at all (runs starting together each write their own file, then
- * rename it in place), then trims the folder: the newest caches are kept, and a partial file a
- * run killed while writing left behind goes after a minute.
+ * Writes the cache whole or not at all: into a file of its own (runs starting together, on one
+ * machine or sharing the folder from several, each write their own), flushed, then renamed in
+ * place. V8 checks a cache's header, not its content, so a cache is never left half-written. Then
+ * the folder is trimmed: the newest caches are kept, and a partial file a run killed while writing
+ * left behind goes after a minute.
  */
 function writeCache(file: string, data: Buffer): void {
-  const partial = `${file}.${process.pid}${PARTIAL_SUFFIX}`;
-  writeFileSync(partial, data, { mode: 0o600 });
+  const partial = `${file}.${randomUUID()}${PARTIAL_SUFFIX}`;
+  const descriptor = openSync(partial, 'wx', 0o600);
+  try {
+    for (let written = 0; written < data.length;)
+      written += writeSync(descriptor, data, written, data.length - written);
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
   renameSync(partial, file);
   const folder = dirname(file);
   const entries = readdirSync(folder).map((name) => ({

@@ -1,8 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
+import { nodeStartFlags } from './compact-heap.js';
 import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-generation.js';
 
-it('calls afterStart once, as soon as the server is busy (not a second later), while the young generation is held', async () => {
+// Node given its own young-generation flags holds nothing, and calls afterStart a second after listening.
+const ownFlags = nodeStartFlags().some((flag) => /semi[-_]space/.test(flag));
+
+it.skipIf(ownFlags)('calls afterStart once, as soon as the server is busy (not a second later)', async () => {
   holdYoungGeneration();
   const calls: number[] = [];
   const listening = performance.now();

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ProjectError } from '../core/errors.js';
+import { importFile } from '../core/import-file.js';
 import { compiledConfigFile, compiledProjectRoot } from './compiled-config-dir.js';
 import type { EnvHelper } from './env-helper.js';
 
@@ -77,7 +77,7 @@ async function importConfigModule(file: string): Promise<unknown> {
       if ((error as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw error;
     }
   }
-  if (ext === '.mjs') return interopDefault(await import(pathToFileURL(file).href));
+  if (ext === '.mjs') return interopDefault(await importFile(file));
   const { createJiti } = await import('jiti');
   const jiti = createJiti(file, { moduleCache: false, fsCache: false });
   return interopDefault(await jiti.import(file));

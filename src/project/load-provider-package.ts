@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ProjectError } from '../core/errors.js';
+import { importFile } from '../core/import-file.js';
 
 /** The two plugins whose providers a project installs as npm packages. */
 export type ProviderPlugin = 'upload' | 'email';
@@ -91,7 +91,7 @@ async function requireOrImport(require: NodeJS.Require, path: string): Promise<u
     return require(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ESM') throw error;
-    return import(pathToFileURL(path).href);
+    return importFile(path);
   }
 }
 

@@ -45,13 +45,17 @@ export interface RunningCairn {
 }
 
 /**
- * Spawns `cairn start --dir <dir>` on a free port with `env` added, and resolves once `/_health`
+ * Spawns `cairn start --dir <dir>` (or `cairn <argv>`) on a free port with `env` added, and resolves once `/_health`
  * answers 204, or rejects with what it printed if it exits or is not up within 45 s (a first
  * start on MySQL creates some sixty tables, slow on a busy machine).
  */
-export async function startCairn(dir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningCairn> {
+export async function startCairn(
+  dir: string,
+  env: Readonly<Record<string, string>> = {},
+  argv: readonly string[] = ['start', '--dir', dir],
+): Promise<RunningCairn> {
   const port = await closedPort();
-  const child = spawn(process.execPath, [BIN, 'start', '--dir', dir], {
+  const child = spawn(process.execPath, [BIN, ...argv], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   let output = '';
