@@ -66,9 +66,10 @@ type ModuleFunction = (
 /**
  * Loads and runs the bundle `file` with its code cache when there is one. The file's text is a
  * function expression, `(function (exports, require, module, __filename, __dirname) {…})`
- * (scripts/bundle-cli.mjs). `variant` names the V8 flags the caller set before loading it
- * (bin/cairn.js: a server holds the young generation, young-generation.ts), which are part of the
- * cache's key beside Node's own flags.
+ * (scripts/bundle-cli.mjs). `variant` names the run (bin/cairn.js: `server`, whose young
+ * generation is held before the bundle loads, young-generation.ts, or `command <name>`): part of
+ * the cache's key beside Node's own flags, since each run compiles different functions and a
+ * server's V8 flags differ.
  */
 export function loadBundle(file: string, options: { variant: string; env?: NodeJS.ProcessEnv }): LoadedBundle {
   const source = readFileSync(file, 'latin1');
