@@ -208,6 +208,38 @@ for (const kind of inject('databases')) {
       });
     });
 
+    it('reads the sources linked to matching targets from one index (a filter through a relation), joined on SQLite when to-one', async () => {
+      await withApp(async (app) => {
+        const { indexes } = await existing(app);
+        for (const name of ['articles_author_lnk_tgt_src_idx', 'articles_tags_lnk_tgt_src_idx'])
+          expect(indexes.has(name), name).toBe(true);
+        if (app.db.dialect.name !== 'sqlite') return;
+        const written: { sql: string; params: readonly unknown[] }[] = [];
+        const listening = await createApp(await loadProject(dir, database.env), {
+          onQuery: (query) => void written.push(query),
+        });
+        try {
+          const url = '/api/articles?filters[author][name][$containsi]=a&sort=publishDate:desc';
+          expect((await listening.server.inject({ method: 'GET', url })).statusCode).toBe(200);
+          const filtered = written.filter((query) => query.sql.includes('"articles_author_lnk" as "l1"'));
+          expect(filtered.length, url).toBeGreaterThan(0);
+          for (const query of filtered) {
+            // A to-one relation: its links are joined, not kept in a temporary list first.
+            expect(query.sql).toContain('cross join "articles" as "t0" on "t0"."id" = "l1"."article_id"');
+            const steps = await app.db.all({ sql: `explain query plan ${query.sql}`, params: query.params });
+            const details = steps.map((row) => String(row.detail));
+            expect(details.filter((step) => step.startsWith('LIST SUBQUERY'))).toEqual([]);
+            expect(
+              details.filter((step) => / l1 USING COVERING INDEX articles_author_lnk_tgt_src_idx\b/.test(step)),
+              details.join('\n'),
+            ).toHaveLength(1);
+          }
+        } finally {
+          await listening.close();
+        }
+      });
+    });
+
     it('a second start changes nothing and reports nothing', async () => {
       let statements = 0;
       const app = await createApp(await loadProject(dir, database.env), { onQuery: () => statements++ });

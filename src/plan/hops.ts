@@ -24,6 +24,11 @@ export type Hop =
       readonly sourceColumn: string;
       readonly targetColumn: string;
       readonly orderColumn: string | null;
+      /**
+       * A to-one relation: every source row has at most one link row (writes replace it, as
+       * Strapi's do), so a filter may join the links without repeating source rows.
+       */
+      readonly oneLinkPerSource: boolean;
       /** Extra link-row conditions (`field = 'seo'`, `component_type = 'shared.seo'`…), by link alias. */
       readonly linkConditions: (alias: string) => readonly Condition[];
     }
@@ -67,10 +72,12 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
       const link = relationLink(schema, model, attribute);
       if (!target || !link) throw new Error(`${model.uid}.${name} has no resolvable target`);
       if (link.kind === 'joinColumn') return { kind: 'column', target, toMany: false, column: link.column };
+      const toMany = attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany';
       return {
         kind: 'link',
         target,
-        toMany: attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany',
+        toMany,
+        oneLinkPerSource: !toMany,
         table: link.table,
         sourceColumn: link.sourceColumn,
         targetColumn: link.targetColumn,
@@ -91,6 +98,7 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
         sourceColumn: 'entity_id',
         targetColumn: 'cmp_id',
         orderColumn: 'order',
+        oneLinkPerSource: false,
         // field/component_type have a handful of values: filters on the parents' link rows, never the index to read.
         linkConditions: (alias) => [residual(text(alias, 'field', name)), residual(text(alias, 'component_type', uid))],
       };
@@ -106,6 +114,7 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
         sourceColumn: 'related_id',
         targetColumn: MEDIA_FILE_COLUMN,
         orderColumn: 'order',
+        oneLinkPerSource: false,
         linkConditions: (alias) => [text(alias, 'related_type', model.uid), text(alias, 'field', name)],
       };
     }

@@ -98,6 +98,7 @@ function semiJoin(hop: Extract<Hop, { kind: 'link' }>, outerAlias: string, rows:
     from: rows.from,
     joins: rows.joins,
     where: allOf([...hop.linkConditions(linkAlias), rows.targetStatus, inner]) as Condition,
+    ...(hop.oneLinkPerSource && { distinct: true }),
   };
 }
 

@@ -69,6 +69,11 @@ export type Condition =
       readonly from: TableRef;
       readonly joins?: readonly JoinClause[];
       readonly where: Condition;
+      /**
+       * No two subquery rows select the same value (a to-one relation's links): a statement may
+       * join the subquery's tables instead, without repeating outer rows (sql/semi-join-as-join.ts).
+       */
+      readonly distinct?: boolean;
     }
   /** `_q`: the term matches any of the columns (LIKE %term%, case-insensitively where the dialect allows). */
   | { readonly kind: 'search'; readonly columns: readonly ColumnRef[]; readonly term: string }

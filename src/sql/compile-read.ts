@@ -1,6 +1,7 @@
 import type { CountPlan, OrderTerm, RelatedPath, SelectColumn, SelectPlan } from '../plan/plan-types.js';
 import { compileCondition, compileJoins } from './compile-condition.js';
 import type { CompiledQuery, Dialect } from './dialect.js';
+import { fromWhere } from './semi-join-as-join.js';
 import { SqlWriter } from './sql-writer.js';
 
 /**
@@ -144,7 +145,7 @@ function rowsOfPage(w: SqlWriter, plan: SelectPlan, withTotal: boolean, page: ()
  * against 1.12 ms for the ids and total).
  *
  *   with "m" as materialized (select "t0"."id" as "id", "t0"."publish_date" as "s0", "t0"."id" as "s1"
- *     from "articles" as "t0" where …)
+ *     from "articles" as "t0" where …)          (a to-one relation filter joined: fromWhere)
  *   select "t0"."id" as "id", …, "p"."__total" as "__total" from "articles" as "t0"
  *   inner join (select "m"."id" as "id", (select count(*) from "m") as "__total" from "m"
  *     order by "m"."s0" desc, "m"."s1" asc limit ?) as "p" on "p"."id" = "t0"."id" order by …
@@ -153,8 +154,7 @@ function materializedPage(w: SqlWriter, plan: SelectPlan): string {
   const m = w.id('m');
   const sorted = (i: number) => w.id(`s${i}`);
   const values = plan.orderBy.map((term, i) => `, ${orderValue(w, term)} as ${sorted(i)}`).join('');
-  let matches = `select ${w.ref({ alias: plan.from.alias, column: 'id' })} as ${w.id('id')}${values} from ${w.table(plan.from)}`;
-  if (plan.where) matches += ` where ${compileCondition(w, plan.where)}`;
+  const matches = `select ${w.ref({ alias: plan.from.alias, column: 'id' })} as ${w.id('id')}${values}${fromWhere(w, plan.from, plan.where)}`;
   const order = plan.orderBy.map((term, i) => sortTerm(w, `${m}.${sorted(i)}`, term)).join(', ');
   const page = () =>
     `select ${m}.${w.id('id')} as ${w.id('id')}, (select count(*) from ${m}) as ${w.id(TOTAL_COLUMN)} from ${m} order by ${order}${pageClause(w, plan)}`;
@@ -210,10 +210,8 @@ function aggregateOver(w: SqlWriter, aggregate: 'min' | 'max', column: string, t
   return `(${from} where ${compileCondition(w, through.where)})`;
 }
 
-/** CountPlan → `select count(*) as "count" from … where …`. */
+/** CountPlan → `select count(*) as "count" from … where …` (a to-one relation filter joined: fromWhere). */
 export function compileCount(dialect: Dialect, plan: CountPlan): CompiledQuery {
   const w = new SqlWriter(dialect);
-  let sql = `select count(*) as ${w.id('count')} from ${w.table(plan.from)}`;
-  if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
-  return w.done(sql);
+  return w.done(`select count(*) as ${w.id('count')}${fromWhere(w, plan.from, plan.where)}`);
 }

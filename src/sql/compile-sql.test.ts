@@ -3,6 +3,7 @@ import type { Condition, SelectPlan, ValueKind } from '../plan/plan-types.js';
 import { compileCount, compileSelect, compileSelectWithTotal } from './compile-read.js';
 import { isIn, simpleSelect } from '../plan/simple-plans.js';
 import { compileCopyRows, compileDelete, compileInsert, compileUpdate } from './compile-write.js';
+import type { Dialect } from './dialect.js';
 import { mysqlDialect } from './dialects/mysql.js';
 import { postgresDialect } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
@@ -114,6 +115,45 @@ describe('golden SQL (SQLite)', () => {
       sql: 'select count(*) as "count" from "articles" as "t0" where "t0"."views" >= ?',
       params: [3],
     });
+  });
+
+  it('count through a to-one relation filter: its tables joined on SQLite, `in (subquery)` elsewhere', () => {
+    const byAuthor = (distinct: boolean): Condition => ({
+      kind: 'inSelect',
+      column: { alias: 't0', column: 'id' },
+      selected: { alias: 'l1', column: 'article_id' },
+      from: { table: 'authors', alias: 't1' },
+      joins: [
+        {
+          table: 'articles_author_lnk',
+          alias: 'l1',
+          on: {
+            kind: 'compareColumns',
+            left: { alias: 'l1', column: 'author_id' },
+            op: 'eq',
+            right: { alias: 't1', column: 'id' },
+          },
+        },
+      ],
+      where: { kind: 'compare', column: { alias: 't1', column: 'name' }, op: 'eq', value: 'Ann', valueKind: 'string' },
+      ...(distinct && { distinct }),
+    });
+    const count = (dialect: Dialect, distinct: boolean) =>
+      compileCount(dialect, {
+        from: { table: 'articles', alias: 't0' },
+        where: { kind: 'and', children: [compare('views', 'gte', 3, 'integer'), byAuthor(distinct)] },
+      });
+    const links = 'from "authors" as "t1" inner join "articles_author_lnk" as "l1" on "l1"."author_id" = "t1"."id"';
+    expect(count(sqliteDialect, true)).toEqual({
+      sql: `select count(*) as "count" ${links} cross join "articles" as "t0" on "t0"."id" = "l1"."article_id" where ("t1"."name" = ? and "t0"."views" >= ?)`,
+      params: ['Ann', 3],
+    });
+    const asIn = `select count(*) as "count" from "articles" as "t0" where ("t0"."views" >= ? and "t0"."id" in (select "l1"."article_id" ${links} where "t1"."name" = ?))`;
+    expect(count(sqliteDialect, false)).toEqual({ sql: asIn, params: [3, 'Ann'] });
+    for (const dialect of [postgresDialect, mysqlDialect]) {
+      expect(count(dialect, true).sql).toContain(' in (select ');
+      expect(count(dialect, true).sql).not.toContain('cross join');
+    }
   });
 
   it('insert returns ids and encodes JSON, booleans and big integers', () => {

@@ -96,6 +96,13 @@ export interface Dialect {
    * no faster (BENCHMARKS.md, issue 21's third session).
    */
   readonly materializedPageTotal: boolean;
+  /**
+   * A statement that reads every match (a page's matches before its sort, a count) joins a to-one
+   * relation filter's tables instead of `id in (subquery)` (sql/semi-join-as-join.ts): SQLite
+   * otherwise keeps the subquery's ids in a temporary B-tree first. PostgreSQL and MySQL turn an
+   * `in (subquery)` into a semi-join themselves.
+   */
+  readonly joinsDistinctSemiJoins: boolean;
   /** Queries that read the existing tables, columns and indexes. */
   readonly introspector: Introspector;
 }

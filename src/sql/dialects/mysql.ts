@@ -78,6 +78,7 @@ export const mysqlDialect: Dialect = {
   inlineForeignKeys: false,
   partialIndexes: false,
   materializedPageTotal: false,
+  joinsDistinctSemiJoins: false,
   introspector: {
     columnsQuery: {
       sql: `select t.table_name as table_name, c.column_name as column_name, c.column_type as data_type

@@ -62,6 +62,7 @@ export const postgresDialect: Dialect = {
   inlineForeignKeys: false,
   partialIndexes: true,
   materializedPageTotal: false,
+  joinsDistinctSemiJoins: false,
   introspector: {
     columnsQuery: {
       sql: `select c.relname as table_name, a.attname as column_name, format_type(a.atttypid, a.atttypmod) as data_type

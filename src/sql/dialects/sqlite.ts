@@ -39,6 +39,7 @@ export const sqliteDialect: Dialect = {
   inlineForeignKeys: true,
   partialIndexes: true,
   materializedPageTotal: true,
+  joinsDistinctSemiJoins: true,
   introspector: {
     columnsQuery: {
       sql: `select m.name as table_name, p.name as column_name, p.type as data_type
