@@ -25,8 +25,10 @@ export type Hop =
       readonly targetColumn: string;
       readonly orderColumn: string | null;
       /**
-       * A to-one relation: every source row has at most one link row (writes replace it, as
-       * Strapi's do), so a filter may join the links without repeating source rows.
+       * Every source row reaches at most one target row of a status: a oneToOne or manyToOne
+       * relation (writes keep one target document, as Strapi's do) to a type without locales (a
+       * link may reach several locales of the document). A filter may then join the links
+       * without repeating source rows.
        */
       readonly oneLinkPerSource: boolean;
       /** Extra link-row conditions (`field = 'seo'`, `component_type = 'shared.seo'`…), by link alias. */
@@ -72,12 +74,12 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
       const link = relationLink(schema, model, attribute);
       if (!target || !link) throw new Error(`${model.uid}.${name} has no resolvable target`);
       if (link.kind === 'joinColumn') return { kind: 'column', target, toMany: false, column: link.column };
-      const toMany = attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany';
+      const toOne = attribute.relation === 'oneToOne' || attribute.relation === 'manyToOne';
       return {
         kind: 'link',
         target,
-        toMany,
-        oneLinkPerSource: !toMany,
+        toMany: attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany',
+        oneLinkPerSource: toOne && !(target.modelType === 'contentType' && target.localized),
         table: link.table,
         sourceColumn: link.sourceColumn,
         targetColumn: link.targetColumn,
