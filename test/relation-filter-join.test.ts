@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/test-server.js';
 
 /**
  * A filter through a to-one relation (`author`, `editor`) is joined on SQLite where a statement
@@ -81,5 +83,45 @@ for (const database of inject('databases'))
       expect(matched).toBeGreaterThan(filters.length * shapes.length);
       // Every shape reads all matches (a COUNT or a sorted page) at least once: joined on SQLite.
       expect(joined).toBe(database === 'sqlite' ? filters.length * shapes.length : 0);
+    });
+  });
+
+/**
+ * With draft & publish on the author type, publishing an author copies its draft's links to the
+ * published articles beside the author they were published with: a published article may then
+ * have two author links. Such a relation is never joined, and the article comes once.
+ */
+for (const database of inject('databases'))
+  describe(`[${database}] a to-one relation to a type with draft & publish`, () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      const schemaPath = 'src/api/author/content-types/author/schema.json';
+      const schema = JSON.parse(readFileSync(join(EXAMPLE_PROJECT, schemaPath), 'utf8'));
+      schema.options.draftAndPublish = true;
+      server = await startTestServer({ database, files: { [schemaPath]: JSON.stringify(schema) } });
+    });
+    afterAll(() => server.close());
+
+    it('is not joined: an article linked to two published authors comes once, and counts once', async () => {
+      const send = async (method: string, path: string, body: unknown) => {
+        const response = await server.request(method, path, { body });
+        expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
+        return response.json.data.documentId as string;
+      };
+      const xena = await send('POST', '/api/authors', { data: { name: 'Xena' } });
+      const yara = await send('POST', '/api/authors', { data: { name: 'Yara' } });
+      const article = await send('POST', '/api/articles', { data: { title: 'one', author: xena } });
+      await send('PUT', `/api/articles/${article}?status=draft`, { data: { author: yara } });
+      await send('PUT', `/api/authors/${yara}`, { data: { bio: 'republished' } });
+      server.resetQueries();
+      for (const shape of ['&sort=title', '']) {
+        const list = await server.request(
+          'GET',
+          `/api/articles?filters[author][name][$containsi]=a${shape}&fields[0]=title`,
+        );
+        expect(list.json.data.map((document: { title: string }) => document.title)).toEqual(['one']);
+        expect(list.json.meta.pagination.total).toBe(1);
+      }
+      expect(server.queries.filter((query) => query.sql.includes('cross join'))).toEqual([]);
     });
   });

@@ -25,10 +25,11 @@ export type Hop =
       readonly targetColumn: string;
       readonly orderColumn: string | null;
       /**
-       * Every source row reaches at most one target row of a status: a oneToOne or manyToOne
-       * relation (writes keep one target document, as Strapi's do) to a type without locales (a
-       * link may reach several locales of the document). A filter may then join the links
-       * without repeating source rows.
+       * Every source row has at most one link: a oneToOne or manyToOne relation (writes keep one
+       * target document, as Strapi's do) to a type with one row per document, without locales or
+       * draft & publish (a link may reach several locales of the document, and publishing a
+       * target copies its draft's links beside those the published sources already had). A filter
+       * may then join the links without repeating source rows.
        */
       readonly oneLinkPerSource: boolean;
       /** Extra link-row conditions (`field = 'seo'`, `component_type = 'shared.seo'`…), by link alias. */
@@ -79,7 +80,8 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
         kind: 'link',
         target,
         toMany: attribute.relation === 'oneToMany' || attribute.relation === 'manyToMany',
-        oneLinkPerSource: toOne && !(target.modelType === 'contentType' && target.localized),
+        oneLinkPerSource:
+          toOne && !(target.modelType === 'contentType' && (target.localized || target.draftAndPublish)),
         table: link.table,
         sourceColumn: link.sourceColumn,
         targetColumn: link.targetColumn,
