@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closedPort } from './webhook-receiver.js';
 
@@ -46,14 +47,28 @@ export interface RunningCairn {
 
 /**
  * Spawns `cairn start --dir <dir>` (or `cairn <argv>`) on a free port with `env` added, and resolves once `/_health`
- * answers 204, or rejects with what it printed if it exits or is not up within 45 s (a first
- * start on MySQL creates some sixty tables, slow on a busy machine).
+ * answers 204 from that child, or rejects with what it printed if it exits or is not up within 45 s (a first
+ * start on MySQL creates some sixty tables, slow on a busy machine). The port is free when chosen,
+ * but another test's server may take it before the child listens: a 204 then comes from that
+ * server, so the answer counts only when the child holds the listening socket, and the child is
+ * started again on another port when its own port was taken.
  */
 export async function startCairn(
   dir: string,
   env: Readonly<Record<string, string>> = {},
   argv: readonly string[] = ['start', '--dir', dir],
 ): Promise<RunningCairn> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnFreePort(argv, env);
+    if (started !== 'port taken') return started;
+    if (attempt === 3) throw new Error('cairn start: three free ports were taken by other servers before it listened');
+  }
+}
+
+async function startOnFreePort(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<RunningCairn | 'port taken'> {
   const port = await closedPort();
   const child = spawn(process.execPath, [BIN, ...argv], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -67,12 +82,17 @@ export async function startCairn(
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;
   while (running && Date.now() < deadline) {
-    if (
-      (await fetch(`${base}/_health`).then(
-        (r) => r.status,
-        () => 0,
-      )) === 204
-    ) {
+    const status = await fetch(`${base}/_health`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status !== 0 && child.pid !== undefined && !listensOn(child.pid, port)) {
+      // Someone else's server answers on this port: this child cannot listen there.
+      child.kill('SIGKILL');
+      await exited;
+      return 'port taken';
+    }
+    if (status === 204) {
       const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
         if (running) child.kill(signal);
         return exited;
@@ -84,4 +104,30 @@ export async function startCairn(
   child.kill('SIGKILL');
   await exited;
   throw new Error(`cairn start did not come up:\n${output}`);
+}
+
+/**
+ * Whether process `pid` holds the socket listening on 127.0.0.1:`port`: the socket's inode in
+ * /proc/net/tcp among the process's open files (Linux; taken as true elsewhere).
+ */
+function listensOn(pid: number, port: number): boolean {
+  if (process.platform !== 'linux') return true;
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const socket = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1] === local && fields[3] === '0A');
+  if (!socket) return false;
+  const target = `socket:[${socket[9]}]`;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === target;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }
