@@ -4,8 +4,8 @@ import { eq, isIn } from '../plan/simple-plans.js';
 import { relationLink, type RelationLink } from '../schema/links.js';
 import { getModel, type ContentType, type Model } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
-import { compileInsert, compileUpdate } from '../sql/compile-write.js';
-import type { LinkWriter } from './write-relations.js';
+import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
+import { otherSideHoldsOne, type LinkWriter } from './write-relations.js';
 
 type JoinTableLink = Extract<RelationLink, { kind: 'joinTable' }>;
 
@@ -56,7 +56,16 @@ export async function copyLinks(
       if (link.inverseOrderColumn) row.set(link.inverseOrderColumn, { value: stored.inverseOrder, kind: 'float' });
       rows.push(row);
     }
-    if (rows.length > 0) await writer.exec.run(compileInsert(writer.dialect, { table: link.table, rows }));
+    if (rows.length === 0) continue;
+    if (otherSideHoldsOne(writer.schema, attribute)) {
+      // A row on the other side holds one link (an article's author): the copy replaces the one
+      // it had, as Strapi 5 does when publishing an author moves a published article to it.
+      const linked = rows.map((row) => row.get(link.targetColumn)?.value as number);
+      await writer.exec.run(
+        compileDelete(writer.dialect, { table: link.table, where: isIn(link.targetColumn, linked) }),
+      );
+    }
+    await writer.exec.run(compileInsert(writer.dialect, { table: link.table, rows }));
   }
 }
 

@@ -310,7 +310,7 @@ async function nextInverseOrders(
 }
 
 /** Whether a document on the other side of a bidirectional relation holds at most one link. */
-function otherSideHoldsOne(schema: Schema, attribute: RelationAttribute): boolean {
+export function otherSideHoldsOne(schema: Schema, attribute: RelationAttribute): boolean {
   const otherName = attribute.inversedBy ?? attribute.mappedBy;
   if (!otherName || !attribute.target) return false;
   const other = getModel(schema, attribute.target)?.attributes.get(otherName);
