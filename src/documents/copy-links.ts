@@ -45,9 +45,11 @@ export async function copyLinks(
           )
         : null;
     const rows: RowValues[] = [];
+    const linked: number[] = [];
     for (const stored of links) {
       const mapped = published ? published.get(stored.target) : stored.target;
       if (mapped === undefined) continue;
+      linked.push(mapped);
       const row = new Map<string, { value: unknown; kind: ValueKind }>([
         [link.sourceColumn, { value: toId, kind: 'integer' }],
         [link.targetColumn, { value: mapped, kind: 'integer' }],
@@ -60,7 +62,6 @@ export async function copyLinks(
     if (otherSideHoldsOne(writer.schema, attribute)) {
       // A row on the other side holds one link (an article's author): the copy replaces the one
       // it had, as Strapi 5 does when publishing an author moves a published article to it.
-      const linked = rows.map((row) => row.get(link.targetColumn)?.value as number);
       await writer.exec.run(
         compileDelete(writer.dialect, { table: link.table, where: isIn(link.targetColumn, linked) }),
       );

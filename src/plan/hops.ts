@@ -27,9 +27,9 @@ export type Hop =
       /**
        * Every source row has at most one link: a oneToOne or manyToOne relation (writes keep one
        * target document, as Strapi's do) to a type with one row per document, without locales or
-       * draft & publish (a link may reach several locales of the document, and publishing a
-       * target copies its draft's links beside those the published sources already had). A filter
-       * may then join the links without repeating source rows.
+       * draft & publish (a link may reach several locales of the document, and databases written
+       * before publishing replaced the published sources' link may hold two). A filter may then
+       * join the links without repeating source rows.
        */
       readonly oneLinkPerSource: boolean;
       /** Extra link-row conditions (`field = 'seo'`, `component_type = 'shared.seo'`…), by link alias. */
