@@ -25,8 +25,10 @@ import { versionCondition } from './document-rows.js';
  * is committed, so the publish moves it to the new row instead of the delete cascading it away;
  * or the link's insert waits for the delete and then finds no row, and its write is run again
  * (db/retry-conflicts.ts) to link the new row or report the target gone. Rows a write only
- * updates are not locked up front: a write linking to them (a share lock) never waits for it,
- * so two writes linking each other's documents do not deadlock.
+ * updates are not locked up front. On PostgreSQL a write linking to them (a key-share lock) never
+ * waits for the update; on MySQL its share lock does, so two writes linking each other's
+ * documents (each updating its own row, then linking the other's) deadlock, and the one MySQL
+ * rolls back runs again.
  *
  * A write that finds its document gone once it holds the lock answers 404, as Strapi does for
  * a document that does not exist.
