@@ -240,6 +240,14 @@ for (const kind of inject('databases')) {
       });
     });
 
+    it("finds a row's media from one index of (related_id, related_type, field), besides Strapi's own", async () => {
+      await withApp(async (app) => {
+        const { indexes } = await existing(app);
+        for (const name of ['files_related_mph_idix', 'files_related_mph_related_idx'])
+          expect(indexes.has(name), name).toBe(true);
+      });
+    });
+
     it('a second start changes nothing and reports nothing', async () => {
       let statements = 0;
       const app = await createApp(await loadProject(dir, database.env), { onQuery: () => statements++ });

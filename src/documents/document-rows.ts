@@ -1,6 +1,7 @@
 import type { Executor } from '../db/database.js';
 import { allOf, type Condition } from '../plan/plan-types.js';
 import type { Status } from '../query/query-types.js';
+import { documentIndex } from '../schema/tables.js';
 import type { ContentType } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import type { Dialect } from '../sql/dialect.js';
@@ -59,6 +60,7 @@ export async function findVersionIds(
       limit: null,
       offset: 0,
       forUpdate: forDelete,
+      throughIndex: documentIndex(type.table),
     }),
   );
   return rows.map((row) => Number(row.id));

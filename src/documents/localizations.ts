@@ -1,5 +1,4 @@
 import type { Executor } from '../db/database.js';
-import { MEDIA_MORPH_TABLE } from '../plan/hops.js';
 import { allOf, type SelectColumn, type ValueKind } from '../plan/plan-types.js';
 import { storedColumns } from '../plan/plan-write.js';
 import { eq, isIn, rowOf } from '../plan/simple-plans.js';
@@ -11,7 +10,7 @@ import { compileCopyRows, compileDelete, compileUpdate } from '../sql/compile-wr
 import type { DocumentContext } from './context.js';
 import { findVersionIds } from './document-rows.js';
 import { copyRowTree, deleteAttributeComponents } from './row-tree.js';
-import { morphRowsOf } from './write-media.js';
+import { deleteMorphRows } from './write-media.js';
 
 /**
  * Creates the `locale` version of a document that exists in other locales (`PUT
@@ -150,9 +149,7 @@ async function copySharedAttributes(
   const writer = { schema: ctx.schema, exec: tx, dialect };
   for (const attribute of tree) {
     if (attribute.type === 'media')
-      await tx.run(
-        compileDelete(dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(type, targets, attribute.name) }),
-      );
+      await tx.run(compileDelete(dialect, deleteMorphRows(type, targets, attribute.name)));
     else await deleteAttributeComponents(writer, type, targets, attribute.name);
   }
   const names = new Set(tree.map((a) => a.name));

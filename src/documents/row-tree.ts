@@ -17,7 +17,7 @@ import {
 } from './resolve-relations.js';
 import type { RelationRef } from './relation-input.js';
 import { componentLinks, writeComponents, type ComponentLink } from './write-components.js';
-import { morphRowsOf, verifyFiles, writeMedia } from './write-media.js';
+import { deleteMorphRows, morphRowsOf, verifyFiles, writeMedia } from './write-media.js';
 import type { MediaWrite } from './prepare-values.js';
 import { writeRelation, type LinkWriter } from './write-relations.js';
 
@@ -101,9 +101,7 @@ export async function deleteRowTrees(writer: LinkWriter, model: Model, rowIds: r
     await deleteComponents(writer, await componentLinks(writer, model, rowIds));
   }
   if (attributes.some((a) => a.type === 'media')) {
-    await writer.exec.run(
-      compileDelete(writer.dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, rowIds) }),
-    );
+    await writer.exec.run(compileDelete(writer.dialect, deleteMorphRows(model, rowIds)));
   }
 }
 

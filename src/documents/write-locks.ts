@@ -1,5 +1,6 @@
 import type { Executor, Transaction } from '../db/database.js';
 import type { Status } from '../query/query-types.js';
+import { documentIndex } from '../schema/tables.js';
 import type { ContentType, ScalarAttribute } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import type { Dialect } from '../sql/dialect.js';
@@ -130,6 +131,7 @@ export async function documentRows(
       limit: null,
       offset: 0,
       forUpdate: forDelete,
+      throughIndex: documentIndex(type.table),
     }),
   );
   return rows.map((row) => ({

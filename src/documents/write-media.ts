@@ -1,8 +1,9 @@
 import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
-import type { Condition, RowValues, ValueKind } from '../plan/plan-types.js';
+import type { Condition, DeletePlan, RowValues, ValueKind } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, simpleSelect } from '../plan/simple-plans.js';
+import { MEDIA_MORPH_ROW_INDEX } from '../schema/tables.js';
 import type { MediaAttribute, Model } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';
@@ -64,6 +65,14 @@ export function morphRowsOf(model: Model, rowIds: readonly number[], field?: str
 }
 
 /**
+ * Deletes the morph rows of some rows of `model` (all fields, or one), found through Cairn's index
+ * by row: on MySQL it locks no morph row of another type's row of the same id.
+ */
+export function deleteMorphRows(model: Model, rowIds: readonly number[], field?: string): DeletePlan {
+  return { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, rowIds, field), throughIndex: MEDIA_MORPH_ROW_INDEX };
+}
+
+/**
  * Replaces the files of one media attribute of row `rowId` of `model` (a content type or a
  * component): `files_related_mph` rows with `related_type` = the model uid, in the given order.
  */
@@ -75,10 +84,7 @@ export async function writeMedia(
   fileIds: readonly number[],
   isNewRow: boolean,
 ): Promise<void> {
-  if (!isNewRow)
-    await writer.exec.run(
-      compileDelete(writer.dialect, { table: MEDIA_MORPH_TABLE, where: morphRowsOf(model, [rowId], attribute.name) }),
-    );
+  if (!isNewRow) await writer.exec.run(compileDelete(writer.dialect, deleteMorphRows(model, [rowId], attribute.name)));
   if (fileIds.length === 0) return;
   const rows: RowValues[] = fileIds.map(
     (fileId, index) =>

@@ -144,6 +144,11 @@ export interface SelectPlan {
   readonly perParent?: { readonly key: ColumnRef; readonly offset: number; readonly limit: number | null };
   /** The rows read stay locked until the transaction ends (`FOR UPDATE` where the database has row locks). */
   readonly forUpdate?: boolean;
+  /**
+   * With `forUpdate`: an index matching the whole condition, which the statement must read its
+   * rows through where the database locks every row it reads (Dialect.forcesLockingIndex).
+   */
+  readonly throughIndex?: string;
 }
 
 /** SELECT COUNT(*) FROM table WHERE … */
@@ -180,6 +185,12 @@ export interface UpdatePlan {
 export interface DeletePlan {
   readonly table: string;
   readonly where: Condition;
+  /**
+   * An index matching the whole condition, which the statement must find its rows through where
+   * the database locks every row it reads (Dialect.forcesLockingIndex): then it locks no row it
+   * does not delete.
+   */
+  readonly throughIndex?: string;
 }
 
 /** `column = value` on the statement's main table (alias-free, for writes). */

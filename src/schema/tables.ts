@@ -121,9 +121,7 @@ function modelTable(schema: Schema, model: Model): TableSpec {
         ...(declared.type === null ? { typeNull: true } : {}),
       });
     }
-    indexes.push(
-      index(identifier([model.table, 'documents'], { suffix: 'index' }), ['document_id', 'locale', 'published_at']),
-    );
+    indexes.push(index(documentIndex(model.table), ['document_id', 'locale', 'published_at']));
     if (model.localized) indexes.push(...localeIndexes(model));
   }
   indexes.push(...foreignKeyIndexes, ...(EXTRA_INDEXES[model.table] ?? []));
@@ -238,6 +236,22 @@ function componentJoinTable(ownerTable: string): TableSpec {
   };
 }
 
+/**
+ * Strapi's index of a content type's rows by document (`document_id`, `locale`, `published_at`):
+ * a write locks the rows of its document through it (documents/write-locks.ts).
+ */
+export function documentIndex(table: string): string {
+  return identifier([table, 'documents'], { suffix: 'index' });
+}
+
+/**
+ * Cairn's index of `files_related_mph` by row (`related_id`, `related_type`, `field`): a row's
+ * media are read and replaced through it (documents/write-media.ts deleteMorphRows).
+ */
+export const MEDIA_MORPH_ROW_INDEX = identifier(identifier(['files', 'related'], { suffix: 'morphs' }), {
+  suffix: 'related_idx',
+});
+
 /** `files_related_mph`: which row (`related_type` uid + `related_id`) uses which file, in which field. */
 function mediaMorphTable(): TableSpec {
   const name = identifier(['files', 'related'], { suffix: 'morphs' });
@@ -257,6 +271,13 @@ function mediaMorphTable(): TableSpec {
       index(fk, [fileColumn]),
       index(identifier(name, { suffix: 'order_index' }), ['order']),
       index(identifier(name, { suffix: 'id_column_index' }), ['related_id']),
+      // Not in Strapi's layout: a row's media (`related_id = ? and related_type = ? and field = ?`)
+      // read or replaced without visiting the morph rows of every other type's row of that id. On
+      // MySQL, replacing them locks only the rows it deletes: with the index on `related_id`
+      // alone, writes of unrelated rows (an article and a component of the same id) locked each
+      // other's morph rows, and racing media writes deadlocked (a delete is told to read through
+      // this index there: MySQL's planner sometimes picks the shorter one).
+      cairnIndex(MEDIA_MORPH_ROW_INDEX, ['related_id', 'related_type', 'field']),
     ],
     foreignKeys: [
       { name: fk, columns: [fileColumn], referencedTable: 'files', referencedColumns: ['id'], onDelete: 'CASCADE' },

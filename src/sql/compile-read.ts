@@ -48,7 +48,8 @@ function pagePerParent(w: SqlWriter, plan: SelectPlan, page: NonNullable<SelectP
 }
 
 function selectText(w: SqlWriter, plan: SelectPlan, selected: readonly SelectColumn[], extra = ''): string {
-  let sql = `select ${columnList(w, selected)}${extra} from ${w.table(plan.from)}${compileJoins(w, plan.joins ?? [])}`;
+  const hint = plan.forUpdate ? w.lockingIndex(plan.throughIndex) : '';
+  let sql = `select ${columnList(w, selected)}${extra} from ${w.table(plan.from)}${hint}${compileJoins(w, plan.joins ?? [])}`;
   if (plan.where) sql += ` where ${compileCondition(w, plan.where)}`;
   if (plan.groupBy && plan.groupBy.length > 0) sql += ` group by ${plan.groupBy.map((ref) => w.ref(ref)).join(', ')}`;
   if (plan.orderBy.length > 0) sql += ` order by ${orderList(w, plan.orderBy)}`;

@@ -189,6 +189,50 @@ describe('golden SQL (SQLite)', () => {
     });
   });
 
+  it('a delete given an index reads through it on MySQL only (which locks every row a delete reads)', () => {
+    const where: Condition = {
+      kind: 'compare',
+      column: { alias: '', column: 'related_id' },
+      op: 'eq',
+      value: 3,
+      valueKind: 'integer',
+    };
+    const plan = { table: 'files_related_mph', where, throughIndex: 'files_related_mph_related_idx' };
+    expect(compileDelete(mysqlDialect, plan).sql).toBe(
+      'delete `files_related_mph` from `files_related_mph` force index (`files_related_mph_related_idx`) where `related_id` = ?',
+    );
+    expect(compileDelete(postgresDialect, plan).sql).toBe('delete from "files_related_mph" where "related_id" = $1');
+    expect(compileDelete(sqliteDialect, plan).sql).toBe('delete from "files_related_mph" where "related_id" = ?');
+  });
+
+  it('a locking read given an index reads through it on MySQL only; a read that locks nothing never names it', () => {
+    const plan: SelectPlan = {
+      from: { table: 'articles', alias: '' },
+      columns: [{ column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' }],
+      where: {
+        kind: 'compare',
+        column: { alias: '', column: 'document_id' },
+        op: 'eq',
+        value: 'd',
+        valueKind: 'string',
+      },
+      orderBy: [{ column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' }],
+      limit: null,
+      offset: 0,
+      forUpdate: true,
+      throughIndex: 'articles_documents_idx',
+    };
+    expect(compileSelect(mysqlDialect, plan).sql).toBe(
+      'select `id` as `id` from `articles` force index (`articles_documents_idx`) where `document_id` = ? order by `id` asc for update',
+    );
+    expect(compileSelect(postgresDialect, plan).sql).toBe(
+      'select "id" as "id" from "articles" where "document_id" = $1 order by "id" asc nulls first for update',
+    );
+    expect(compileSelect(mysqlDialect, { ...plan, forUpdate: false }).sql).toBe(
+      'select `id` as `id` from `articles` where `document_id` = ? order by `id` asc',
+    );
+  });
+
   it('copy rows (publish) in one statement', () => {
     const where: Condition = {
       kind: 'compare',

@@ -46,7 +46,11 @@ export function compileUpdate(dialect: Dialect, plan: UpdatePlan): CompiledQuery
 /** DeletePlan → `delete from "t" where …`. */
 export function compileDelete(dialect: Dialect, plan: DeletePlan): CompiledQuery {
   const w = new SqlWriter(dialect);
-  return w.done(`delete from ${w.id(plan.table)} where ${compileCondition(w, plan.where)}`);
+  const table = w.id(plan.table);
+  const hint = w.lockingIndex(plan.throughIndex);
+  // MySQL takes index hints only in its multi-table form: `delete t from t force index (…)`.
+  const from = hint ? `${table} from ${table}${hint}` : `from ${table}`;
+  return w.done(`delete ${from} where ${compileCondition(w, plan.where)}`);
 }
 
 /**

@@ -86,6 +86,13 @@ export interface Dialect {
   lockStatement(key: string): CompiledQuery | null;
   /** Appended to a SELECT whose rows stay locked until the transaction ends (`FOR UPDATE`), or ''. */
   readonly forUpdate: string;
+  /**
+   * A statement that locks the rows it reads (a DELETE, a SELECT … FOR UPDATE), given an index to
+   * read them through, names it (`force index (i)`, SqlWriter.lockingIndex): MySQL locks every
+   * row such a statement reads, even one it then finds does not match, and its planner may read
+   * the primary key or an index matching only part of the condition.
+   */
+  readonly forcesLockingIndex: boolean;
   /** Foreign keys are declared inside CREATE TABLE (SQLite cannot add them later). */
   readonly inlineForeignKeys: boolean;
   /** `CREATE INDEX … WHERE …` indexes only some rows (not MySQL). */

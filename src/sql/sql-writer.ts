@@ -38,6 +38,14 @@ export class SqlWriter {
     return ref.alias ? `${table} as ${this.dialect.quoteIdentifier(ref.alias)}` : table;
   }
 
+  /**
+   * ` force index ("i")` after the table of a statement locking the rows it reads through index
+   * `i`, where the database needs telling (Dialect.forcesLockingIndex); otherwise ''.
+   */
+  lockingIndex(index: string | undefined): string {
+    return index !== undefined && this.dialect.forcesLockingIndex ? ` force index (${this.id(index)})` : '';
+  }
+
   /** The finished statement. */
   done(sql: string): CompiledQuery {
     return { sql, params: this.params };

@@ -75,6 +75,7 @@ export const mysqlDialect: Dialect = {
   supportsDefaultValues: false,
   sharedServer: true,
   nullsFirstAscending: true,
+  forcesLockingIndex: true,
   inlineForeignKeys: false,
   partialIndexes: false,
   materializedPageTotal: false,

@@ -59,6 +59,7 @@ export const postgresDialect: Dialect = {
   supportsDefaultValues: true,
   sharedServer: true,
   nullsFirstAscending: false,
+  forcesLockingIndex: false,
   inlineForeignKeys: false,
   partialIndexes: true,
   materializedPageTotal: false,

@@ -36,6 +36,7 @@ export const sqliteDialect: Dialect = {
   supportsDefaultValues: true,
   sharedServer: false,
   nullsFirstAscending: true,
+  forcesLockingIndex: false,
   inlineForeignKeys: true,
   partialIndexes: true,
   materializedPageTotal: true,
