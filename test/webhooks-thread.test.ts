@@ -145,7 +145,9 @@ for (const database of inject('databases')) {
       plain.resetQueries();
       documentIdOf(await plain.request('POST', '/api/articles', { body }));
       await sleep(100);
-      const plainQueries = [...plain.queries];
+      // With no webhook enabled, the queue (deliveries an earlier run left) is swept on the serving
+      // connection now and then (webhooks/local-webhooks.ts): a sweep in this window is not the write's.
+      const plainQueries = plain.queries.filter((query) => !query.sql.includes(DELIVERIES));
 
       const sqlOf = (queries: readonly CompiledQuery[]) => queries.map((query) => query.sql).sort();
       const keywordReads = (queries: readonly CompiledQuery[]) =>
