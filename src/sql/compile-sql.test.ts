@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition, SelectPlan, ValueKind } from '../plan/plan-types.js';
+import { columnEquals, type Condition, type SelectPlan, type ValueKind } from '../plan/plan-types.js';
 import { compileCount, compileSelect, compileSelectWithTotal } from './compile-read.js';
 import { isIn, simpleSelect } from '../plan/simple-plans.js';
 import { compileCopyRows, compileDelete, compileInsert, compileUpdate } from './compile-write.js';
@@ -190,14 +190,11 @@ describe('golden SQL (SQLite)', () => {
   });
 
   it('a delete given an index reads through it on MySQL only (which locks every row a delete reads)', () => {
-    const where: Condition = {
-      kind: 'compare',
-      column: { alias: '', column: 'related_id' },
-      op: 'eq',
-      value: 3,
-      valueKind: 'integer',
+    const plan = {
+      table: 'files_related_mph',
+      where: columnEquals('related_id', 3, 'integer'),
+      throughIndex: 'files_related_mph_related_idx',
     };
-    const plan = { table: 'files_related_mph', where, throughIndex: 'files_related_mph_related_idx' };
     expect(compileDelete(mysqlDialect, plan).sql).toBe(
       'delete `files_related_mph` from `files_related_mph` force index (`files_related_mph_related_idx`) where `related_id` = ?',
     );
@@ -209,13 +206,7 @@ describe('golden SQL (SQLite)', () => {
     const plan: SelectPlan = {
       from: { table: 'articles', alias: '' },
       columns: [{ column: { alias: '', column: 'id' }, as: 'id', kind: 'integer' }],
-      where: {
-        kind: 'compare',
-        column: { alias: '', column: 'document_id' },
-        op: 'eq',
-        value: 'd',
-        valueKind: 'string',
-      },
+      where: columnEquals('document_id', 'd', 'string'),
       orderBy: [{ column: { alias: '', column: 'id' }, direction: 'asc', kind: 'integer' }],
       limit: null,
       offset: 0,
