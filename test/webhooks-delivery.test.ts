@@ -71,7 +71,7 @@ describe('webhook delivery', () => {
   });
   afterAll(() => receiver.close());
 
-  it('a receiver that fails twice then succeeds gets the event on the third attempt: same delivery, same bytes, delays growing within the jitter', async () => {
+  it('a receiver that fails twice then succeeds gets the event on the third attempt: same delivery, same bytes, each retry after its shortest wait', async () => {
     const backoffMs = 100;
     const cairn = await start({ backoffMs, timeoutMs: 500, maxAttempts: 5 });
     receiver.failNext(2);
@@ -82,13 +82,13 @@ describe('webhook delivery', () => {
     expect(new Set([first, second, third].map((request) => request?.headers['x-cairn-delivery'])).size).toBe(1);
     expect(second?.body).toBe(first?.body);
     expect(third?.body).toBe(first?.body);
-    // Retry k waits backoffMs × 2^(k−1) × [0.5, 1.5): 50–150 ms, then 100–300 ms (plus the
-    // attempt's own time and the timer's lateness on the upper side).
+    // Retry k waits backoffMs × 2^(k−1) × [0.5, 1.5): at least 50 ms, then at least 100 ms. The
+    // upper side is the attempt's own time and the timer's lateness besides, which a busy machine
+    // stretches (169 ms late once in a full suite run): the jitter's exact bounds are checked with
+    // a chosen jitter in src/webhooks/delivery-worker.test.ts.
     const gaps = [second!.at - first!.at, third!.at - second!.at];
     expect(gaps[0]).toBeGreaterThanOrEqual(backoffMs * 0.5 - 5);
-    expect(gaps[0]).toBeLessThan(backoffMs * 1.5 + 150);
     expect(gaps[1]).toBeGreaterThanOrEqual(backoffMs * 2 * 0.5 - 5);
-    expect(gaps[1]).toBeLessThan(backoffMs * 2 * 1.5 + 150);
     const [row] = await eventually(
       () => deliveries(cairn.app),
       (rows) => rows[0]?.status === 'delivered',
@@ -104,7 +104,7 @@ describe('webhook delivery', () => {
     expect(receiver.requests).toHaveLength(3);
   });
 
-  it('delays double with each retry: the fourth attempt comes later after the third than the second after the first', async () => {
+  it('delays double with each retry: no retry comes before its doubled shortest wait (30, 60, 120 ms)', async () => {
     const backoffMs = 60;
     const cairn = await start({ backoffMs, timeoutMs: 500, maxAttempts: 5 });
     receiver.failNext(3);
@@ -112,7 +112,7 @@ describe('webhook delivery', () => {
     const arrived = await receiver.waitFor(4);
     const gaps = arrived.slice(1).map((request, index) => request.at - (arrived[index] as { at: number }).at);
     // 30–90 ms, 60–180 ms, 120–360 ms: the third retry's shortest wait exceeds the first's longest.
-    expect(gaps[2]).toBeGreaterThan(gaps[0] as number);
+    // Only the shortest waits are checked: a busy machine makes any of them later.
     for (const [index, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual(backoffMs * 2 ** index * 0.5 - 5);
   });
 
