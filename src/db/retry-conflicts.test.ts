@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryConflicts } from './retry-conflicts.js';
+import { retryConflicts, retryWaitMs } from './retry-conflicts.js';
 
 /** A driver error as mysql2 or pg throws it, under the error Cairn translates it into. */
 function conflict(code: string): Error {
@@ -44,5 +44,13 @@ describe('retryConflicts', () => {
       await expect(retryConflicts(work.attempt)).rejects.toBe(error);
       expect(work.runs()).toBe(1);
     }
+  });
+
+  it('waits at random up to 5, 10, 20, 40, 80, then 160 ms between runs: the 10th run starts within 795 ms', () => {
+    const longest = Array.from({ length: 9 }, (_, index) => retryWaitMs(index + 1, 1));
+    expect(longest).toEqual([5, 10, 20, 40, 80, 160, 160, 160, 160]);
+    expect(longest.reduce((sum, wait) => sum + wait, 0)).toBe(795);
+    expect(retryWaitMs(3, 0.5)).toBe(10);
+    expect(retryWaitMs(9, 0)).toBe(0);
   });
 });

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * How many times in all a transaction runs before its conflict is reported to the client. On
- * MySQL, 12 clients racing on a few documents (test/concurrent-writes) see about 15 conflicts a
- * run, and about 4 in 10 retries meet another one; with 5 runs in all, one transaction in a few
- * runs of that test ran out of them (a 500).
+ * MySQL, 12 clients racing on a few documents (test/concurrent-writes) once made one transaction
+ * meet 4 conflicts in a row, and about 4 in 10 retries met another one; with 5 runs in all, a
+ * transaction ran out of them now and then (a 500). BENCHMARKS.md, issue 21's eighth session.
  */
 const TRANSACTION_ATTEMPTS = 10;
 /** The first retry waits up to this long (random), each next one up to twice as long… */
@@ -60,7 +60,12 @@ export async function retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
       return await attempt();
     } catch (error) {
       if (run >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
-      await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (run - 1)));
+      await sleep(retryWaitMs(run, Math.random()));
     }
   }
+}
+
+/** The wait after run `run` failed on a conflict: `random` (0 to 1) times 5 ms × 2^(run−1), at most 160 ms. */
+export function retryWaitMs(run: number, random: number): number {
+  return random * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (run - 1));
 }
