@@ -1,4 +1,5 @@
-import { componentJoinTable, MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
+import { componentJoinTable } from '../plan/hops.js';
+import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../schema/tables.js';
 import { allOf, type Condition, type RowValues, type ValueKind } from '../plan/plan-types.js';
 import { eq, isIn } from '../plan/simple-plans.js';
 import { storedColumns } from '../plan/plan-write.js';

@@ -1,9 +1,8 @@
 import { fieldValidationError, type FieldError } from '../core/errors.js';
-import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
 import type { Condition, DeletePlan, RowValues, ValueKind } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, simpleSelect } from '../plan/simple-plans.js';
-import { MEDIA_MORPH_ROW_INDEX } from '../schema/tables.js';
+import { MEDIA_FILE_COLUMN, MEDIA_MORPH_ROW_INDEX, MEDIA_MORPH_TABLE } from '../schema/tables.js';
 import type { MediaAttribute, Model } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import { compileDelete, compileInsert } from '../sql/compile-write.js';

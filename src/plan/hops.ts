@@ -1,5 +1,6 @@
 import { relationLink } from '../schema/links.js';
-import { identifier, snakeCase } from '../schema/naming.js';
+import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../schema/tables.js';
+import { identifier } from '../schema/naming.js';
 import { getModel, type ContentType, type Model, type Schema } from '../schema/types.js';
 import type { Status } from '../query/query-types.js';
 import { allOf, type Condition, type JoinClause, type TableRef } from './plan-types.js';
@@ -53,11 +54,6 @@ const residual = (condition: Condition): Condition =>
 export function componentJoinTable(ownerTable: string): string {
   return identifier(ownerTable, { suffix: 'components' });
 }
-
-/** The media morph table: `files_related_mph`. */
-export const MEDIA_MORPH_TABLE = identifier(['files', 'related'], { suffix: 'morphs' });
-/** Its file id column: `file_id`. */
-export const MEDIA_FILE_COLUMN = identifier(snakeCase('file'), { suffix: 'id' });
 
 /**
  * The hop through attribute `name` of `model`. For a dynamic zone, `component` names the member

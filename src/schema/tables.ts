@@ -244,18 +244,20 @@ export function documentIndex(table: string): string {
   return identifier([table, 'documents'], { suffix: 'index' });
 }
 
+/** The media morph table: `files_related_mph`. */
+export const MEDIA_MORPH_TABLE = identifier(['files', 'related'], { suffix: 'morphs' });
+/** Its file id column: `file_id`. */
+export const MEDIA_FILE_COLUMN = identifier(snakeCase('file'), { suffix: 'id' });
 /**
  * Cairn's index of `files_related_mph` by row (`related_id`, `related_type`, `field`): a row's
  * media are read and replaced through it (documents/write-media.ts deleteMorphRows).
  */
-export const MEDIA_MORPH_ROW_INDEX = identifier(identifier(['files', 'related'], { suffix: 'morphs' }), {
-  suffix: 'related_idx',
-});
+export const MEDIA_MORPH_ROW_INDEX = identifier(MEDIA_MORPH_TABLE, { suffix: 'related_idx' });
 
 /** `files_related_mph`: which row (`related_type` uid + `related_id`) uses which file, in which field. */
 function mediaMorphTable(): TableSpec {
-  const name = identifier(['files', 'related'], { suffix: 'morphs' });
-  const fileColumn = identifier(snakeCase('file'), { suffix: 'id' });
+  const name = MEDIA_MORPH_TABLE;
+  const fileColumn = MEDIA_FILE_COLUMN;
   const fk = identifier(name, { suffix: 'fk' });
   return {
     name,

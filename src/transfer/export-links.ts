@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.js';
-import { MEDIA_MORPH_TABLE } from '../plan/hops.js';
+import { MEDIA_MORPH_TABLE } from '../schema/tables.js';
 import type { Condition } from '../plan/plan-types.js';
 import { isIn, simpleSelect, type SimpleColumn } from '../plan/simple-plans.js';
 import { relationLink } from '../schema/links.js';

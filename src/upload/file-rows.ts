@@ -2,7 +2,7 @@ import { createDocumentId } from '../core/document-id.js';
 import { readOrCreateStoreValue, writeStoreValue } from '../db/core-store.js';
 import type { Database, Executor, Transaction } from '../db/database.js';
 import { documentLock } from '../documents/write-locks.js';
-import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../plan/hops.js';
+import { MEDIA_FILE_COLUMN, MEDIA_MORPH_TABLE } from '../schema/tables.js';
 import type { Condition } from '../plan/plan-types.js';
 import { allOf } from '../plan/plan-types.js';
 import { eq, isIn, rowOf, simpleSelect } from '../plan/simple-plans.js';
