@@ -11,8 +11,11 @@ type Output = (line: string) => void;
 /**
  * `import --file F [--key K] [--force] [--only …] [--exclude …]`: loads an archive `strapi export`
  * (or `cairn export`) wrote into the project's database, replacing its content as `strapi import`
- * does, in one transaction; refused before anything is written when the archive is bad, its
- * schemas differ from the project's, or the database holds content and `--force` is missing.
+ * does, in one transaction; refused before anything is written when the archive is bad (a value
+ * that does not fit its attribute included), or when its schemas differ from the project's or the
+ * database holds content and `--force` is missing (with it, a schema difference is reported and
+ * the import goes on, as `strapi import --force`). In production, webhooks pointing at this
+ * machine are left out, as the admin panel refuses them.
  * Progress bars on stderr (on a terminal), then Strapi's summary table.
  */
 export async function importCommand(args: CliArgs, out: Output): Promise<void> {
@@ -31,6 +34,7 @@ export async function importCommand(args: CliArgs, out: Output): Promise<void> {
           force: args.force,
           scope,
           now: new Date(),
+          production: project.env.NODE_ENV === 'production',
         },
         progress,
       );

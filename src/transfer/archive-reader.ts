@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib';
 import { decryptionCipher } from './archive-cipher.js';
 import { classifyEntry, UnsafeEntryError } from './archive-layout.js';
 import { checkAssetMetadata } from './asset-metadata.js';
+import { jsonlLineLimit } from './jsonl-line-limit.js';
 import { tarEntries } from './tar-entries.js';
 import { TransferError } from './transfer-error.js';
 import type { ArchiveMetadata, AssetMetadata, JsonlStage } from './transfer-types.js';
@@ -79,7 +80,8 @@ export async function stageArchive(
     },
   );
   await mkdir(stagingParent, { recursive: true });
-  const dir = await mkdtemp(join(stagingParent, 'import-'));
+  await removeAbandonedStaging(stagingParent);
+  const dir = await mkdtemp(join(stagingParent, `import-${process.pid}-`));
   // The staging folder goes, and its parent too when nothing else is in it.
   const remove = async () => {
     await rm(dir, { recursive: true, force: true });
@@ -92,6 +94,29 @@ export async function stageArchive(
   } catch (error) {
     await remove();
     throw explain(error, file, format);
+  }
+}
+
+/**
+ * Deletes the staging folders of imports that are no longer running (killed, or out of memory
+ * before they could clean up): `import-<pid>-…` whose process is gone, and the unnamed ones of
+ * earlier versions. A folder of a running import (another `cairn import` on the project) stays.
+ */
+async function removeAbandonedStaging(stagingParent: string): Promise<void> {
+  for (const name of await readdir(stagingParent)) {
+    const match = /^import-(?:(\d+)-)?/.exec(name);
+    if (!match || (match[1] !== undefined && isRunning(Number(match[1])))) continue;
+    await rm(join(stagingParent, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process `pid` exists (signal 0 checks without sending anything). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -139,7 +164,7 @@ async function unpack(file: string, format: ArchiveFormat, key: string | undefin
     seen.add(id);
     if (kind.kind === 'jsonl') {
       const path = join(dir, `${kind.stage}-${String(kind.index).padStart(5, '0')}.jsonl`);
-      await pipeline(entry, createWriteStream(path));
+      await pipeline(entry, jsonlLineLimit(name), createWriteStream(path));
       const files = found.jsonl.get(kind.stage) ?? new Map<number, string>();
       files.set(kind.index, path);
       found.jsonl.set(kind.stage, files);

@@ -6,6 +6,7 @@ import type { Dialect } from '../sql/dialect.js';
 import { TransferError } from './transfer-error.js';
 import type { ConfigurationItem } from './transfer-types.js';
 import { WEBHOOKS as WEBHOOKS_TABLE } from '../webhooks/webhook-store.js';
+import { httpUrl, isThisMachine } from '../webhooks/webhook-url.js';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -38,4 +39,19 @@ export async function insertConfiguration(exec: Executor, dialect: Dialect, item
     return;
   }
   throw new TransferError(`the archive holds configuration of an unknown type ${JSON.stringify(item.type)}`);
+}
+
+/**
+ * Why the admin panel would refuse an archive's webhook, as its routes check a webhook's URL, or
+ * undefined when it would take it: a URL that is not http(s), and in production (as Strapi 5.54)
+ * one whose host is this machine (localhost, a loopback address, an address of its interfaces).
+ */
+export async function webhookRefusal(item: ConfigurationItem, production: boolean): Promise<string | undefined> {
+  if (item.type !== 'webhook') return undefined;
+  const { url } = item.value;
+  if (typeof url !== 'string' || !httpUrl(url)) return `its url ${JSON.stringify(url)} is not an http(s) URL`;
+  if (production && (await isThisMachine(new URL(url).hostname))) {
+    return `its url ${url} points at this machine, which the admin panel refuses in production (not reachable over the public internet)`;
+  }
+  return undefined;
 }

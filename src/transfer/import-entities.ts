@@ -7,6 +7,7 @@ import type { Model, Schema } from '../schema/types.js';
 import { compileInsert } from '../sql/compile-write.js';
 import type { Dialect } from '../sql/dialect.js';
 import type { IdMap } from './id-map.js';
+import { importedValue } from './import-values.js';
 import { modelColumns } from './model-columns.js';
 import { TransferError } from './transfer-error.js';
 import type { TransferEntity } from './transfer-types.js';
@@ -33,7 +34,8 @@ interface PendingComponent {
  * one multi-row INSERT per table for the rows, then for their components level by level (rows,
  * then their `_cmps` links with Strapi's order: 1, 2, … per attribute). Every row gets a new id;
  * the old ids (entities' and components') go into `ids`, for the links. Values are stored as the
- * archive gives them: documentIds, timestamps, publication dates and password hashes included.
+ * archive gives them (documentIds, timestamps, publication dates and password hashes included),
+ * converted as Strapi's query engine does (import-values.ts); a missing one takes its default.
  */
 export async function insertEntities(
   exec: Executor,
@@ -67,9 +69,12 @@ async function insertRows(exec: Executor, dialect: Dialect, model: Model, rows: 
   const values: RowValues[] = rows.map((data) =>
     rowOf(
       Object.fromEntries(
-        columns.map(({ key, column, kind }) => {
-          const value = key === 'documentId' && typeof data[key] !== 'string' ? createDocumentId() : data[key];
-          return [column, [value ?? null, kind]] as const;
+        columns.map(({ key, column, kind, attribute }) => {
+          if (!attribute)
+            return [column, [typeof data[key] === 'string' ? data[key] : createDocumentId(), kind]] as const;
+          const checked = importedValue(attribute, data[key]);
+          if (!checked.ok) throw new TransferError(`${model.uid} ${key}: ${checked.problem}`);
+          return [column, [checked.value, kind]] as const;
         }),
       ),
     ),

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { access, mkdir, rename } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Database, Executor } from '../db/database.js';
 import type { Project } from '../project/load-project.js';
 import { stageArchive, type StagedArchive } from './archive-reader.js';
@@ -9,10 +9,12 @@ import { clearTables, countContent, tablesToClear } from './clear-destination.js
 import { compareSchemas, formatSchemaDiffs } from './compare-schemas.js';
 import { IdMap } from './id-map.js';
 import { installUploads, pointFilesAtUploads } from './import-assets.js';
-import { insertConfiguration } from './import-configuration.js';
+import { insertConfiguration, webhookRefusal } from './import-configuration.js';
 import { ENTITY_BATCH, insertEntities } from './import-entities.js';
 import { LinkWriter } from './import-links.js';
-import { asConfiguration, asEntity, asLink, readJsonl } from './jsonl-records.js';
+import { entityValueProblem } from './import-values.js';
+import { asConfiguration, asEntity, asLink, readJsonl, type RecordPlace } from './jsonl-records.js';
+import { SchemaDrift } from './schema-drift.js';
 import { TransferError } from './transfer-error.js';
 import type { TransferProgress } from './transfer-progress.js';
 import { isTransferredType, type TransferScope } from './transfer-scope.js';
@@ -26,6 +28,16 @@ export interface ImportOptions {
   readonly force: boolean;
   readonly scope: TransferScope;
   readonly now: Date;
+  /** NODE_ENV is production: an archive's webhook pointing at this machine is left out, as the admin panel refuses it. */
+  readonly production: boolean;
+}
+
+/** What the read before writing found: the counts for the bars, what is left out and why. */
+interface Preflight {
+  readonly totals: ReadonlyMap<JsonlStage, number>;
+  readonly drift: SchemaDrift;
+  /** The places (`configuration_00001.jsonl line 3`) of the webhooks that are not imported. */
+  readonly skippedWebhooks: ReadonlySet<RecordPlace>;
 }
 
 /** The local provider's names (`config/plugins` upload.provider): only it takes the files stage. */
@@ -35,14 +47,18 @@ const LOCAL_PROVIDERS = new Set(['local', '@strapi/provider-upload-local']);
  * Loads an archive into the project's database, all or nothing:
  *
  * 1. unpack and check the archive into a staging folder (names, sizes, key, truncation, sidecars);
- * 2. compare its schemas with the project's (Strapi's strict comparison) and read every entity,
- *    link and configuration line once (shapes, known types), so that a bad archive is refused
- *    before anything is written, with a report per type and attribute for a schema mismatch;
- * 3. refuse a database holding content unless `force`;
- * 4. in one transaction: delete what the import replaces, write the entities (new ids), the links
+ * 2. compare its schemas with the project's (Strapi's strict comparison): a difference refuses the
+ *    import with a report per type and attribute, unless `force`, which goes on past it after the
+ *    report, as `strapi import --force` does (schema-drift.ts: what the project lacks is left out,
+ *    what the archive lacks takes its default, and both are reported with counts);
+ * 3. read every entity, link and configuration line once (shapes, known types, every value against
+ *    its attribute's type, webhook URLs as the admin panel checks them), so that a bad archive is
+ *    refused before anything is written, naming the line, the entity and the attribute;
+ * 4. refuse a database holding content unless `force`;
+ * 5. in one transaction: delete what the import replaces, write the entities (new ids), the links
  *    (with the new ids and the archive's order), the configuration, and point the file rows at
  *    their files; a failure rolls all of it back;
- * 5. after the commit, swap the staged files in as `public/uploads`.
+ * 6. after the commit, swap the staged files in as `public/uploads`.
  */
 export async function runImport(
   project: Project,
@@ -53,8 +69,9 @@ export async function runImport(
   const staged = await stageArchive(resolve(options.file), options.key, join(project.dir, '.tmp', 'transfer'));
   let keepStaged = false;
   try {
-    await checkSchemas(project, staged);
-    const totals = await preflight(project, staged, options.scope);
+    const drift = await checkSchemas(project, staged, options.force, progress);
+    const read = await preflight(project, staged, options, drift, progress);
+    for (const line of drift.report()) progress.warn(line);
     const provider = project.config.upload.provider;
     if (options.scope.files && staged.assets.size > 0 && !LOCAL_PROVIDERS.has(provider.toLowerCase())) {
       throw new TransferError(
@@ -73,7 +90,7 @@ export async function runImport(
     const uploads = join(project.config.upload.publicDir, 'uploads');
     if (options.scope.files) await checkWritable(project.config.upload.publicDir);
     try {
-      await db.transaction((tx) => writeAll(tx, project, db, staged, options, totals, progress));
+      await db.transaction((tx) => writeAll(tx, project, db, staged, options, read, progress));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new TransferError(`the import failed and was rolled back (the database is as it was): ${reason}`);
@@ -84,8 +101,14 @@ export async function runImport(
         await installUploads(join(staged.dir, 'uploads'), uploads, options.now);
       } catch (error) {
         keepStaged = true;
+        // Renamed out of the `import-` folders the next import clears.
+        const renamed = join(dirname(staged.dir), `kept-${basename(staged.dir)}`);
+        const kept = await rename(staged.dir, renamed).then(
+          () => renamed,
+          () => staged.dir,
+        );
         throw new TransferError(
-          `the database was imported, but the files could not be moved into ${uploads} (${(error as Error).message}); they are in ${join(staged.dir, 'uploads')}`,
+          `the database was imported, but the files could not be moved into ${uploads} (${(error as Error).message}); they are in ${join(kept, 'uploads')}`,
         );
       }
       for (const asset of staged.assets.values())
@@ -106,7 +129,13 @@ async function checkWritable(publicDir: string): Promise<void> {
   }
 }
 
-async function checkSchemas(project: Project, staged: StagedArchive): Promise<void> {
+/** The archive's schemas against the project's: refused when they differ, unless `force` (then reported). */
+async function checkSchemas(
+  project: Project,
+  staged: StagedArchive,
+  force: boolean,
+  progress: TransferProgress,
+): Promise<SchemaDrift> {
   const archive: ArchiveSchema[] = [];
   for await (const { value, place } of readJsonl(staged.jsonl.get('schemas') ?? [])) {
     if (typeof value !== 'object' || value === null || typeof (value as ArchiveSchema).uid !== 'string') {
@@ -115,47 +144,74 @@ async function checkSchemas(project: Project, staged: StagedArchive): Promise<vo
     archive.push(value as ArchiveSchema);
   }
   const diffs = compareSchemas(archive, archiveSchemas(project.schema, project.modelFiles));
-  if (diffs.size > 0) {
+  if (diffs.size > 0 && !force) {
     throw new TransferError(
-      `the archive's schemas differ from the project's, so nothing was imported (Strapi's strict check):\n${formatSchemaDiffs(diffs)}`,
+      `the archive's schemas differ from the project's, so nothing was imported (Strapi's strict check; --force imports anyway, leaving out what the project lacks):\n${formatSchemaDiffs(diffs)}`,
     );
   }
+  if (diffs.size > 0) {
+    progress.warn(
+      `the archive's schemas differ from the project's; importing anyway (--force), as strapi import --force does:\n${formatSchemaDiffs(diffs)}`,
+    );
+  }
+  return new SchemaDrift(project.schema, diffs);
 }
 
-/** Reads every record once before writing: shapes and types are checked, counts are taken for the bars. */
+/**
+ * Reads every record once before writing: shapes, types and values are checked, counts are taken
+ * for the bars and the report, and the webhooks the admin panel would refuse are set aside.
+ */
 async function preflight(
   project: Project,
   staged: StagedArchive,
-  scope: TransferScope,
-): Promise<Map<JsonlStage, number>> {
+  options: ImportOptions,
+  drift: SchemaDrift,
+  progress: TransferProgress,
+): Promise<Preflight> {
+  const { schema } = project;
   const counts = new Map<JsonlStage, number>();
+  const skippedWebhooks = new Set<RecordPlace>();
   const files = (stage: JsonlStage) => staged.jsonl.get(stage) ?? [];
-  if (scope.content) {
+  if (options.scope.content) {
     let entities = 0;
     for await (const { value, place } of readJsonl(files('entities'))) {
       const entity = asEntity(value, place);
       if (!isTransferredType(entity.type)) continue;
-      if (!project.schema.contentTypes.has(entity.type)) {
-        throw new TransferError(`${place}: the project has no content type ${entity.type}`);
+      drift.countEntity(entity);
+      if (drift.dropsType(entity.type)) continue;
+      const model = schema.contentTypes.get(entity.type);
+      if (!model) throw new TransferError(`${place}: the project has no content type ${entity.type}`);
+      const problem = entityValueProblem(schema, model, entity.data);
+      if (problem !== undefined) {
+        throw new TransferError(
+          `${place}: ${entity.type} ${entity.id}, attribute ${problem}: nothing was imported (the database is as it was)`,
+        );
       }
       entities += 1;
     }
     let links = 0;
     for await (const { value, place } of readJsonl(files('links'))) {
-      asLink(value, place);
+      const link = asLink(value, place);
+      drift.countLink(link);
       links += 1;
     }
     counts.set('entities', entities).set('links', links);
   }
-  if (scope.config) {
+  if (options.scope.config) {
     let items = 0;
     for await (const { value, place } of readJsonl(files('configuration'))) {
-      asConfiguration(value, place);
+      const item = asConfiguration(value, place);
+      const refusal = await webhookRefusal(item, options.production);
+      if (refusal !== undefined) {
+        skippedWebhooks.add(place);
+        progress.warn(`${place}: the webhook ${JSON.stringify(item.value.name)} was not imported: ${refusal}`);
+        continue;
+      }
       items += 1;
     }
     counts.set('configuration', items);
   }
-  return counts;
+  return { totals: counts, drift, skippedWebhooks };
 }
 
 async function writeAll(
@@ -164,7 +220,7 @@ async function writeAll(
   db: Database,
   staged: StagedArchive,
   options: ImportOptions,
-  totals: ReadonlyMap<JsonlStage, number>,
+  { totals, drift, skippedWebhooks }: Preflight,
   progress: TransferProgress,
 ): Promise<void> {
   const { schema } = project;
@@ -186,7 +242,7 @@ async function writeAll(
     };
     for await (const { value, place } of readJsonl(files('entities'))) {
       const entity = asEntity(value, place);
-      if (!isTransferredType(entity.type)) continue;
+      if (!isTransferredType(entity.type) || drift.dropsType(entity.type)) continue;
       if (batch.length >= ENTITY_BATCH || (batch[0] && batch[0].type !== entity.type)) await flush();
       batch.push(entity);
       progress.tick('entities', entity.type, JSON.stringify(entity.data).length);
@@ -196,7 +252,7 @@ async function writeAll(
     const links = new LinkWriter(tx, dialect, schema, ids);
     for await (const { value, place } of readJsonl(files('links'))) {
       const link = asLink(value, place);
-      if (!isTransferredType(link.left.type) || !isTransferredType(link.right.type)) continue;
+      if (!isTransferredType(link.left.type) || !isTransferredType(link.right.type) || drift.dropsLink(link)) continue;
       await links.add(link);
       progress.tick('links', undefined, JSON.stringify(link).length);
     }
@@ -209,6 +265,7 @@ async function writeAll(
     progress.start('configuration', totals.get('configuration'));
     for await (const { value, place } of readJsonl(files('configuration'))) {
       const item = asConfiguration(value, place);
+      if (skippedWebhooks.has(place)) continue;
       await insertConfiguration(tx, dialect, item);
       progress.tick('configuration', undefined, JSON.stringify(item).length);
     }

@@ -1,6 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
 import { decryptionCipher, encryptionCipher } from '../../src/transfer/archive-cipher.js';
 import { tarEntries } from '../../src/transfer/tar-entries.js';
@@ -63,6 +65,11 @@ export function writeArchive(file: string, tar: Buffer, key?: string): void {
   writeFileSync(file, bytes);
 }
 
+/** Writes the entries as the archive `file` (tarred, then gzipped and encrypted as its name says). */
+export async function writeEntries(file: string, entries: readonly ArchiveEntry[], key?: string): Promise<void> {
+  writeArchive(file, await tarOf(entries), key);
+}
+
 /** The JSONL lines of an entry, parsed. */
 export function jsonLines(entry: ArchiveEntry): Record<string, unknown>[] {
   return entry.content
@@ -104,4 +111,47 @@ export function declareSize(tar: Buffer, name: string, size: bigint): Buffer {
     offset += 512 + Math.ceil(declared / 512) * 512;
   }
   throw new Error(`no entry ${name} in the tar`);
+}
+
+/**
+ * Writes a `.tar.gz` of the entries in which `name` (`entities/entities_00001.jsonl`) is followed
+ * by a second file of the stage (`_00002`) holding one JSON line of `lineBytes` bytes (an entity
+ * whose title is that long, at least 64 bytes), streamed: a gzip bomb of one line, a few
+ * hundred KB on disk for hundreds of MB unpacked, made without holding the line in memory.
+ */
+export async function writeLongLineArchive(
+  file: string,
+  entries: readonly ArchiveEntry[],
+  name: string,
+  lineBytes: number,
+): Promise<void> {
+  const tar = pack();
+  const written = pipeline(tar, createGzip({ level: 9 }), createWriteStream(file));
+  const add = (header: { name: string; size: number }, content?: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      const done = (error?: Error | null) => (error ? reject(error) : resolve());
+      if (content) {
+        tar.entry(header, content, done);
+        return;
+      }
+      const stream = tar.entry(header, done);
+      void (async () => {
+        const chunk = Buffer.alloc(1 << 20, 'a');
+        const write = async (bytes: Buffer) => {
+          if (!stream.write(bytes)) await once(stream, 'drain');
+        };
+        const head = Buffer.from('{"type":"api::article.article","id":999,"data":{"title":"');
+        const tail = Buffer.from('"}}\n');
+        await write(head);
+        for (let left = header.size - head.length - tail.length; left > 0; left -= chunk.length)
+          await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+        stream.end(tail);
+      })().catch(reject);
+    });
+  for (const entry of entries) {
+    await add({ name: entry.name, size: entry.content.length }, entry.content);
+    if (entry.name === name) await add({ name: name.replace(/_00001/, '_00002'), size: lineBytes });
+  }
+  tar.finalize();
+  await written;
 }

@@ -19,6 +19,8 @@ export interface TransferProject {
   readonly database: DatabaseKind;
   /** `cairn <args> --dir <this project>` with the database's settings. */
   run(...args: string[]): Promise<CliResult>;
+  /** {@link run} with `env` added (`NODE_ENV=production`, say). */
+  runWithEnv(env: Readonly<Record<string, string>>, ...args: string[]): Promise<CliResult>;
   /** Starts `cairn start` on the project (stopping a previous one) and makes a full-access token. */
   start(): Promise<{ server: RunningCairn; token: string }>;
   /** The transfer queries' answers from the running server (see transfer-answers.ts). */
@@ -39,7 +41,9 @@ export async function transferProject(kind: DatabaseKind): Promise<TransferProje
   const db: TestDatabase = await createTestDatabase(kind);
   let running: { server: RunningCairn; token: string } | undefined;
   let tokens = 0;
-  const run = (...args: string[]) => cairnWithEnv(db.env, ...args, '--dir', dir);
+  const runWithEnv = (env: Readonly<Record<string, string>>, ...args: string[]) =>
+    cairnWithEnv({ ...db.env, ...env }, ...args, '--dir', dir);
+  const run = (...args: string[]) => runWithEnv({}, ...args);
   const stop = async () => {
     await running?.server.stop();
     running = undefined;
@@ -48,6 +52,7 @@ export async function transferProject(kind: DatabaseKind): Promise<TransferProje
     dir,
     database: kind,
     run,
+    runWithEnv,
     async start() {
       await stop();
       // A first start on MySQL creates some sixty tables: done by a command line run first, so that

@@ -1,9 +1,7 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { WEBHOOK_EVENTS } from '../../config/webhooks-config.js';
 import { fieldValidationError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
+import { httpUrl, isThisMachine } from '../../webhooks/webhook-url.js';
 
 /** A webhook as the admin panel sends it, checked: `POST /admin/webhooks`, `PUT /admin/webhooks/:id`. */
 export interface WebhookInput {
@@ -129,40 +127,4 @@ export async function parseWebhookInput(
     events: list,
     ...(typeof data.isEnabled === 'boolean' ? { isEnabled: data.isEnabled } : {}),
   };
-}
-
-/** Whether `text` is an absolute http(s) URL with a host. */
-function httpUrl(text: string): boolean {
-  try {
-    const parsed = new URL(text);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether `hostname` names this machine: `localhost` (and `*.localhost`), a loopback or
- * unspecified address, an address of one of its interfaces, or a name resolving to one of those.
- * A name that does not resolve is not known to be local (its deliveries fail and are retried).
- */
-async function isThisMachine(hostname: string): Promise<boolean> {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true })).map((found) => found.address);
-    } catch {
-      return false;
-    }
-  }
-  const own = new Set(
-    Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.toLowerCase())),
-  );
-  return addresses.some((address) => {
-    const text = address.toLowerCase().replace(/^::ffff:/, '');
-    return text.startsWith('127.') || text === '::1' || text === '0.0.0.0' || text === '::' || own.has(text);
-  });
 }
