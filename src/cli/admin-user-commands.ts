@@ -101,6 +101,7 @@ export async function resetAdminPasswordCommand(args: CliArgs, out: Output): Pro
       users,
       permissions: () => loadAdminPermissions(db),
       now,
+      production: project.env.NODE_ENV === 'production',
     });
     await auth.signOut(userId);
   });
