@@ -29,6 +29,7 @@ import { ADMIN_API_PREFIXES, syncAdminState } from './admin/sync-admin-state.js'
 import { createHttpCache } from './http-cache/http-cache.js';
 import { findAdminBuild } from './http/admin-panel-files.js';
 import { createHttpServer } from './http/create-server.js';
+import { defaultLocaleNotice, withDefaultLocale } from './i18n/stored-default-locale.js';
 import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
@@ -84,22 +85,28 @@ export interface App {
  * the per-type services, and builds the HTTP server. Nothing else in Cairn reads configuration
  * or holds module-level state; everything below receives what it needs from here.
  */
-export async function createApp(project: Project, options: AppOptions = {}): Promise<App> {
+export async function createApp(loaded: Project, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? (() => new Date());
-  const { config } = project;
-  const db = await openDatabase(config.database, options.onQuery);
+  const db = await openDatabase(loaded.config.database, options.onQuery);
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
   try {
     // Several instances on one database: they start one at a time (schema, roles, settings), then share changes.
-    const cluster = await startCluster(config, logger);
+    const cluster = await startCluster(loaded.config, logger);
     undo.push(() => cluster.close());
     const endStartup = await cluster.holdStartup();
-    const sync = await syncProjectSchema(db, project.schema, config.database, now());
-    const permissionWarnings = await syncRolePermissions(db, config.permissions, knownActions(project.schema), now());
+    const sync = await syncProjectSchema(db, loaded.schema, loaded.config.database, now());
+    const permissionWarnings = await syncRolePermissions(
+      db,
+      loaded.config.permissions,
+      knownActions(loaded.schema),
+      now(),
+    );
     let roles: RolePermissions = await loadRolePermissions(db);
-    await syncLocales(db, config.i18n, now());
+    // The default locale the database holds (set in the admin panel) wins over the configured one.
+    const project = withDefaultLocale(loaded, await syncLocales(db, loaded.config.i18n, now()));
+    const { config } = project;
     const documents = createDocumentContext(project.schema, db, config.i18n.defaultLocale, now);
     // The project's provider is loaded (and checked) even when a test captures the emails.
     const email = await loadEmailTransport(config.email, { projectDir: project.dir, logger });
@@ -295,6 +302,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
       notices: [
         ...(db.notices ?? []),
         ...sync.notices,
+        ...defaultLocaleNotice(loaded.config.i18n, config.i18n.defaultLocale),
         ...permissionWarnings,
         ...publicRoleNotice(roles, config.permissions, project.schema),
         ...queryMiddlewareNotices(project.dir, config.api.defaultQueries),

@@ -99,6 +99,7 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
         const session = await auth.signIn(userId, {
           ...deviceOf(request.body),
           userAgent: header(request, 'user-agent'),
+          https: request.secure,
         });
         return signedIn(
           {
@@ -128,7 +129,11 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
         const valid = await verifyPassword(String(body.password), user?.passwordHash ?? null);
         if (!user || !valid) throw new ApplicationError('Invalid credentials');
         if (user.blocked || !user.isActive) throw new ApplicationError('User not active');
-        const session = await auth.signIn(user.id, { ...deviceOf(body), userAgent: header(request, 'user-agent') });
+        const session = await auth.signIn(user.id, {
+          ...deviceOf(body),
+          userAgent: header(request, 'user-agent'),
+          https: request.secure,
+        });
         const response = signedIn(
           { token: session.accessToken, accessToken: session.accessToken, user: adminUserView(user) },
           session.setCookie,
@@ -141,7 +146,7 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
       path: '/admin/access-token',
       auth: 'public',
       handle: async (request) => {
-        const session = await auth.refresh(cookie(request, ADMIN_REFRESH_COOKIE));
+        const session = await auth.refresh(cookie(request, ADMIN_REFRESH_COOKIE), request.secure);
         return signedIn({ token: session.accessToken }, session.setCookie);
       },
     },
@@ -152,7 +157,7 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
       handle: async (request, admin) => {
         const body = checkAdminBody(request.body, { deviceId: { kind: 'uuid' } });
         await auth.signOut(admin.id, typeof body.deviceId === 'string' ? body.deviceId : undefined);
-        return signedIn({}, auth.clearCookie);
+        return signedIn({}, auth.clearCookie(request.secure));
       },
     },
     {

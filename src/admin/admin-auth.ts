@@ -29,9 +29,15 @@ export interface AdminSignIn {
  * and is accepted only while that session is active: logging out ends it at once.
  */
 export interface AdminAuth {
+  /** `https`: the request came over HTTPS (HttpRequest.secure), which decides the cookie's `Secure` flag. */
   signIn(
     userId: number,
-    options: { readonly deviceId?: string; readonly rememberMe?: boolean; readonly userAgent?: string },
+    options: {
+      readonly deviceId?: string;
+      readonly rememberMe?: boolean;
+      readonly userAgent?: string;
+      readonly https: boolean;
+    },
   ): Promise<AdminSignIn>;
   /**
    * The admin an `Authorization: Bearer` header proves (401 otherwise): an admin access token
@@ -42,7 +48,7 @@ export interface AdminAuth {
     authorization: string | undefined,
   ): Promise<{ readonly identity: AdminIdentity; readonly user: AdminUser }>;
   /** A new access token for a refresh cookie, the session rotated (401 when missing or unusable). */
-  refresh(refreshToken: string | undefined): Promise<AdminSignIn>;
+  refresh(refreshToken: string | undefined, https: boolean): Promise<AdminSignIn>;
   /** Ends the user's sessions on one device, or all of them. */
   signOut(userId: number, deviceId?: string): Promise<void>;
   /** The user's active, unexpired sessions (both kinds), oldest first. */
@@ -50,7 +56,7 @@ export interface AdminAuth {
   /** Ends one of the user's sessions (either kind); false when the user has no such session. */
   revokeSession(userId: number, sessionId: string): Promise<boolean>;
   /** The `Set-Cookie` that clears the refresh cookie. */
-  readonly clearCookie: string;
+  clearCookie(https: boolean): string;
   /** Every permission the user's roles grant, in role then permission order. */
   permissionsOf(userId: number): Promise<StoredPermission[]>;
   /** Re-reads the roles' permissions (after they change). */
@@ -64,6 +70,8 @@ export function createAdminAuth(options: {
   readonly users: AdminUserStore;
   readonly permissions: () => Promise<AdminPermissions>;
   readonly now: () => Date;
+  /** `NODE_ENV` is production: without `auth.cookie.secure`, the cookie is `Secure` on HTTPS requests. */
+  readonly production: boolean;
 }): AdminAuth {
   const { db, config, users } = options;
   const auth = config.auth;
@@ -104,14 +112,16 @@ export function createAdminAuth(options: {
     };
   };
 
-  const cookie = (value: string, expires: number | null): string => {
+  // Strapi 5.54's rule: `auth.cookie.secure` when set, else a production server's HTTPS requests.
+  const cookie = (value: string, expires: number | null, https: boolean): string => {
     const parts = [`${ADMIN_REFRESH_COOKIE}=${value}`, `path=${auth.cookie.path}`];
     if (expires !== null) parts.push(`expires=${new Date(expires).toUTCString()}`);
     if (auth.cookie.domain) parts.push(`domain=${auth.cookie.domain}`);
     parts.push(`samesite=${auth.cookie.sameSite}`, 'httponly');
+    if (auth.cookie.secure ?? (options.production && https)) parts.push('secure');
     return parts.join('; ');
   };
-  const tokensFor = async (session: Session, rememberMe: boolean): Promise<AdminSignIn> => {
+  const tokensFor = async (session: Session, rememberMe: boolean, https: boolean): Promise<AdminSignIn> => {
     const { sessionId, userId } = session;
     const signing = signer();
     // `rememberMe` names the session's store, so checking an access token costs one lookup.
@@ -121,17 +131,17 @@ export function createAdminAuth(options: {
     );
     const refreshSeconds = Math.max(1, Math.floor((session.expiresAt - clock()) / 1000));
     const refreshToken = await signing.issue({ userId, sessionId, type: 'refresh', rememberMe }, refreshSeconds);
-    return { accessToken, setCookie: cookie(refreshToken, rememberMe ? session.absoluteExpiresAt : null) };
+    return { accessToken, setCookie: cookie(refreshToken, rememberMe ? session.absoluteExpiresAt : null, https) };
   };
 
   return {
-    async signIn(userId, { deviceId, rememberMe = false, userAgent }) {
+    async signIn(userId, { deviceId, rememberMe = false, userAgent, https }) {
       signer();
       const store = rememberMe ? remembered : browser;
       // What Strapi records at a login, for Active devices: when, and a label from the User-Agent.
       const deviceName = deviceNameOf(userAgent);
       const metadata = { loginAt: options.now().toISOString(), ...(deviceName ? { deviceName } : {}) };
-      return tokensFor(await store.open(String(userId), deviceId ?? randomUUID(), metadata), rememberMe);
+      return tokensFor(await store.open(String(userId), deviceId ?? randomUUID(), metadata), rememberMe, https);
     },
 
     async authenticate(authorization) {
@@ -151,7 +161,7 @@ export function createAdminAuth(options: {
       return { identity, user };
     },
 
-    async refresh(refreshToken) {
+    async refresh(refreshToken, https) {
       if (!refreshToken) throw new UnauthorizedError('Missing refresh token');
       const payload = await signer().verify(refreshToken);
       if (!payload || payload.type !== 'refresh' || typeof payload.sessionId !== 'string')
@@ -159,7 +169,7 @@ export function createAdminAuth(options: {
       const rememberMe = payload.rememberMe === true;
       const next = await (rememberMe ? remembered : browser).rotate(payload.sessionId);
       if (!next) throw new UnauthorizedError('Invalid refresh token');
-      return tokensFor(next, rememberMe);
+      return tokensFor(next, rememberMe, https);
     },
 
     async signOut(userId, deviceId) {
@@ -171,7 +181,7 @@ export function createAdminAuth(options: {
     listSessions: (userId) => remembered.listUsable(String(userId)),
     revokeSession: (userId, sessionId) => remembered.revokeOne(String(userId), sessionId),
 
-    clearCookie: cookie('', 0),
+    clearCookie: (https) => cookie('', 0, https),
 
     async permissionsOf(userId) {
       const roles = await users.rolesOf(userId);

@@ -76,6 +76,7 @@ export function adminRegistrationRoutes(
           ...(typeof body.deviceId === 'string' ? { deviceId: body.deviceId } : {}),
           ...(body.rememberMe === true ? { rememberMe: true } : {}),
           userAgent: header(request, 'user-agent'),
+          https: request.secure,
         });
         return {
           status: 200,

@@ -113,6 +113,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     users,
     permissions: () => loadAdminPermissions(db),
     now,
+    production: project.env.NODE_ENV === 'production',
   });
   // Roles' permissions edited here are announced once this instance reloaded them.
   const auth: AdminAuth = {

@@ -1,5 +1,6 @@
 import type { AccessControl, Principal } from '../access/principal.js';
 import { authorizeQuery, findableBy } from '../access/authorize-query.js';
+import { authorizeUploadTarget } from '../access/upload-target-access.js';
 import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
@@ -119,6 +120,7 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
         }
         const infos = parseFileInfo(fields.fileInfo, files.length);
         const target = parseUploadTarget(read.schema, fields);
+        if (target) authorizeUploadTarget(deps.access, principal, read.schema, target.uid);
         const ids = await uploadFiles(deps.upload, received ?? emptyUpload(), infos, target);
         return json(201, await signed(await filesById(ids, query(principal, {}, all))));
       } finally {

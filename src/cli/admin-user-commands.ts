@@ -46,8 +46,7 @@ export async function createAdminUserCommand(args: CliArgs, out: Output): Promis
   const passwordHash = await hashPassword(password);
   await withProjectDatabase(args.dir, async (project, db) => {
     const now = () => new Date();
-    await syncLocales(db, project.config.i18n, now());
-    const locales = await listLocales(db, project.config.i18n.defaultLocale);
+    const locales = await listLocales(db, await syncLocales(db, project.config.i18n, now()));
     await syncAdminRoles(
       db,
       project.schema,
@@ -102,6 +101,7 @@ export async function resetAdminPasswordCommand(args: CliArgs, out: Output): Pro
       users,
       permissions: () => loadAdminPermissions(db),
       now,
+      production: project.env.NODE_ENV === 'production',
     });
     await auth.signOut(userId);
   });

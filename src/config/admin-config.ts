@@ -17,6 +17,8 @@ export interface AdminAuthConfig {
     readonly domain: string | null;
     readonly path: string;
     readonly sameSite: 'lax' | 'strict' | 'none';
+    /** `secure` when set; null: `Secure` exactly on a production server's HTTPS requests, as Strapi decides. */
+    readonly secure: boolean | null;
   };
   /** `rateLimit`: admin login tries per window, per email and address (Strapi: 5 per 5 minutes). */
   readonly rateLimit: RateLimitConfig;
@@ -70,6 +72,7 @@ export function normalizeAdminConfig(raw: unknown): AdminConfig {
         domain: typeof (cookie.domain ?? auth.domain) === 'string' ? String(cookie.domain ?? auth.domain) : null,
         path: typeof cookie.path === 'string' ? cookie.path : '/admin',
         sameSite,
+        secure: typeof cookie.secure === 'boolean' ? cookie.secure : null,
       },
       rateLimit: parseRateLimitConfig({ interval: 5 * 60_000, max: 5, ...rateLimit }, `${WHERE} rateLimit`),
     },

@@ -70,6 +70,11 @@ export interface Config {
   readonly api: ApiConfig;
   /** `config/admin`: API token salt, encryption key, the admin panel's auth and URL. */
   readonly admin: AdminConfig;
+  /**
+   * `config/plugins` → `i18n.config` (Cairn options): the locales created at start when missing
+   * (none listed: Strapi's first start, the default locale alone on an empty table) and the default
+   * locale, stored when the database has none. The running config holds the stored one (app.ts).
+   */
   readonly i18n: {
     readonly locales: readonly string[];
     readonly defaultLocale: string;

@@ -146,9 +146,9 @@ function normalizeApi(api: Obj, plugins: Obj): ApiConfig {
 }
 
 function normalizeI18n(i18n: Obj): Config['i18n'] {
-  const locales = Array.isArray(i18n.locales) && i18n.locales.length > 0 ? i18n.locales.map(String) : ['en'];
+  const locales = Array.isArray(i18n.locales) ? i18n.locales.map(String) : [];
   const defaultLocale = typeof i18n.defaultLocale === 'string' ? i18n.defaultLocale : (locales[0] ?? 'en');
-  if (!locales.includes(defaultLocale))
+  if (locales.length > 0 && !locales.includes(defaultLocale))
     fail('plugins', `i18n "defaultLocale" "${defaultLocale}" is not in "locales" (${locales.join(', ')})`);
   return { locales, defaultLocale };
 }

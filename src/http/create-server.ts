@@ -191,6 +191,7 @@ function toHttpRequest(
     body: request.body,
     headers: request.headers,
     ip: request.ip,
+    secure: request.protocol === 'https',
     multipart: request.isMultipart() ? (limits) => multipartParts(request, limits) : null,
   };
 }

@@ -40,6 +40,8 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The client's address (from `X-Forwarded-For` only when `server.proxy` trusts it). */
   readonly ip: string;
+  /** Whether the request came over HTTPS: TLS, or `X-Forwarded-Proto: https` when `server.proxy` trusts it. */
+  readonly secure: boolean;
   /** The parts of a multipart body, streamed (null when the body is not multipart). */
   readonly multipart: ((limits: MultipartLimits) => AsyncIterable<MultipartPart>) | null;
 }

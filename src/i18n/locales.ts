@@ -35,19 +35,23 @@ export function localeName(code: string): string {
 }
 
 /**
- * Makes `i18n_locale` hold every configured locale (`i18n.config.locales`, created in config order
- * when missing; locales stored by an admin and not configured are kept) and records the default
- * locale in the core store, as Strapi keeps it (`plugin_i18n_default_locale`).
+ * Brings i18n's stored state up to date at start, writing only what is missing (the database wins,
+ * as in Strapi): the configured locales (`i18n.config.locales`, a Cairn option) missing from
+ * `i18n_locale` are created in config order; a table still empty gets the default locale, as
+ * Strapi's first start does; the default locale is recorded in the core store
+ * (`plugin_i18n_default_locale`) only when none is stored. Returns the stored default locale, set
+ * by an admin or by Strapi, which the whole server then uses.
  */
 export async function syncLocales(
   db: Database,
   config: { readonly locales: readonly string[]; readonly defaultLocale: string },
   now: Date,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<string> {
+  return db.transaction(async (tx) => {
     const rows = await tx.all(compileSelect(db.dialect, simpleSelect(LOCALES, { code: ['code', 'string'] }, null)));
     const stored = new Set(rows.map((row) => String(row.code)));
-    const missing = config.locales.filter((code) => !stored.has(code));
+    const wanted = stored.size === 0 && config.locales.length === 0 ? [config.defaultLocale] : config.locales;
+    const missing = wanted.filter((code) => !stored.has(code));
     if (missing.length > 0) {
       const values = missing.map((code) =>
         rowOf({
@@ -61,8 +65,10 @@ export async function syncLocales(
       );
       await tx.insert(compileInsert(db.dialect, { table: LOCALES, rows: values }), values.length);
     }
-    if ((await readStoreJson(tx, db, DEFAULT_KEY)) !== config.defaultLocale)
-      await putStoreJson(tx, db, DEFAULT_KEY, config.defaultLocale);
+    const storedDefault = await readStoreJson(tx, db, DEFAULT_KEY);
+    if (typeof storedDefault === 'string' && storedDefault !== '') return storedDefault;
+    await putStoreJson(tx, db, DEFAULT_KEY, config.defaultLocale);
+    return config.defaultLocale;
   });
 }
 

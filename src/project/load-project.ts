@@ -55,9 +55,11 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   });
   const files = readModelFiles(root);
   const builtins = applyPluginExtensions(BUILTIN_CONTENT_TYPES, readPluginExtensions(root));
+  const modelWarnings: string[] = [];
   const schema = buildSchema([...builtins.contentTypes, ...files.contentTypes], files.components, {
     privateAttributes: config.api.privateAttributes,
     customFields: config.customFields,
+    onWarning: (warning) => modelWarnings.push(warning),
   });
   return {
     dir: root,
@@ -71,6 +73,7 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
       projectEnv.warning,
       databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME),
       ...builtins.warnings,
+      ...modelWarnings,
     ].filter((w): w is string => w !== undefined),
   };
 }

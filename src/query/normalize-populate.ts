@@ -1,3 +1,4 @@
+import { isOneSidedInverse } from '../schema/one-sided-inverses.js';
 import { ValidationError } from '../core/errors.js';
 import { getModel, type Attribute, type Model, type Schema } from '../schema/types.js';
 import { normalizeFields, withSortedFields } from './normalize-fields.js';
@@ -104,6 +105,8 @@ function normalizeObject(
   for (const [key, value] of Object.entries(raw)) {
     if (FALSE_VALUES.has(value)) continue;
     const attribute = attributeOf(model, key);
+    // A relation without links (one-sided-inverses.ts): Strapi answers without it.
+    if (!attribute && isOneSidedInverse(model.attributes.get(key))) continue;
     if (!attribute) throw invalid(key, parent);
     const here = join(parent, key);
     if (attribute !== 'localizations' && attribute.type === 'dynamiczone') {

@@ -1,3 +1,4 @@
+import { isOneSidedInverse } from '../schema/one-sided-inverses.js';
 import { ValidationError } from '../core/errors.js';
 import type { Model, Schema } from '../schema/types.js';
 import { attributeOf, invalidPopulateKey, targetOf } from './populate-attributes.js';
@@ -56,7 +57,7 @@ function addPath(
   const [head, ...rest] = segments;
   if (head === undefined) return;
   const here = parent ? `${parent}.${head}` : head;
-  const owners = models.filter((m) => attributeOf(m, head) !== null);
+  const owners = models.filter((m) => attributeOf(m, head) !== null || isOneSidedInverse(m.attributes.get(head)));
   if (owners.length === 0) throw invalidPopulateKey(head, here);
   const existing = tree[head];
   const node: Record<string, unknown> = isRecord(existing) ? existing : {};

@@ -1,6 +1,7 @@
 import { ProjectError } from '../core/errors.js';
 import { customFieldTypes, type CustomFieldTypes } from './custom-fields.js';
 import { identifier, snakeCase } from './naming.js';
+import { detachOneSidedInverses } from './one-sided-inverses.js';
 import { parseAttribute, type AttributeContext } from './parse-attribute.js';
 import type { RawComponent, RawContentType, RawModelFile } from './raw-types.js';
 import { addSystemAttributes } from './system-attributes.js';
@@ -33,7 +34,12 @@ const RESERVED = new Set([
 export function buildSchema(
   rawTypes: readonly RawContentType[],
   rawComponents: readonly RawComponent[],
-  options: { privateAttributes?: readonly string[]; customFields?: CustomFieldTypes } = {},
+  options: {
+    privateAttributes?: readonly string[];
+    customFields?: CustomFieldTypes;
+    /** Receives what the model does that Strapi accepts but Cairn warns of (one-sided-inverses.ts). */
+    onWarning?: (warning: string) => void;
+  } = {},
 ): Schema {
   const globallyPrivate = new Set(options.privateAttributes ?? []);
   const customFields = customFieldTypes(options.customFields);
@@ -50,6 +56,7 @@ export function buildSchema(
     if (contentType) contentTypes.set(contentType.uid, contentType);
   }
 
+  for (const warning of detachOneSidedInverses(contentTypes)) options.onWarning?.(warning);
   const schema: Schema = { contentTypes, components };
   checkReferences(schema, problems);
   checkUniqueNames(schema, problems);
