@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   ARTICLES,
+  AUTHORS,
   expectError,
   inviteAdmin,
   startAdminClient,
@@ -159,6 +160,22 @@ for (const database of inject('databases')) {
       expect((await titleOf('Boss 3')).title).toBe('Boss 3');
       expect((await client.call('GET', `${ARTICLES}/${doc['Ann 3']}`)).status).toBe(404);
       expect((await ann.call('DELETE', own)).status).toBe(200);
+    });
+
+    it("offers an Author only the relation targets they may read, and no other admin's links", async () => {
+      for (const [as, name] of [
+        [client, 'Boss Writer'],
+        [ann, 'Ann Writer'],
+      ] as const)
+        expect((await as.call('POST', AUTHORS, { name })).status).toBe(201);
+      const picker = `/content-manager/relations/${ARTICLE}/author?pageSize=10&page=1&locale=en`;
+      const names = async (as: AdminClient | InvitedAdmin) =>
+        (await as.call('GET', picker)).json.results.map((entry: { name: string }) => entry.name).sort();
+      expect(await names(ann)).toEqual(['Ann Writer']);
+      expect(await names(client)).toEqual(['Ann Writer', 'Boss Writer']);
+      const existing = (title: string) => `/content-manager/relations/${ARTICLE}/${doc[title]}/author?locale=en`;
+      expectError(await ann.call('GET', existing('Boss 1')), 403, 'ForbiddenError');
+      expect((await ann.call('GET', existing('Ann 2'))).status).toBe(200);
     });
 
     it("limits an Author's media library to the files they uploaded", async () => {
