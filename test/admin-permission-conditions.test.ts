@@ -227,9 +227,14 @@ for (const database of inject('databases')) {
         for (const hidden of ['summary', 'body', 'views', 'seo', 'author'])
           expect(read.json.data).not.toHaveProperty(hidden);
         expectError(await french.call('GET', `${ARTICLES}/${id}?locale=en`), 403, 'ForbiddenError');
+        // Nor through the other locales the answer lists with their shared values.
+        const [english] = (await client.call('GET', `${ARTICLES}/${id}?locale=fr`)).json.meta.availableLocales;
+        expect(english).toMatchObject({ locale: 'en', views: 0 });
+        expect(read.json.meta.availableLocales).toEqual([expect.objectContaining({ locale: 'en' })]);
+        expect(read.json.meta.availableLocales[0]).not.toHaveProperty('views');
 
-        const english = await french.call('GET', `${ARTICLES}?${ONLY_FIXTURE}&locale=en`);
-        expect(english.json.pagination.total).toBe(0);
+        const inEnglish = await french.call('GET', `${ARTICLES}?${ONLY_FIXTURE}&locale=en`);
+        expect(inEnglish.json.pagination.total).toBe(0);
         const listed = await french.call('GET', `${ARTICLES}?${ONLY_FIXTURE}&locale=fr`);
         expect(listed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
         expect(listed.json.results[0]).not.toHaveProperty('summary');

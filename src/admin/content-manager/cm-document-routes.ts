@@ -1,34 +1,17 @@
-import type { AdminIdentity } from '../../access/principal.js';
-import { ForbiddenError, NotFoundError, PolicyError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
-import type { HttpRequest, HttpResponse } from '../../http/http-types.js';
 import type { Query } from '../../query/query-types.js';
 import type { ContentType } from '../../schema/types.js';
-import type { Document } from '../../shape/shape-rows.js';
-import { shownInContentManager } from '../admin-permission-catalog.js';
 import type { AdminRoute } from '../admin-route.js';
 import { cmBulkValidationRoute } from './cm-bulk-validation-route.js';
 import { documentIdsOf } from './cm-document-ids.js';
+import { cmDocumentKit, documentMeta, NO_DRAFT_RELATIONS, VERSION_VERBS, versionsIn } from './cm-document-kit.js';
 import { cleanFormData } from './cm-form-data.js';
-import { cmPermissions, type CmPermissions, type CmVerb } from './cm-permissions.js';
-import {
-  adminCaller,
-  cmQuery,
-  creatorsOf,
-  shapeForContentManager,
-  versionsOf,
-  type CmDocument,
-  type CmReadDeps,
-  type CmView,
-  type VersionRow,
-} from './cm-read.js';
-import { defaultLocaleFirst, sharedValuesOf } from './cm-localizations.js';
+import { adminCaller, shapeForContentManager, versionsOf, type CmDocument, type CmReadDeps } from './cm-read.js';
+import { cmSingleTypeRoutes } from './cm-single-type-routes.js';
 
 const COLLECTION = '/content-manager/collection-types/:model';
-const SINGLE = '/content-manager/single-types/:model';
-const EXPLORER = 'plugin::content-manager.explorer';
-/** The document-service verb behind each version action and bulk action of the content manager. */
-const VERSION_VERBS = { publish: 'publish', unpublish: 'unpublish', discard: 'discardDraft' } as const;
+/** The document-service verb behind each bulk action of the content manager. */
 const BULK_VERBS = { bulkPublish: 'publish', bulkUnpublish: 'unpublish', bulkDelete: 'delete' } as const;
 
 /**
@@ -42,76 +25,8 @@ const BULK_VERBS = { bulkPublish: 'publish', bulkUnpublish: 'unpublish', bulkDel
  */
 export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
   const { service, schema } = deps;
-  const typeOf = (request: HttpRequest, kind: ContentType['kind']): ContentType => {
-    const type = schema.contentTypes.get(String(request.params.model));
-    if (!type || !shownInContentManager(type) || type.kind !== kind) throw new PolicyError();
-    return type;
-  };
-  /** 403 `Policy Failed` unless the admin holds the verb on the type; then its checks on rows and fields. */
-  const may = (admin: AdminIdentity, verb: CmVerb, type: ContentType): CmPermissions => {
-    if (!admin.may(`${EXPLORER}.${verb}`, type.uid)) throw new PolicyError();
-    return cmPermissions(deps, admin, type);
-  };
-  /** The rows of a document's versions a request acts on (see versionsIn), after `check` of the verb. */
-  const checkVersions = async (
-    p: CmPermissions,
-    verb: CmVerb,
-    type: ContentType,
-    documentIds: readonly string[],
-    locale: string | null,
-    status?: 'draft' | 'published',
-  ): Promise<void> => {
-    const versions = versionsIn(type, await versionsOf(deps.db, type, documentIds), locale, status);
-    await p.check(
-      verb,
-      versions.map((v) => v.id),
-    );
-  };
-  const query = (type: ContentType, request: HttpRequest, view: CmView = 'edit'): Query =>
-    cmQuery(deps, type, request.query, view);
-  /** One document's answer; `written`: a write's, whose other locales Strapi returns in full. */
-  const one = async (
-    p: CmPermissions,
-    type: ContentType,
-    document: Document | null,
-    q: Query,
-    view: CmView = 'edit',
-  ): Promise<HttpResponse> => {
-    if (!document) throw new NotFoundError();
-    const [shaped] = await p.output(await shapeForContentManager(deps, type, [document], view));
-    return { status: 200, body: { data: shaped, meta: await documentMeta(deps, type, shaped as CmDocument, q) } };
-  };
-  /**
-   * Form data for a write of a document's version in the query's locale: checked and narrowed by
-   * `update` when that version exists, by `create` when the write makes it.
-   */
-  const writable = async (
-    p: CmPermissions,
-    type: ContentType,
-    documentId: string,
-    data: Record<string, unknown>,
-    q: Query,
-  ): Promise<Record<string, unknown>> => {
-    const [version] = versionsIn(type, await versionsOf(deps.db, type, [documentId]), q.locale, 'draft');
-    return version ? p.input('update', data, version.id, q.locale) : p.input('create', data, null, q.locale);
-  };
-  /** The same for a single type's one document (none yet: a create). */
-  const singleWritable = async (
-    p: CmPermissions,
-    type: ContentType,
-    data: Record<string, unknown>,
-    q: Query,
-    admin: AdminIdentity,
-  ): Promise<Record<string, unknown>> => {
-    const current = await single(type, draftQuery(q), admin);
-    if (current) return writable(p, type, String(current.documentId), data, q);
-    return may(admin, 'create', type).input('create', data, null, q.locale);
-  };
-  const documentIdOf = (request: HttpRequest) => String(request.params.documentId);
-  const single = async (type: ContentType, q: Query, admin: AdminIdentity) =>
-    service.findFirst(type, q, adminCaller(admin));
-  const draftQuery = (q: Query): Query => ({ ...q, status: 'draft' });
-
+  const kit = cmDocumentKit(deps);
+  const { typeOf, may, checkVersions, query, one, writable, documentIdOf, draftQuery } = kit;
   const routes: AdminRoute[] = [
     {
       method: 'GET',
@@ -157,7 +72,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         // empty form, and the locales it does exist in, as Strapi answers.
         if ((await versionsOf(deps.db, type, [documentId])).length === 0) throw new NotFoundError();
         const blank = { documentId, locale: q.locale, publishedAt: null } as unknown as CmDocument;
-        return { status: 200, body: { data: {}, meta: await documentMeta(deps, type, blank, q) } };
+        return { status: 200, body: { data: {}, meta: await documentMeta(deps, p, type, blank, q) } };
       },
     },
     {
@@ -312,173 +227,11 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         return { status: 200, body: { count } };
       },
     })),
-    {
-      method: 'GET',
-      path: SINGLE,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        const p = may(admin, 'read', type);
-        const q = query(type, request);
-        const found = await single(type, q, admin);
-        if (found) await p.check('read', [Number(found.id)]);
-        return one(p, type, found, q);
-      },
-    },
-    {
-      method: 'PUT',
-      path: SINGLE,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        const p = may(admin, 'update', type);
-        const q = draftQuery(query(type, request));
-        const data = await singleWritable(p, type, cleanFormData(schema, type, request.body), q, admin);
-        const { document } = await service.put(type, data, q, adminCaller(admin));
-        return one(p, type, document, q, 'written');
-      },
-    },
-    {
-      method: 'DELETE',
-      path: SINGLE,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        const p = may(admin, 'delete', type);
-        const q = query(type, request);
-        const current = await single(type, draftQuery(q), admin);
-        if (current) await checkVersions(p, 'delete', type, [String(current.documentId)], q.locale);
-        if (!(await service.delete(type, null, q, adminCaller(admin)))) throw new NotFoundError();
-        return { status: 200, body: {} };
-      },
-    },
-    ...(['publish', 'unpublish', 'discard'] as const).map((action): AdminRoute => ({
-      method: 'POST',
-      path: `${SINGLE}/actions/${action}`,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        const verb = action === 'discard' ? 'update' : 'publish';
-        const p = may(admin, verb, type);
-        const q = query(type, request);
-        const caller = adminCaller(admin);
-        const current = await single(type, draftQuery(q), admin);
-        if (current)
-          await checkVersions(
-            p,
-            verb,
-            type,
-            [String(current.documentId)],
-            q.locale,
-            action === 'publish' ? 'draft' : 'published',
-          );
-        if (action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0) {
-          // Saved and published in one transaction, as for a collection type's document.
-          const publishedQuery: Query = { ...q, status: 'published' };
-          const data = await singleWritable(
-            may(admin, 'update', type),
-            type,
-            cleanFormData(schema, type, request.body),
-            q,
-            admin,
-          );
-          const { document } = await service.put(type, data, publishedQuery, caller);
-          return one(p, type, document, publishedQuery);
-        }
-        if (!current) throw new NotFoundError();
-        const documentId = String(current.documentId);
-        const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
-        if (!result) throw new NotFoundError();
-        const status = action === 'publish' ? 'published' : 'draft';
-        const version = await service.findOne(type, documentId, { ...q, status }, caller);
-        return one(p, type, version, { ...q, status }, action === 'publish' ? 'edit' : 'written');
-      },
-    })),
-    {
-      method: 'GET',
-      path: `${SINGLE}/actions/countDraftRelations`,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        const p = may(admin, 'read', type);
-        const found = await single(type, draftQuery(query(type, request)), admin);
-        if (!found) throw new NotFoundError();
-        await p.check('read', [Number(found.id)]);
-        return { status: 200, body: { data: NO_DRAFT_RELATIONS } };
-      },
-    },
   ];
-  return routes;
+  return [...routes, ...cmSingleTypeRoutes(deps, kit)];
 }
-
-/** What the panel asks before publishing: Cairn lets relations to drafts be published, so there are none to warn of. */
-const NO_DRAFT_RELATIONS = { draftM2mLinks: 0, unpublishedRelations: 0 } as const;
 
 /** The form data of localized attributes only. */
 function localizedOnly(type: ContentType, data: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(data).filter(([key]) => type.attributes.get(key)?.localized !== false));
-}
-
-/**
- * `meta` of a single document: its other locales (`availableLocales`, each with its status) and
- * its other version in the same locale (`availableStatus`: the published one beside a draft, or
- * the draft beside a published one).
- */
-async function documentMeta(deps: CmReadDeps, type: ContentType, document: CmDocument, q: Query) {
-  const versions = await versionsOf(deps.db, type, [String(document.documentId)]);
-  const locale = (document.locale as string | null | undefined) ?? null;
-  const showingDraft = document.publishedAt === null;
-  const otherStatus = type.draftAndPublish
-    ? versions.filter((v) => v.locale === locale && (v.publishedAt === null) !== showingDraft)
-    : [];
-  const otherLocales = type.localized
-    ? versions.filter((v) => v.locale !== locale && (v.publishedAt === null) === (q.status === 'draft'))
-    : [];
-  const creators = await creatorsOf(
-    deps.db,
-    type,
-    [...otherStatus, ...otherLocales].map((v) => v.id),
-  );
-  const view = (v: (typeof versions)[number]) => ({
-    id: v.id,
-    documentId: v.documentId,
-    locale: v.locale,
-    createdAt: v.createdAt,
-    updatedAt: v.updatedAt,
-    publishedAt: v.publishedAt,
-    createdBy: creators.get(v.id)?.createdBy ?? null,
-    updatedBy: creators.get(v.id)?.updatedBy ?? null,
-  });
-  // What the panel pre-fills a new translation with, from the first entry: the default locale's.
-  const shared = await sharedValuesOf(
-    deps,
-    type,
-    otherLocales.map((v) => v.id),
-    q.status,
-  );
-  return {
-    availableLocales: defaultLocaleFirst(otherLocales, deps.config.i18n.defaultLocale).map((v) => ({
-      ...shared.get(v.id),
-      ...view(v),
-      status: v.status,
-    })),
-    availableStatus: otherStatus.map(view),
-  };
-}
-
-/**
- * The versions a request acts on: those in its locale (every locale for `*`, or when the type is
- * not localized), and in `status` when given (a type without draft & publish has one version).
- */
-function versionsIn(
-  type: ContentType,
-  versions: readonly VersionRow[],
-  locale: string | null,
-  status?: 'draft' | 'published',
-): VersionRow[] {
-  return versions.filter(
-    (v) =>
-      (!type.localized || locale === '*' || v.locale === locale) &&
-      (status === undefined || !type.draftAndPublish || (v.publishedAt === null) === (status === 'draft')),
-  );
 }
