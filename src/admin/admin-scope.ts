@@ -119,15 +119,21 @@ export function coversEverything(grants: readonly AdminGrant[], model: ScopedMod
   );
 }
 
+/** The rows of a model an admin acts on, and where to read them. */
+export interface RowScope {
+  readonly exec: Executor;
+  readonly dialect: Dialect;
+  readonly model: ScopedModel;
+  readonly admin: AdminIdentity;
+}
+
 /** The grants covering each of these rows (ids of the model's table; unknown ids are absent), from one read of their facts. */
 export async function coveringRows(
-  exec: Executor,
-  dialect: Dialect,
+  scope: RowScope,
   grants: readonly AdminGrant[],
-  model: ScopedModel,
-  admin: AdminIdentity,
   ids: readonly number[],
 ): Promise<Map<number, AdminGrant[]>> {
+  const { exec, dialect, model, admin } = scope;
   const withRoles = grants.some((grant) => grant.conditions.some((group) => group.includes(SAME_ROLE_AS_CREATOR)));
   const facts = await rowFacts(exec, dialect, model, ids, withRoles);
   return new Map([...facts.values()].map((row) => [row.id, grantsCovering(grants, row, model, admin)]));
@@ -135,15 +141,12 @@ export async function coveringRows(
 
 /** 403 `Forbidden` unless the grants cover every one of these rows (unknown ones are the caller's to answer). */
 export async function checkCovered(
-  exec: Executor,
-  dialect: Dialect,
+  scope: RowScope,
   grants: readonly AdminGrant[],
-  model: ScopedModel,
-  admin: AdminIdentity,
   ids: readonly number[],
 ): Promise<void> {
-  if (coversEverything(grants, model)) return;
-  const covering = await coveringRows(exec, dialect, grants, model, admin, ids);
+  if (coversEverything(grants, scope.model)) return;
+  const covering = await coveringRows(scope, grants, ids);
   if ([...covering.values()].some((each) => each.length === 0)) throw new ForbiddenError();
 }
 

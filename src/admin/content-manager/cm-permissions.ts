@@ -57,8 +57,8 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
   const { db, schema } = deps;
   const grantsOf = (verb: CmVerb) => admin.grants(`${EXPLORER}.${verb}`, type.uid);
   const whole = (grants: readonly AdminGrant[]) => coversEverything(grants, type);
-  const coveringEach = (verb: CmVerb, ids: readonly number[]) =>
-    coveringRows(db, db.dialect, grantsOf(verb), type, admin, ids);
+  const rows = { exec: db, dialect: db.dialect, model: type, admin };
+  const coveringEach = (verb: CmVerb, ids: readonly number[]) => coveringRows(rows, grantsOf(verb), ids);
   const forbidUnless = (grants: readonly AdminGrant[]): readonly AdminGrant[] => {
     if (grants.length === 0) throw new ForbiddenError();
     return grants;
@@ -74,7 +74,7 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
         sort: permittedSort(type, query.sort, fields),
       };
     },
-    check: (verb, rowIds) => checkCovered(db, db.dialect, grantsOf(verb), type, admin, rowIds),
+    check: (verb, rowIds) => checkCovered(rows, grantsOf(verb), rowIds),
     async covered(verb, rowIds) {
       if (whole(grantsOf(verb))) return new Set(rowIds);
       const each = await coveringEach(verb, rowIds);

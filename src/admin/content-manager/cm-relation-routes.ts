@@ -48,7 +48,9 @@ function relationOf(
  */
 async function checkSource(deps: CmReadDeps, admin: AdminIdentity, model: Model, rowId: number): Promise<void> {
   if (model.modelType === 'contentType')
-    await checkCovered(deps.db, deps.db.dialect, admin.grants(READ, model.uid), model, admin, [rowId]);
+    await checkCovered({ exec: deps.db, dialect: deps.db.dialect, model, admin }, admin.grants(READ, model.uid), [
+      rowId,
+    ]);
 }
 
 /**

@@ -96,7 +96,7 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
   };
   /** 403 unless the action's grants cover these files or folders (the Author's: those they created). */
   const covers = (admin: AdminIdentity, action: string, model: ScopedModel, ids: readonly number[]) =>
-    checkCovered(db, db.dialect, admin.grants(action, null), model, admin, ids);
+    checkCovered({ exec: db, dialect: db.dialect, model, admin }, admin.grants(action, null), ids);
   const FOLDERS: ScopedModel = { table: 'upload_folders', localized: false };
 
   /** `POST /upload?id=`: a new file for an existing one, or (without a file) new name, texts or folder. */
