@@ -99,7 +99,8 @@ for (const database of inject('databases')) {
       for (const title of ['Boss 1', 'Boss 2', 'Boss 3']) await create(client, title);
       for (const title of ['Ann 1', 'Ann 2', 'Ann 3']) await create(ann, title);
       await create(ben, 'Ben 1');
-    });
+      // Four admins registered (each a password hash), two roles set, seven entries: more than a minute on a busy machine.
+    }, 180_000);
     afterAll(() => client?.server.close());
 
     it("lists only an Author's own entries, the page and its total counted on them alone", async () => {
@@ -205,6 +206,46 @@ for (const database of inject('databases')) {
       expect(renamed.status, renamed.text).toBe(200);
       expect(renamed.json.name).toBe('ann-renamed.png');
       expect((await ann.call('DELETE', `/upload/files/${anns}`)).status).toBe(200);
+    });
+
+    describe('a role reading what its own members created (has same role as creator)', () => {
+      let peers: InvitedAdmin[];
+      beforeAll(async () => {
+        const role = await client.call('POST', '/admin/roles', { name: 'Peers', description: 'Read each other' });
+        const locales = { locales: ['en', 'fr'] };
+        const granted = await client.call('PUT', `/admin/roles/${role.json.data.id}/permissions`, {
+          permissions: [
+            { action: `${EXPLORER}.create`, subject: ARTICLE, properties: locales, conditions: [] },
+            {
+              action: `${EXPLORER}.read`,
+              subject: ARTICLE,
+              properties: locales,
+              conditions: ['admin::has-same-role-as-creator'],
+            },
+          ],
+        });
+        expect(granted.status, granted.text).toBe(200);
+        peers = [];
+        for (const name of ['Pia', 'Pol'])
+          peers.push(
+            await inviteAdmin(
+              client,
+              { firstname: name, lastname: 'Peer', email: `${name}@example.com` },
+              role.json.data.id,
+            ),
+          );
+        await create(peers[0] as InvitedAdmin, 'Peer 1');
+      }, 120_000);
+
+      it("lists and reads the entries of the role's members only", async () => {
+        const [, pol] = peers as [InvitedAdmin, InvitedAdmin];
+        const listed = await pol.call('GET', `${ARTICLES}?${ONLY_FIXTURE}&sort=title:ASC`);
+        expect(listed.status, listed.text).toBe(200);
+        expect(listed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Peer 1']);
+        expect(listed.json.pagination.total).toBe(1);
+        expect((await pol.call('GET', `${ARTICLES}/${doc['Peer 1']}`)).json.data.title).toBe('Peer 1');
+        expectError(await pol.call('GET', `${ARTICLES}/${doc['Boss 1']}`), 403, 'ForbiddenError');
+      });
     });
 
     describe('a role limited to the fr locale and the title field', () => {

@@ -38,22 +38,22 @@ export interface RowFacts {
   readonly creatorRoleIds: readonly number[];
 }
 
+const USER_ROLES = 'admin_users_roles_lnk';
 /** A filter no row satisfies (every row has an id). */
 const NO_ROW: FilterNode = { kind: 'compare', field: 'id', op: 'null', value: true };
 
 /**
  * The filter selecting the rows the grants cover, or null when they cover every row (no grant:
- * no row). Added to a list's filters, pagination and total count only those rows.
+ * no row). Added to a list's filters, pagination and total count only those rows. A creator's
+ * roles are compared through the admins who hold one of the admin's roles (read here when a grant
+ * asks), so the filter stays on the row's own creator column.
  */
-export function scopeFilter(
-  grants: readonly AdminGrant[],
-  model: ScopedModel,
-  admin: AdminIdentity,
-): FilterNode | null {
+export async function scopeFilter(scope: RowScope, grants: readonly AdminGrant[]): Promise<FilterNode | null> {
   if (grants.length === 0) return NO_ROW;
+  const peers = asksCreatorRoles(grants) ? await adminsSharingRole(scope) : [];
   const parts: FilterNode[] = [];
   for (const grant of grants) {
-    const part = grantFilter(grant, model, admin);
+    const part = grantFilter(grant, scope, peers);
     if (part === null) return null;
     parts.push(part);
   }
@@ -66,30 +66,44 @@ export function withScope(filters: FilterNode | null, scope: FilterNode | null):
   return filters === null ? scope : { kind: 'and', children: [filters, scope] };
 }
 
-function grantFilter(grant: AdminGrant, model: ScopedModel, admin: AdminIdentity): FilterNode | null {
+function grantFilter(grant: AdminGrant, scope: RowScope, peers: readonly number[]): FilterNode | null {
   const children: FilterNode[] = [];
-  if (model.localized && grant.locales !== null)
+  if (scope.model.localized && grant.locales !== null)
     children.push(
       grant.locales.length === 0 ? NO_ROW : { kind: 'compare', field: 'locale', op: 'in', value: [...grant.locales] },
     );
   for (const group of grant.conditions) {
-    const any = group.map((condition) => conditionFilter(condition, admin));
+    const any = group.map((condition) => conditionFilter(condition, scope.admin, peers));
     children.push(any.length === 1 ? (any[0] as FilterNode) : { kind: 'or', children: any });
   }
   if (children.length === 0) return null;
   return children.length === 1 ? (children[0] as FilterNode) : { kind: 'and', children };
 }
 
-function conditionFilter(condition: string, admin: AdminIdentity): FilterNode {
-  const creator = (child: FilterNode): FilterNode => ({ kind: 'nested', attribute: 'createdBy', child });
-  if (condition === IS_CREATOR) return creator({ kind: 'compare', field: 'id', op: 'eq', value: admin.id });
-  if (condition === SAME_ROLE_AS_CREATOR && admin.roleIds.length > 0)
-    return creator({
-      kind: 'nested',
-      attribute: 'roles',
-      child: { kind: 'compare', field: 'id', op: 'in', value: [...admin.roleIds] },
-    });
+function conditionFilter(condition: string, admin: AdminIdentity, peers: readonly number[]): FilterNode {
+  const createdBy = (value: readonly number[]): FilterNode =>
+    value.length === 0
+      ? NO_ROW
+      : {
+          kind: 'nested',
+          attribute: 'createdBy',
+          child: { kind: 'compare', field: 'id', op: 'in', value: [...value] },
+        };
+  if (condition === IS_CREATOR) return createdBy([admin.id]);
+  if (condition === SAME_ROLE_AS_CREATOR) return createdBy(peers);
   return NO_ROW;
+}
+
+/** The admin users holding one of the admin's roles (the admin among them). */
+async function adminsSharingRole({ exec, dialect, admin }: RowScope): Promise<number[]> {
+  if (admin.roleIds.length === 0) return [];
+  const links = await exec.all(
+    compileSelect(
+      dialect,
+      simpleSelect(USER_ROLES, { userId: ['user_id', 'integer'] }, isIn('role_id', [...admin.roleIds])),
+    ),
+  );
+  return [...new Set(links.map((link) => Number(link.userId)))];
 }
 
 /** The grants that cover a row (none: the admin may not do the action on it). */
@@ -110,6 +124,11 @@ function conditionHolds(condition: string, row: RowFacts, admin: AdminIdentity):
   if (condition === IS_CREATOR) return row.createdById !== null && row.createdById === admin.id;
   if (condition === SAME_ROLE_AS_CREATOR) return row.creatorRoleIds.some((id) => admin.roleIds.includes(id));
   return false;
+}
+
+/** Whether a grant asks about the creator's roles. */
+function asksCreatorRoles(grants: readonly AdminGrant[]): boolean {
+  return grants.some((grant) => grant.conditions.some((group) => group.includes(SAME_ROLE_AS_CREATOR)));
 }
 
 /** Whether one of the grants covers every row, field and locale of the model (then nothing needs reading). */
@@ -134,8 +153,7 @@ export async function coveringRows(
   ids: readonly number[],
 ): Promise<Map<number, AdminGrant[]>> {
   const { exec, dialect, model, admin } = scope;
-  const withRoles = grants.some((grant) => grant.conditions.some((group) => group.includes(SAME_ROLE_AS_CREATOR)));
-  const facts = await rowFacts(exec, dialect, model, ids, withRoles);
+  const facts = await rowFacts(exec, dialect, model, ids, asksCreatorRoles(grants));
   return new Map([...facts.values()].map((row) => [row.id, grantsCovering(grants, row, model, admin)]));
 }
 
@@ -181,7 +199,7 @@ async function rowFacts(
       compileSelect(
         dialect,
         simpleSelect(
-          'admin_users_roles_lnk',
+          USER_ROLES,
           { userId: ['user_id', 'integer'], roleId: ['role_id', 'integer'] },
           isIn('user_id', [...new Set(creators.map(Number))]),
         ),

@@ -35,7 +35,7 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
         const p = may(admin, 'read', type);
-        const q = p.list(query(type, request, 'list'));
+        const q = await p.list(query(type, request, 'list'));
         const { documents, pagination } = await service.findMany(type, q, adminCaller(admin));
         return {
           status: 200,

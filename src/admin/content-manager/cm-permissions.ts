@@ -30,7 +30,7 @@ export interface CmPermissions {
    * A list's query as the `read` grants allow it: only the rows they cover (a filter in SQL, so
    * the page and its total count those alone), and no filter or sort on a field they hide.
    */
-  list(query: Query): Query;
+  list(query: Query): Promise<Query>;
   /** Throws 403 `Forbidden` unless `verb` covers every one of these rows (ids of the type's table). */
   check(verb: CmVerb, rowIds: readonly number[]): Promise<void>;
   /** The rows among these that `verb` covers. */
@@ -65,12 +65,12 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
   };
 
   return {
-    list(query) {
+    async list(query) {
       const grants = grantsOf('read');
       const fields = permittedFields(grants);
       return {
         ...query,
-        filters: withScope(permittedFilter(schema, type, query.filters, fields), scopeFilter(grants, type, admin)),
+        filters: withScope(permittedFilter(schema, type, query.filters, fields), await scopeFilter(rows, grants)),
         sort: permittedSort(type, query.sort, fields),
       };
     },

@@ -58,11 +58,16 @@ async function checkSource(deps: CmReadDeps, admin: AdminIdentity, model: Model,
  * permission query (none when the admin holds no read permission on the target: then Strapi
  * leaves the list as it is).
  */
-function readableTargets(query: Query, target: ContentType, admin: AdminIdentity): Query {
+async function readableTargets(
+  deps: CmReadDeps,
+  query: Query,
+  target: ContentType,
+  admin: AdminIdentity,
+): Promise<Query> {
   const grants = admin.grants(READ, target.uid);
-  return grants.length === 0
-    ? query
-    : { ...query, filters: withScope(query.filters, scopeFilter(grants, target, admin)) };
+  if (grants.length === 0) return query;
+  const scope = await scopeFilter({ exec: deps.db, dialect: deps.db.dialect, model: target, admin }, grants);
+  return { ...query, filters: withScope(query.filters, scope) };
 }
 
 /** What a relation picker shows of each target: its main field, dates, and locale and status where the target has them. */
@@ -138,7 +143,7 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
           const rows = model.modelType === 'component' ? { rowId } : { documentId: id, locale };
           source = { model, field, rows, unlinked: picker.include };
         }
-        const q = readableTargets(listQuery(target, picker, status), target, admin);
+        const q = await readableTargets(deps, listQuery(target, picker, status), target, admin);
         const { documents, pagination } = await findAvailable(deps, target, q, source);
         return { status: 200, body: { results: shape(target, documents), pagination } };
       },
