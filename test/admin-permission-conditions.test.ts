@@ -198,8 +198,21 @@ for (const database of inject('databases')) {
       expectError(await ann.call('DELETE', `/upload/files/${bosses}`), 403, 'ForbiddenError');
       const bulk = { fileIds: [anns, bosses], folderIds: [] };
       expectError(await ann.call('POST', '/upload/actions/bulk-delete', bulk), 403, 'ForbiddenError');
+      const folder = await client.call('POST', '/upload/folders', { name: 'Boss folder', parent: null });
+      expect(folder.status, folder.text).toBe(201);
+      const folderId = folder.json.data.id;
+      expectError(await ann.call('PUT', `/upload/folders/${folderId}`, { name: 'Mine' }), 403, 'ForbiddenError');
+      const moves = [
+        { fileIds: [bosses], folderIds: [], destinationFolderId: folderId },
+        { fileIds: [], folderIds: [folderId], destinationFolderId: null },
+      ];
+      for (const move of moves)
+        expectError(await ann.call('POST', '/upload/actions/bulk-move', move), 403, 'ForbiddenError');
+      const folderBulk = { fileIds: [], folderIds: [folderId] };
+      expectError(await ann.call('POST', '/upload/actions/bulk-delete', folderBulk), 403, 'ForbiddenError');
       const kept = await client.call('GET', `/upload/files/${bosses}`);
-      expect(kept.json.name).toBe('boss.png');
+      expect(kept.json).toMatchObject({ name: 'boss.png', folder: null });
+      expect((await client.call('GET', `/upload/folders/${folderId}`)).json.data.name).toBe('Boss folder');
 
       expect((await ann.call('GET', `/upload/files/${anns}`)).json.name).toBe('ann.png');
       const renamed = await ann.call('POST', `/upload?id=${anns}`, { fileInfo: { name: 'ann-renamed.png' } });
