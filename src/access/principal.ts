@@ -3,6 +3,7 @@ import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { RolePermissions } from '../users-permissions/role-permissions.js';
 import { isReadAction } from './actions.js';
+import type { AdminGrant } from './admin-grants.js';
 import { permissionKey } from './permission-key.js';
 
 /** A users-permissions account authenticated by its JWT. */
@@ -16,13 +17,19 @@ export interface UserIdentity {
 
 /**
  * An admin panel user signed in with an admin access token. `may(action, subject)` answers from
- * the user's admin roles (`admin_permissions`): a Super Admin may do everything.
+ * the user's admin roles (`admin_permissions`): a Super Admin may do everything. `grants` says
+ * on which rows, fields and locales (admin-grants.ts): what `may` answers for a type, `grants`
+ * narrows for each document.
  */
 export interface AdminIdentity {
   readonly id: number;
   readonly sessionId: string;
   readonly isSuperAdmin: boolean;
+  /** The user's admin roles (what `admin::has-same-role-as-creator` compares with a creator's). */
+  readonly roleIds: readonly number[];
   may(action: string, subject: string | null): boolean;
+  /** What the user's permissions for the action on the subject grant (none: empty; a Super Admin: EVERYTHING). */
+  grants(action: string, subject: string | null): readonly AdminGrant[];
 }
 
 /** Who is calling: nobody (the Public role), an API token, a signed-in user (its role), or an admin panel user. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EVERYTHING, grantKey, grantTable } from '../access/admin-grants.js';
 import type { AdminIdentity } from '../access/principal.js';
 import { bearerToken } from '../access/principal.js';
 import type { AdminConfig } from '../config/admin-config.js';
@@ -9,7 +10,7 @@ import { createSessionStore, type Session, type SessionStore } from '../users-pe
 import type { AdminPermissions, StoredPermission } from './admin-roles.js';
 import type { AdminUser, AdminUserStore } from './admin-users.js';
 import { deviceNameOf } from './admin-sessions-routes.js';
-import { authenticateAdminKey } from './settings/admin-token-auth.js';
+import { authenticateAdminKey, type OwnerAbility } from './settings/admin-token-auth.js';
 
 /** The admin panel's refresh cookie, as Strapi names it. */
 export const ADMIN_REFRESH_COOKIE = 'strapi_admin_refresh';
@@ -98,17 +99,18 @@ export function createAdminAuth(options: {
   const loadPermissions = async () => (permissions ??= await options.permissions());
 
   /** What the user's roles let them do: a Super Admin everything, anyone else what a role grants. */
-  const ownerMay = async (userId: number) => {
+  const ownerMay = async (userId: number): Promise<OwnerAbility> => {
     const roles = await users.rolesOf(userId);
     const loaded = await loadPermissions();
     const isSuperAdmin = roles.some((role) => role.id === loaded.superAdminRoleId);
-    const granted = new Set<string>();
-    for (const role of roles)
-      for (const permission of loaded.byRole.get(role.id) ?? [])
-        granted.add(`${permission.action} ${permission.subject ?? ''}`);
+    const table = grantTable(roles.flatMap((role) => loaded.byRole.get(role.id) ?? []));
+    const grants = (action: string, subject: string | null) =>
+      isSuperAdmin ? [EVERYTHING] : (table.get(grantKey(action, subject)) ?? []);
     return {
       isSuperAdmin,
-      may: (action: string, subject: string | null) => isSuperAdmin || granted.has(`${action} ${subject ?? ''}`),
+      roleIds: roles.map((role) => role.id),
+      may: (action, subject) => grants(action, subject).length > 0,
+      grants,
     };
   };
 
@@ -156,8 +158,7 @@ export function createAdminAuth(options: {
       if (!session) throw new UnauthorizedError(INVALID);
       const user = await users.byId(Number(session.userId));
       if (!user || !user.isActive || user.blocked) throw new UnauthorizedError(INVALID);
-      const { isSuperAdmin, may } = await ownerMay(user.id);
-      const identity: AdminIdentity = { id: user.id, sessionId: session.sessionId, isSuperAdmin, may };
+      const identity: AdminIdentity = { id: user.id, sessionId: session.sessionId, ...(await ownerMay(user.id)) };
       return { identity, user };
     },
 

@@ -60,19 +60,24 @@ export async function startAdminClient(database: DatabaseKind, options: TestServ
 export interface InvitedAdmin {
   readonly id: number;
   call(method: string, path: string, body?: unknown): Promise<TestResponse>;
+  /** A request with any options (a multipart upload, headers), signed in as them. */
+  request(method: string, path: string, options: Omit<RequestOptions, 'auth'>): Promise<TestResponse>;
 }
 
 /**
- * Invites an admin with one of Strapi's default roles (as the client's Super Admin) and registers
- * them, as the Users settings screen and the invitation link do.
+ * Invites an admin with one of Strapi's default roles, or the role with this id (as the client's
+ * Super Admin) and registers them, as the Users settings screen and the invitation link do.
  */
 export async function inviteAdmin(
   client: AdminClient,
   person: { firstname: string; lastname: string; email: string },
-  roleCode: 'strapi-editor' | 'strapi-author' = 'strapi-editor',
+  roleCode: 'strapi-editor' | 'strapi-author' | number = 'strapi-editor',
 ): Promise<InvitedAdmin> {
   const roles = await client.call('GET', '/admin/roles');
-  const role = roles.json.data.find((entry: { code: string }) => entry.code === roleCode);
+  const role =
+    typeof roleCode === 'number'
+      ? { id: roleCode }
+      : roles.json.data.find((entry: { code: string }) => entry.code === roleCode);
   const invited = await client.call('POST', '/admin/users', { ...person, roles: [role.id] });
   expect(invited.status, invited.text).toBe(201);
   const password = `${person.firstname}1234pass`;
@@ -88,6 +93,7 @@ export async function inviteAdmin(
     id: Number(invited.json.data.id),
     call: (method, path, body) =>
       client.server.request(method, path, { auth, ...(body === undefined ? {} : { body }) }),
+    request: (method, path, options) => client.server.request(method, path, { ...options, auth }),
   };
 }
 

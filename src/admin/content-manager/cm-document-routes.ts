@@ -1,68 +1,32 @@
-import type { AdminIdentity } from '../../access/principal.js';
-import { NotFoundError, PolicyError } from '../../core/errors.js';
+import { ForbiddenError, NotFoundError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
-import type { HttpRequest, HttpResponse } from '../../http/http-types.js';
 import type { Query } from '../../query/query-types.js';
 import type { ContentType } from '../../schema/types.js';
-import type { Document } from '../../shape/shape-rows.js';
-import { shownInContentManager } from '../admin-permission-catalog.js';
 import type { AdminRoute } from '../admin-route.js';
 import { cmBulkValidationRoute } from './cm-bulk-validation-route.js';
 import { documentIdsOf } from './cm-document-ids.js';
+import { cmDocumentKit, documentMeta, NO_DRAFT_RELATIONS, VERSION_VERBS, versionsIn } from './cm-document-kit.js';
 import { cleanFormData } from './cm-form-data.js';
-import {
-  adminCaller,
-  cmQuery,
-  creatorsOf,
-  shapeForContentManager,
-  versionsOf,
-  type CmDocument,
-  type CmReadDeps,
-  type CmView,
-} from './cm-read.js';
-import { defaultLocaleFirst, sharedValuesOf } from './cm-localizations.js';
+import { adminCaller, shapeForContentManager, versionsOf, type CmDocument, type CmReadDeps } from './cm-read.js';
+import { cmSingleTypeRoutes } from './cm-single-type-routes.js';
 
 const COLLECTION = '/content-manager/collection-types/:model';
-const SINGLE = '/content-manager/single-types/:model';
-const EXPLORER = 'plugin::content-manager.explorer';
-/** The document-service verb behind each version action and bulk action of the content manager. */
-const VERSION_VERBS = { publish: 'publish', unpublish: 'unpublish', discard: 'discardDraft' } as const;
+/** The document-service verb behind each bulk action of the content manager. */
 const BULK_VERBS = { bulkPublish: 'publish', bulkUnpublish: 'unpublish', bulkDelete: 'delete' } as const;
 
 /**
  * The content manager's document routes (collection and single types): list, read, create,
  * update, delete, publish, unpublish, discard, the bulk actions. Each calls the document service
  * as the signed-in admin (who is recorded as creator and editor) and shapes its answer for the
- * admin panel (cm-read.ts): the admin's own format is the only thing added here.
+ * admin panel (cm-read.ts): the admin's own format is the only thing added here. The admin's
+ * permissions apply as Strapi's permission checker applies them (cm-permissions.ts): lists read
+ * only the rows the role's conditions and locales cover, an action on a version they do not
+ * cover is 403, and only permitted fields are read and written.
  */
 export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
   const { service, schema } = deps;
-  const typeOf = (request: HttpRequest, kind: ContentType['kind']): ContentType => {
-    const type = schema.contentTypes.get(String(request.params.model));
-    if (!type || !shownInContentManager(type) || type.kind !== kind) throw new PolicyError();
-    return type;
-  };
-  const may = (admin: AdminIdentity, verb: string, type: ContentType) => {
-    if (!admin.may(`${EXPLORER}.${verb}`, type.uid)) throw new PolicyError();
-  };
-  const query = (type: ContentType, request: HttpRequest, view: CmView = 'edit'): Query =>
-    cmQuery(deps, type, request.query, view);
-  /** One document's answer; `written`: a write's, whose other locales Strapi returns in full. */
-  const one = async (
-    type: ContentType,
-    document: Document | null,
-    q: Query,
-    view: CmView = 'edit',
-  ): Promise<HttpResponse> => {
-    if (!document) throw new NotFoundError();
-    const [shaped] = await shapeForContentManager(deps, type, [document], view);
-    return { status: 200, body: { data: shaped, meta: await documentMeta(deps, type, shaped as CmDocument, q) } };
-  };
-  const documentIdOf = (request: HttpRequest) => String(request.params.documentId);
-  const single = async (type: ContentType, q: Query, admin: AdminIdentity) =>
-    service.findFirst(type, q, adminCaller(admin));
-  const draftQuery = (q: Query): Query => ({ ...q, status: 'draft' });
-
+  const kit = cmDocumentKit(deps);
+  const { typeOf, may, checkVersions, query, one, writable, documentIdOf, draftQuery } = kit;
   const routes: AdminRoute[] = [
     {
       method: 'GET',
@@ -70,12 +34,12 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'read', type);
-        const q = query(type, request, 'list');
+        const p = may(admin, 'read', type);
+        const q = await p.list(query(type, request, 'list'));
         const { documents, pagination } = await service.findMany(type, q, adminCaller(admin));
         return {
           status: 200,
-          body: { results: await shapeForContentManager(deps, type, documents, 'list'), pagination },
+          body: { results: await p.output(await shapeForContentManager(deps, type, documents, 'list')), pagination },
         };
       },
     },
@@ -85,10 +49,11 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'create', type);
+        const p = may(admin, 'create', type);
         const q = draftQuery(query(type, request));
-        const created = await service.create(type, cleanFormData(schema, type, request.body), q, adminCaller(admin));
-        return { ...(await one(type, created, q, 'written')), status: 201 };
+        const data = await p.input('create', cleanFormData(schema, type, request.body), null, q.locale);
+        const created = await service.create(type, data, q, adminCaller(admin));
+        return { ...(await one(p, type, created, q, 'written')), status: 201 };
       },
     },
     {
@@ -97,16 +62,17 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'read', type);
+        const p = may(admin, 'read', type);
         const q = query(type, request);
         const documentId = documentIdOf(request);
         const found = await service.findOne(type, documentId, q, adminCaller(admin));
-        if (found || !type.localized) return one(type, found, q);
+        if (found) await p.check('read', [Number(found.id)]);
+        if (found || !type.localized) return one(p, type, found, q);
         // A locale the document has no version in yet (the editor is about to translate it): an
         // empty form, and the locales it does exist in, as Strapi answers.
         if ((await versionsOf(deps.db, type, [documentId])).length === 0) throw new NotFoundError();
         const blank = { documentId, locale: q.locale, publishedAt: null } as unknown as CmDocument;
-        return { status: 200, body: { data: {}, meta: await documentMeta(deps, type, blank, q) } };
+        return { status: 200, body: { data: {}, meta: await documentMeta(deps, p, type, blank, q) } };
       },
     },
     {
@@ -115,17 +81,17 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'update', type);
+        const p = may(admin, 'update', type);
         const q = draftQuery(query(type, request));
         const documentId = documentIdOf(request);
-        let data = cleanFormData(schema, type, request.body);
+        let data = await writable(p, type, documentId, cleanFormData(schema, type, request.body), q);
         // Creating a translation: the form's non-localized fields (sent empty) must not overwrite the
         // other locales' values (strapi/strapi#21594); the new locale takes theirs.
         if (type.localized && q.locale !== null) {
           const versions = await versionsOf(deps.db, type, [documentId]);
           if (versions.length > 0 && !versions.some((v) => v.locale === q.locale)) data = localizedOnly(type, data);
         }
-        return one(type, await service.update(type, documentId, data, q, adminCaller(admin)), q, 'written');
+        return one(p, type, await service.update(type, documentId, data, q, adminCaller(admin)), q, 'written');
       },
     },
     {
@@ -134,8 +100,10 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'delete', type);
-        const removed = await service.delete(type, documentIdOf(request), query(type, request), adminCaller(admin));
+        const p = may(admin, 'delete', type);
+        const q = query(type, request);
+        await checkVersions(p, 'delete', type, [documentIdOf(request)], q.locale);
+        const removed = await service.delete(type, documentIdOf(request), q, adminCaller(admin));
         if (!removed) throw new NotFoundError();
         return { status: 200, body: {} };
       },
@@ -146,19 +114,32 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'publish', type);
+        const p = may(admin, 'publish', type);
         const q = query(type, request);
         const caller = adminCaller(admin);
         const documentId = documentIdOf(request);
         const publishedQuery: Query = { ...q, status: 'published' };
+        await checkVersions(p, 'publish', type, [documentId], q.locale, 'draft');
         // The form is saved and published in one transaction (as Strapi): a form that cannot be
         // published (a required field empty) leaves the draft as it was.
         const published =
           isRecord(request.body) && Object.keys(request.body).length > 0
-            ? await service.update(type, documentId, cleanFormData(schema, type, request.body), publishedQuery, caller)
+            ? await service.update(
+                type,
+                documentId,
+                await writable(
+                  may(admin, 'update', type),
+                  type,
+                  documentId,
+                  cleanFormData(schema, type, request.body),
+                  q,
+                ),
+                publishedQuery,
+                caller,
+              )
             : await service.publish(type, documentId, q, caller);
         if (!published) throw new NotFoundError();
-        return one(type, published, publishedQuery);
+        return one(p, type, published, publishedQuery);
       },
     },
     ...(['unpublish', 'discard'] as const).map((action): AdminRoute => ({
@@ -167,17 +148,27 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, action === 'unpublish' ? 'publish' : 'update', type);
+        const p = may(admin, action === 'unpublish' ? 'publish' : 'update', type);
         const q = query(type, request);
         const caller = adminCaller(admin);
         const documentId = documentIdOf(request);
         const discardToo = action === 'unpublish' && isRecord(request.body) && request.body.discardDraft === true;
+        await checkVersions(
+          p,
+          action === 'unpublish' ? 'publish' : 'update',
+          type,
+          [documentId],
+          q.locale,
+          'published',
+        );
+        if (discardToo)
+          await checkVersions(may(admin, 'update', type), 'update', type, [documentId], q.locale, 'published');
         // "Unpublish and discard changes": the draft becomes the published version first.
         if (discardToo) await service.discardDraft(type, documentId, q, caller);
         const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
         if (!result) throw new NotFoundError();
         const draft = await service.findOne(type, documentId, draftQuery(q), caller);
-        return one(type, draft, draftQuery(q), 'written');
+        return one(p, type, draft, draftQuery(q), 'written');
       },
     })),
     {
@@ -186,9 +177,10 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, 'read', type);
+        const p = may(admin, 'read', type);
         const found = await service.findOne(type, documentIdOf(request), query(type, request), adminCaller(admin));
         if (!found) throw new NotFoundError();
+        await p.check('read', [Number(found.id)]);
         return { status: 200, body: { data: NO_DRAFT_RELATIONS } };
       },
     },
@@ -196,8 +188,8 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       method: 'GET',
       path: `${COLLECTION}/actions/countManyEntriesDraftRelations`,
       auth: 'admin',
-      handle: async (request) => {
-        typeOf(request, 'collectionType');
+      handle: async (request, admin) => {
+        may(admin, 'read', typeOf(request, 'collectionType'));
         return { status: 200, body: { data: 0 } };
       },
     },
@@ -208,17 +200,25 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
       auth: 'admin',
       handle: async (request, admin) => {
         const type = typeOf(request, 'collectionType');
-        may(admin, action === 'bulkDelete' ? 'delete' : 'publish', type);
-        const ids = documentIdsOf(request.body);
+        const verb = action === 'bulkDelete' ? 'delete' : 'publish';
+        const p = may(admin, verb, type);
         const q = query(type, request);
         const caller = adminCaller(admin);
+        const versions = await versionsOf(deps.db, type, documentIdsOf(request.body));
+        const status = action === 'bulkDelete' ? undefined : action === 'bulkPublish' ? 'draft' : 'published';
+        const acted = versionsIn(type, versions, q.locale, status);
         // As Strapi: deleting documents none of which exists (in the locale) is a 404.
-        if (action === 'bulkDelete') {
-          const versions = await versionsOf(deps.db, type, ids);
-          const locale = q.locale === '*' ? undefined : (q.locale ?? null);
-          if (!versions.some((v) => !type.localized || locale === undefined || v.locale === locale))
-            throw new NotFoundError();
-        }
+        if (action === 'bulkDelete' && acted.length === 0) throw new NotFoundError();
+        const covered = await p.covered(
+          verb,
+          acted.map((v) => v.id),
+        );
+        // As Strapi: a bulk publish or unpublish reaching a document the admin may not publish is
+        // refused whole; a bulk delete deletes only those they may delete.
+        if (action !== 'bulkDelete' && acted.some((v) => !covered.has(v.id))) throw new ForbiddenError();
+        const ids = documentIdsOf(request.body).filter((documentId) =>
+          acted.every((v) => v.documentId !== documentId || covered.has(v.id)),
+        );
         let count = 0;
         for (const documentId of ids) {
           const done = await service[BULK_VERBS[action]](type, documentId, q, caller);
@@ -227,136 +227,11 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         return { status: 200, body: { count } };
       },
     })),
-    {
-      method: 'GET',
-      path: SINGLE,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        may(admin, 'read', type);
-        const q = query(type, request);
-        return one(type, await single(type, q, admin), q);
-      },
-    },
-    {
-      method: 'PUT',
-      path: SINGLE,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        may(admin, 'update', type);
-        const q = draftQuery(query(type, request));
-        const { document } = await service.put(type, cleanFormData(schema, type, request.body), q, adminCaller(admin));
-        return one(type, document, q, 'written');
-      },
-    },
-    {
-      method: 'DELETE',
-      path: SINGLE,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        may(admin, 'delete', type);
-        if (!(await service.delete(type, null, query(type, request), adminCaller(admin)))) throw new NotFoundError();
-        return { status: 200, body: {} };
-      },
-    },
-    ...(['publish', 'unpublish', 'discard'] as const).map((action): AdminRoute => ({
-      method: 'POST',
-      path: `${SINGLE}/actions/${action}`,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        may(admin, action === 'discard' ? 'update' : 'publish', type);
-        const q = query(type, request);
-        const caller = adminCaller(admin);
-        if (action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0) {
-          // Saved and published in one transaction, as for a collection type's document.
-          const publishedQuery: Query = { ...q, status: 'published' };
-          const { document } = await service.put(
-            type,
-            cleanFormData(schema, type, request.body),
-            publishedQuery,
-            caller,
-          );
-          return one(type, document, publishedQuery);
-        }
-        const current = await single(type, draftQuery(q), admin);
-        if (!current) throw new NotFoundError();
-        const documentId = String(current.documentId);
-        const result = await service[VERSION_VERBS[action]](type, documentId, q, caller);
-        if (!result) throw new NotFoundError();
-        const status = action === 'publish' ? 'published' : 'draft';
-        const version = await service.findOne(type, documentId, { ...q, status }, caller);
-        return one(type, version, { ...q, status }, action === 'publish' ? 'edit' : 'written');
-      },
-    })),
-    {
-      method: 'GET',
-      path: `${SINGLE}/actions/countDraftRelations`,
-      auth: 'admin',
-      handle: async (request, admin) => {
-        const type = typeOf(request, 'singleType');
-        may(admin, 'read', type);
-        if (!(await single(type, draftQuery(query(type, request)), admin))) throw new NotFoundError();
-        return { status: 200, body: { data: NO_DRAFT_RELATIONS } };
-      },
-    },
   ];
-  return routes;
+  return [...routes, ...cmSingleTypeRoutes(deps, kit)];
 }
-
-/** What the panel asks before publishing: Cairn lets relations to drafts be published, so there are none to warn of. */
-const NO_DRAFT_RELATIONS = { draftM2mLinks: 0, unpublishedRelations: 0 } as const;
 
 /** The form data of localized attributes only. */
 function localizedOnly(type: ContentType, data: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(data).filter(([key]) => type.attributes.get(key)?.localized !== false));
-}
-
-/**
- * `meta` of a single document: its other locales (`availableLocales`, each with its status) and
- * its other version in the same locale (`availableStatus`: the published one beside a draft, or
- * the draft beside a published one).
- */
-async function documentMeta(deps: CmReadDeps, type: ContentType, document: CmDocument, q: Query) {
-  const versions = await versionsOf(deps.db, type, [String(document.documentId)]);
-  const locale = (document.locale as string | null | undefined) ?? null;
-  const showingDraft = document.publishedAt === null;
-  const otherStatus = type.draftAndPublish
-    ? versions.filter((v) => v.locale === locale && (v.publishedAt === null) !== showingDraft)
-    : [];
-  const otherLocales = type.localized
-    ? versions.filter((v) => v.locale !== locale && (v.publishedAt === null) === (q.status === 'draft'))
-    : [];
-  const creators = await creatorsOf(
-    deps.db,
-    type,
-    [...otherStatus, ...otherLocales].map((v) => v.id),
-  );
-  const view = (v: (typeof versions)[number]) => ({
-    id: v.id,
-    documentId: v.documentId,
-    locale: v.locale,
-    createdAt: v.createdAt,
-    updatedAt: v.updatedAt,
-    publishedAt: v.publishedAt,
-    createdBy: creators.get(v.id)?.createdBy ?? null,
-    updatedBy: creators.get(v.id)?.updatedBy ?? null,
-  });
-  // What the panel pre-fills a new translation with, from the first entry: the default locale's.
-  const shared = await sharedValuesOf(
-    deps,
-    type,
-    otherLocales.map((v) => v.id),
-    q.status,
-  );
-  return {
-    availableLocales: defaultLocaleFirst(otherLocales, deps.config.i18n.defaultLocale).map((v) => ({
-      ...shared.get(v.id),
-      ...view(v),
-      status: v.status,
-    })),
-    availableStatus: otherStatus.map(view),
-  };
 }

@@ -2,21 +2,25 @@ import type { AdminIdentity } from '../../access/principal.js';
 import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import { getModel, type ContentType, type Model, type RelationAttribute } from '../../schema/types.js';
 import { normalizeQuery } from '../../query/normalize-query.js';
-import type { Status } from '../../query/query-types.js';
+import type { Query, Status } from '../../query/query-types.js';
 import type { Document } from '../../shape/shape-rows.js';
 import { formatData } from '../../shape/response-format.js';
+import { permittedFields } from '../admin-fields.js';
 import type { AdminRoute } from '../admin-route.js';
+import { checkCovered, scopeFilter, withScope } from '../admin-scope.js';
 import { findAvailable, type EditedSource } from './cm-available-relations.js';
 import { linkedDocuments, sourceRowId } from './cm-linked-relations.js';
 import { cmQueryOptions, type CmReadDeps } from './cm-read.js';
 import { relationPickerQuery, type RelationPickerQuery } from './cm-relation-query.js';
 
+const READ = 'plugin::content-manager.explorer.read';
+
 /**
  * The relation `field` of `modelUid` and its target, refused as Strapi's relations controller
  * refuses them: an unknown model or a field that is no relation is a 400 ValidationError naming
- * them; a content type's relation is the admin's only with read permission on that type (403
- * ForbiddenError otherwise); a component's is checked through the document it belongs to, which
- * the panel opened.
+ * them; a content type's relation is the admin's only with read permission on that type and
+ * field (403 ForbiddenError otherwise); a component's is checked through the document it belongs
+ * to, which the panel opened.
  */
 function relationOf(
   deps: CmReadDeps,
@@ -29,11 +33,41 @@ function relationOf(
   const attribute = model.attributes.get(field);
   if (!attribute || attribute.type !== 'relation' || attribute.target === undefined)
     throw new ValidationError(`The relational field ${field} doesn't exist on ${modelUid}`);
-  if (model.modelType === 'contentType' && !admin.may('plugin::content-manager.explorer.read', model.uid))
-    throw new ForbiddenError();
+  if (model.modelType === 'contentType') {
+    const fields = permittedFields(admin.grants(READ, model.uid));
+    if (!admin.may(READ, model.uid) || (fields !== null && !fields.includes(field))) throw new ForbiddenError();
+  }
   const target = deps.schema.contentTypes.get(attribute.target);
   if (!target) throw new ValidationError(`${field} of ${modelUid} relates to no content type`);
   return { model, attribute, target };
+}
+
+/**
+ * 403 unless the admin's read grants cover the edited document's version (a component row is
+ * checked through the document the panel opened).
+ */
+async function checkSource(deps: CmReadDeps, admin: AdminIdentity, model: Model, rowId: number): Promise<void> {
+  if (model.modelType === 'contentType')
+    await checkCovered({ exec: deps.db, dialect: deps.db.dialect, model, admin }, admin.grants(READ, model.uid), [
+      rowId,
+    ]);
+}
+
+/**
+ * The picker's query narrowed to the targets the admin's read grants cover, as Strapi adds its
+ * permission query (none when the admin holds no read permission on the target: then Strapi
+ * leaves the list as it is).
+ */
+async function readableTargets(
+  deps: CmReadDeps,
+  query: Query,
+  target: ContentType,
+  admin: AdminIdentity,
+): Promise<Query> {
+  const grants = admin.grants(READ, target.uid);
+  if (grants.length === 0) return query;
+  const scope = await scopeFilter({ exec: deps.db, dialect: deps.db.dialect, model: target, admin }, grants);
+  return { ...query, filters: withScope(query.filters, scope) };
 }
 
 /** What a relation picker shows of each target: its main field, dates, and locale and status where the target has them. */
@@ -105,10 +139,12 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
         let source: EditedSource | null = null;
         if (id !== null) {
           const rowId = await sourceRowId(deps, model, { id, status, locale });
+          await checkSource(deps, admin, model, rowId);
           const rows = model.modelType === 'component' ? { rowId } : { documentId: id, locale };
           source = { model, field, rows, unlinked: picker.include };
         }
-        const { documents, pagination } = await findAvailable(deps, target, listQuery(target, picker, status), source);
+        const q = await readableTargets(deps, listQuery(target, picker, status), target, admin);
+        const { documents, pagination } = await findAvailable(deps, target, q, source);
         return { status: 200, body: { results: shape(target, documents), pagination } };
       },
     },
@@ -122,6 +158,7 @@ export function cmRelationRoutes(deps: CmReadDeps): AdminRoute[] {
         const { model, target } = relationOf(deps, admin, String(request.params.model), field);
         const status = picker.status === 'published' ? 'published' : 'draft';
         const rowId = await sourceRowId(deps, model, { id: String(request.params.id), status, locale });
+        await checkSource(deps, admin, model, rowId);
         const linked = await linkedDocuments(deps, model, field, rowId, {
           fields: pickerFields(deps.mainField(target), target),
           status,

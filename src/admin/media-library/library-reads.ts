@@ -9,6 +9,7 @@ import { normalizeQuery } from '../../query/normalize-query.js';
 import type { FilterNode, Pagination, Query } from '../../query/query-types.js';
 import type { ContentType, Schema } from '../../schema/types.js';
 import type { Document } from '../../shape/shape-rows.js';
+import { scopeFilter, withScope } from '../admin-scope.js';
 import { folderCounts } from './folders.js';
 
 /** The media library's folder content type. */
@@ -115,7 +116,11 @@ export function createLibraryReads(deps: {
       const populate = isRecord(raw.populate)
         ? { folder: true, ...plainStars(raw.populate) }
         : (raw.populate ?? { folder: true });
-      const query = { ...parse(view.fileType, { ...withoutPaging(raw), populate }, admin), pagination: pageOf(raw) };
+      const parsed = parse(view.fileType, { ...withoutPaging(raw), populate }, admin);
+      // The files the read grants cover (Authors: their own), filtered in SQL so pages and totals agree.
+      const rows = { exec: deps.db, dialect: deps.db.dialect, model: view.fileType, admin };
+      const scope = await scopeFilter(rows, admin.grants(READ_ACTION, null));
+      const query = { ...parsed, filters: withScope(parsed.filters, scope), pagination: pageOf(raw) };
       const { documents, pagination } = await findManyDocuments(read, view.fileType, query);
       return { results: documents, pagination };
     },

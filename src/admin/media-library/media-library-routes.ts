@@ -18,6 +18,7 @@ import {
   type UploadContext,
 } from '../../upload/upload-service.js';
 import { ok, type AdminRoute } from '../admin-route.js';
+import { checkCovered, type ScopedModel } from '../admin-scope.js';
 import {
   createFolder,
   deleteFoldersBelow,
@@ -93,6 +94,10 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
   const need = (admin: AdminIdentity, action: string) => {
     if (!admin.may(action, null)) throw new ForbiddenError();
   };
+  /** 403 unless the action's grants cover these files or folders (the Author's: those they created). */
+  const covers = (admin: AdminIdentity, action: string, model: ScopedModel, ids: readonly number[]) =>
+    checkCovered({ exec: db, dialect: db.dialect, model, admin }, admin.grants(action, null), ids);
+  const FOLDERS: ScopedModel = { table: 'upload_folders', localized: false };
 
   /** `POST /upload?id=`: a new file for an existing one, or (without a file) new name, texts or folder. */
   const updateOrReplace = async (
@@ -103,10 +108,9 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
     if (typeof request.query.id !== 'string') throw new ValidationError('File id is required');
     const id = rowIdParam(request.query.id);
     if (id === null) throw new NotFoundError(ENTITY_NOT_FOUND);
-    if (!admin.may(UPDATE, null)) {
-      await fileOrNotFound(request.query.id);
-      throw new ForbiddenError();
-    }
+    await fileOrNotFound(request.query.id);
+    if (!admin.may(UPDATE, null)) throw new ForbiddenError();
+    await covers(admin, UPDATE, deps.fileType, [id]);
     const fields = received?.fields ?? jsonFields(request.body);
     const [info = {}] = parseLibraryFileInfo(fields.fileInfo, 1);
     if (received && received.files.length > 0) await replaceFile(upload, id, received, info, admin.id);
@@ -151,12 +155,14 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
       const { results, pagination } = await reads.listFiles(request.query, admin);
       return { status: 200, body: { results: await upload.urls.signFiles(results), pagination } };
     }),
-    get('/upload/files/:id', READ_ACTION, async (request) => ({
-      status: 200,
-      body: await signed((await fileOrNotFound(request.params.id)).file),
-    })),
-    del('/upload/files/:id', UPDATE, async (request) => {
+    get('/upload/files/:id', READ_ACTION, async (request, admin) => {
       const { id, file } = await fileOrNotFound(request.params.id);
+      await covers(admin, READ_ACTION, deps.fileType, [id]);
+      return { status: 200, body: await signed(file) };
+    }),
+    del('/upload/files/:id', UPDATE, async (request, admin) => {
+      const { id, file } = await fileOrNotFound(request.params.id);
+      await covers(admin, UPDATE, deps.fileType, [id]);
       if (!(await deleteFile(upload, id, file))) throw new NotFoundError(ENTITY_NOT_FOUND);
       return { status: 200, body: file };
     }),
@@ -176,24 +182,35 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
     put('/upload/folders/:id', UPDATE, async (request, admin) => {
       const id = rowIdParam(request.params.id);
       if (id === null) throw new NotFoundError(FOLDER_NOT_FOUND_MESSAGE);
+      await covers(admin, UPDATE, FOLDERS, [id]);
       await updateFolder(db, id, parseFolderInput(request.body, false), admin.id, upload.now());
       const [folder] = await reads.foldersById([id]);
       if (!folder) throw new NotFoundError(FOLDER_NOT_FOUND_MESSAGE);
       return ok(folder);
     }),
     get('/upload/folder-structure', READ_ACTION, async () => ok(await folderStructure(db))),
-    post('/upload/actions/bulk-delete', UPDATE, async (request) => {
+    post('/upload/actions/bulk-delete', UPDATE, async (request, admin) => {
       const input = parseBulkInput(request.body, false);
       const files = await reads.filesById(input.fileIds, false);
       const folders = await reads.foldersById(input.folderIds);
       const paths = await folderPaths(db, input.folderIds);
       const inFolders = await reads.filesById(await filesBelow(db, paths), false);
+      // Every file it would delete, those inside the folders too, and the folders: the admin's to change.
+      await covers(
+        admin,
+        UPDATE,
+        deps.fileType,
+        [...files, ...inFolders].map((file) => Number(file.id)),
+      );
+      await covers(admin, UPDATE, FOLDERS, input.folderIds);
       for (const file of [...files, ...inFolders]) await deleteFile(upload, Number(file.id), file);
       await deleteFoldersBelow(db, paths);
       return ok({ files, folders });
     }),
-    post('/upload/actions/bulk-move', UPDATE, async (request) => {
+    post('/upload/actions/bulk-move', UPDATE, async (request, admin) => {
       const input = parseBulkInput(request.body, true);
+      await covers(admin, UPDATE, deps.fileType, input.fileIds);
+      await covers(admin, UPDATE, FOLDERS, input.folderIds);
       await moveMany(db, input);
       return ok({
         files: await reads.filesById(input.fileIds, false),

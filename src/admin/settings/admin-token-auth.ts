@@ -1,3 +1,4 @@
+import { grantKey, grantTable, narrowGrants } from '../../access/admin-grants.js';
 import type { AdminIdentity } from '../../access/principal.js';
 import { touchApiToken } from '../../api-tokens/api-token-store.js';
 import { UnauthorizedError } from '../../core/errors.js';
@@ -12,11 +13,11 @@ export interface AdminKeyDeps {
   readonly users: AdminUserStore;
   readonly now: () => Date;
   /** What the user's own roles let them do now. */
-  readonly ownerMay: (userId: number) => Promise<{
-    readonly isSuperAdmin: boolean;
-    may(action: string, subject: string | null): boolean;
-  }>;
+  readonly ownerMay: (userId: number) => Promise<OwnerAbility>;
 }
+
+/** What an admin user's own roles let them do, as an identity answers it. */
+export type OwnerAbility = Pick<AdminIdentity, 'isSuperAdmin' | 'roleIds' | 'may' | 'grants'>;
 
 const LAST_USED_INTERVAL_MS = 3600 * 1000;
 
@@ -46,12 +47,16 @@ export async function authenticateAdminKey(
   if (token.lastUsedAt === null || now.getTime() - token.lastUsedAt >= LAST_USED_INTERVAL_MS)
     await touchApiToken(deps.db, token.id, now);
   const owner = await deps.ownerMay(user.id);
-  const held = new Set(token.permissions.map((p) => `${p.action} ${p.subject ?? ''}`));
+  const held = grantTable(token.permissions);
+  const grants = (action: string, subject: string | null) =>
+    narrowGrants(held.get(grantKey(action, subject)) ?? [], owner.grants(action, subject));
   const identity: AdminIdentity = {
     id: user.id,
     sessionId: `admin-token:${token.id}`,
     isSuperAdmin: false,
-    may: (action, subject) => held.has(`${action} ${subject ?? ''}`) && owner.may(action, subject),
+    roleIds: owner.roleIds,
+    may: (action, subject) => grants(action, subject).length > 0,
+    grants,
   };
   return { identity, user };
 }
