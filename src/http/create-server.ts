@@ -211,10 +211,14 @@ function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }
 
+/** How long a stream the server ended may take to flush its last bytes before its socket is cut. */
+const STREAM_FLUSH_GRACE_MS = 30_000;
+
 /**
  * A streamed body, written straight to the socket (the reply is hijacked, with the headers set so
  * far: CORS, security, the route's). Ends once, from either side; the connection is then closed,
- * never reused, so that no stream's socket holds the server's close.
+ * never reused, so that no stream's socket holds the server's close, and cut when a client that
+ * does not read leaves the last bytes unsent past a grace period (they would be held for good).
  */
 function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
   reply.type(stream.contentType);
@@ -228,14 +232,19 @@ function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
     if (closed) return;
     closed = true;
     if (!raw.writableEnded) raw.end();
-    raw.socket?.destroySoon();
+    const socket = raw.socket;
+    if (socket && !socket.destroyed) {
+      socket.destroySoon();
+      const cut = setTimeout(() => socket.destroy(), STREAM_FLUSH_GRACE_MS);
+      cut.unref();
+      socket.once('close', () => clearTimeout(cut));
+    }
     for (const listener of listeners.splice(0)) listener();
   };
   raw.once('close', close);
   stream.start({
-    write: (chunk) => {
-      if (!closed) raw.write(chunk);
-    },
+    write: (chunk) => (closed ? false : raw.write(chunk)),
+    onDrain: (listener) => raw.on('drain', listener),
     end: close,
     onClose: (listener) => {
       if (closed) listener();
