@@ -14,6 +14,7 @@ import { deferredTable, underPrefixes, type DeferredRoutes, type DeferredTable }
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
 import { otherMethodsOf } from './other-methods.js';
+import { redactUrl } from './redact-url.js';
 import { ALL_METHODS, routesByPath } from './route-paths.js';
 
 export interface HttpServerOptions {
@@ -109,7 +110,9 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
       }
     : null;
   app.addHook('onResponse', (request, reply, done) => {
-    options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    options.logger.info(
+      `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
+    );
     done();
   });
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
@@ -256,6 +259,7 @@ function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
 
 function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): FastifyReply {
   const envelope = toErrorEnvelope(error);
-  if (envelope.internal) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+  if (envelope.internal)
+    logger.error({ err: error, method: request.method, url: redactUrl(request.url) }, 'request failed');
   return reply.code(envelope.status).type('application/json; charset=utf-8').send(JSON.stringify(envelope.body));
 }
