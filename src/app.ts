@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
+import { announcingWrites } from './api/announce-writes.js';
 import { authRoutes } from './api/auth-routes.js';
+import type { GuardedRoute } from './api/guard.js';
 import { contentApiRoutes } from './api/content-api.js';
 import { withEtags } from './api/etag-routes.js';
 import { documentationRoutes } from './api/documentation-routes.js';
@@ -34,6 +36,7 @@ import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
 import { queryMiddlewareNotices } from './project/query-middleware-notices.js';
+import { USER_UID } from './users-permissions/auth-context.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import {
   loadRolePermissions,
@@ -48,6 +51,11 @@ import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 /** How long a closing server waits for its connections before it cuts them. */
 const CLOSE_GRACE_MS = 2000;
+
+/** The auth routes that end sessions (a logout, a session revoked): their users' streams are checked again. */
+const endsSessions = (route: GuardedRoute) =>
+  route.action === 'plugin::users-permissions.auth.logout' ||
+  route.action === 'plugin::users-permissions.auth.revokeSession';
 
 export interface AppOptions {
   readonly logger?: Logger;
@@ -184,15 +192,19 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       config: config.realtime,
       service,
       access,
+      accountsType: USER_UID,
       now: () => now().getTime(),
       onError: (error) => logger.error({ err: error }, 'a realtime stream could not read a change'),
+      onEnded: (type, reason) => {
+        if (reason !== 'shutdown') logger.info(`a realtime stream of ${type.uid} was ended: ${reason}`);
+      },
     });
     changes.subscribe(realtime.listener);
     const guarded = guardRoutes(
       withEtags([
         ...contentApiRoutes({ config, schema: project.schema, service, cache }),
-        ...authRoutes(auth, config),
-        ...usersRoutes(auth, config, access, service),
+        ...announcingWrites(authRoutes(auth, config), changes, 'users-permissions-accounts', now, endsSessions),
+        ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
         ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
         ...uploadRoutes({
@@ -238,16 +250,22 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       return admin;
     };
     await endStartup();
+    // Another instance's change of credentials or permissions: the open streams are checked again once it is reloaded.
+    const thenRecheck = (reload: () => Promise<unknown>) => async () => {
+      await reload();
+      realtime.recheck();
+    };
     cluster.attach({
       changes,
       schema: project.schema,
       now,
       reloads: {
-        'users-permissions-roles': reloadRoles,
-        'users-permissions-settings': () => auth.reloadSettings(),
+        'users-permissions-roles': thenRecheck(reloadRoles),
+        'users-permissions-settings': thenRecheck(() => auth.reloadSettings()),
+        'users-permissions-accounts': thenRecheck(async () => undefined),
         // Not loaded yet: its first request reads the permissions as they are then.
-        'admin-permissions': async () => admin?.auth.reloadPermissions(),
-        'api-tokens': async () => undefined,
+        'admin-permissions': thenRecheck(async () => admin?.auth.reloadPermissions()),
+        'api-tokens': thenRecheck(async () => undefined),
         webhooks: () => webhooks.reload(),
         'upload-settings': upload.reloadImageSettings,
       },

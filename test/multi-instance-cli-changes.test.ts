@@ -169,6 +169,7 @@ for (const database of serverDatabases(inject('databases'), redis)) {
       expect(announced.filter((m) => m.subject === 'settings').map((m) => m.kind)).toEqual([
         'users-permissions-roles',
         'users-permissions-settings',
+        'users-permissions-accounts',
         'admin-permissions',
         'api-tokens',
         'webhooks',

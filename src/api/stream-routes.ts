@@ -34,7 +34,8 @@ export function streamRoutes(deps: StreamRoutesDeps): Route[] {
       path: `${deps.config.api.prefix}/${type.pluralName}/stream`,
       action,
       handle: async (request) => {
-        const caller = await deps.access.authenticate(credentialOf(request));
+        const credential = credentialOf(request);
+        const caller = await deps.access.authenticate(credential);
         deps.access.authorize(caller, action);
         const { access_token: _token, lastEventId, ...raw } = request.query;
         const parsed = normalizeQuery(deps.schema, type, withDefaultQuery(raw, defaults), {
@@ -48,7 +49,8 @@ export function streamRoutes(deps: StreamRoutesDeps): Route[] {
         const resume = header(request, 'last-event-id') ?? (typeof lastEventId === 'string' ? lastEventId : null);
         return streamResponse((sink) => {
           sink.onClose(release);
-          deps.hub.attach({ type, query, caller, callerKey: callerKeyOf(caller, request), lastEventId: resume }, sink);
+          const callerKey = callerKeyOf(caller, request);
+          deps.hub.attach({ type, query, caller, credential, callerKey, lastEventId: resume }, sink);
         });
       },
     });

@@ -9,16 +9,24 @@ describe('config/api realtime', () => {
       maxConnectionsPerCaller: 10,
       replayEvents: 1000,
       replayWindowMs: 300000,
+      maxBufferedBytes: 4194304,
     });
     expect(normalizeRealtime(false).enabled).toBe(false);
     expect(
-      normalizeRealtime({ heartbeat: '30s', maxConnectionsPerCaller: 4, replayEvents: 200, replayWindow: '1m' }),
+      normalizeRealtime({
+        heartbeat: '30s',
+        maxConnectionsPerCaller: 4,
+        replayEvents: 200,
+        replayWindow: '1m',
+        maxBufferedBytes: '1mb',
+      }),
     ).toEqual({
       enabled: true,
       heartbeatMs: 30000,
       maxConnectionsPerCaller: 4,
       replayEvents: 200,
       replayWindowMs: 60000,
+      maxBufferedBytes: 1048576,
     });
     expect(normalizeRealtime({ heartbeat: 150 }).heartbeatMs).toBe(150);
     expect(normalizeRealtime({ heartbeat: '200ms' }).heartbeatMs).toBe(200);
@@ -31,6 +39,10 @@ describe('config/api realtime', () => {
     );
     expect(() => normalizeRealtime({ maxConnectionsPerCaller: 0 })).toThrow(
       'config/api: "realtime.maxConnectionsPerCaller" must be a positive integer, got 0',
+    );
+    expect(normalizeRealtime({ maxBufferedBytes: 65536 }).maxBufferedBytes).toBe(65536);
+    expect(() => normalizeRealtime({ maxBufferedBytes: 'lots' })).toThrow(
+      'config/api: "realtime.maxBufferedBytes" must be a size such as "1mb" or a number of bytes, got "lots"',
     );
     expect(() => normalizeRealtime('yes')).toThrow('config/api: "realtime" must be an object or false, got "yes"');
   });

@@ -1,4 +1,5 @@
 import { ProjectError } from '../core/errors.js';
+import { parseByteSize } from './parse-byte-size.js';
 
 /**
  * `config/api` → `realtime` (Cairn; Strapi ignores it): the Server-Sent Events streams of
@@ -15,9 +16,14 @@ export interface RealtimeConfig {
   readonly replayEvents: number;
   /** How long (milliseconds) an event stays available for resume. */
   readonly replayWindowMs: number;
+  /**
+   * The most bytes of events one stream may have waiting for a client that reads slower than
+   * they come: past it the stream ends with a `close` event (`slow-consumer`).
+   */
+  readonly maxBufferedBytes: number;
 }
 
-const KEYS = ['enabled', 'heartbeat', 'maxConnectionsPerCaller', 'replayEvents', 'replayWindow'];
+const KEYS = ['enabled', 'heartbeat', 'maxConnectionsPerCaller', 'replayEvents', 'replayWindow', 'maxBufferedBytes'];
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 type Obj = Record<string, unknown>;
@@ -26,11 +32,13 @@ const isObj = (value: unknown): value is Obj => value !== null && typeof value =
 /**
  * Reads `realtime` of `config/api`:
  *
- *   undefined → { enabled: true, heartbeatMs: 15000, maxConnectionsPerCaller: 10, replayEvents: 1000, replayWindowMs: 300000 }
+ *   undefined → { enabled: true, heartbeatMs: 15000, maxConnectionsPerCaller: 10, replayEvents: 1000,
+ *                 replayWindowMs: 300000, maxBufferedBytes: 4194304 }
  *   false     → enabled: false
- *   { heartbeat: '30s', maxConnectionsPerCaller: 4, replayEvents: 200, replayWindow: '1m' }
+ *   { heartbeat: '30s', maxConnectionsPerCaller: 4, replayEvents: 200, replayWindow: '1m', maxBufferedBytes: '1mb' }
  *
- * Durations are milliseconds (a number) or `'200ms'`, `'15s'`, `'5m'`, `'1h'`.
+ * Durations are milliseconds (a number) or `'200ms'`, `'15s'`, `'5m'`, `'1h'`; sizes bytes (a number)
+ * or `'512kb'`, `'4mb'`.
  */
 export function normalizeRealtime(raw: unknown): RealtimeConfig {
   const defaults = {
@@ -39,6 +47,7 @@ export function normalizeRealtime(raw: unknown): RealtimeConfig {
     maxConnectionsPerCaller: 10,
     replayEvents: 1000,
     replayWindowMs: 300_000,
+    maxBufferedBytes: 4 * 1024 * 1024,
   };
   if (raw === undefined || raw === null || raw === true) return Object.freeze(defaults);
   if (raw === false) return Object.freeze({ ...defaults, enabled: false });
@@ -58,6 +67,10 @@ export function normalizeRealtime(raw: unknown): RealtimeConfig {
       raw.replayEvents === undefined ? defaults.replayEvents : positiveInteger(raw.replayEvents, 'replayEvents'),
     replayWindowMs:
       raw.replayWindow === undefined ? defaults.replayWindowMs : durationMs(raw.replayWindow, 'replayWindow'),
+    maxBufferedBytes:
+      raw.maxBufferedBytes === undefined
+        ? defaults.maxBufferedBytes
+        : parseByteSize(raw.maxBufferedBytes, 'api', '"realtime.maxBufferedBytes"'),
   });
 }
 

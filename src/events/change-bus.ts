@@ -36,12 +36,14 @@ export interface MediaChange {
 
 /**
  * What an edit of access rules or settings changed, named after what an instance holding it in
- * memory reads again: the users-permissions roles' permissions and plugin settings, the admin
- * roles' permissions, API tokens, webhooks, the media library's settings.
+ * memory reads again: the users-permissions roles' permissions and plugin settings, its accounts
+ * (a user changed or deleted, a session logged out: open realtime streams check their credentials
+ * again), the admin roles' permissions, API tokens, webhooks, the media library's settings.
  */
 export type SettingsChangeKind =
   | 'users-permissions-roles'
   | 'users-permissions-settings'
+  | 'users-permissions-accounts'
   | 'admin-permissions'
   | 'api-tokens'
   | 'webhooks'
@@ -51,6 +53,7 @@ export type SettingsChangeKind =
 export const SETTINGS_CHANGE_KINDS: readonly SettingsChangeKind[] = [
   'users-permissions-roles',
   'users-permissions-settings',
+  'users-permissions-accounts',
   'admin-permissions',
   'api-tokens',
   'webhooks',

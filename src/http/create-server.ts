@@ -14,6 +14,7 @@ import { deferredTable, underPrefixes, type DeferredRoutes, type DeferredTable }
 import { registerPublicFiles } from './public-files.js';
 import { compileSecurityHeaders } from './security-headers.js';
 import { otherMethodsOf } from './other-methods.js';
+import { redactUrl } from './redact-url.js';
 import { ALL_METHODS, routesByPath } from './route-paths.js';
 
 export interface HttpServerOptions {
@@ -109,7 +110,9 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
       }
     : null;
   app.addHook('onResponse', (request, reply, done) => {
-    options.logger.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    options.logger.info(
+      `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
+    );
     done();
   });
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error, options.logger));
@@ -212,10 +215,14 @@ function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(response.body));
 }
 
+/** How long a stream the server ended may take to flush its last bytes before its socket is cut. */
+const STREAM_FLUSH_GRACE_MS = 30_000;
+
 /**
  * A streamed body, written straight to the socket (the reply is hijacked, with the headers set so
  * far: CORS, security, the route's). Ends once, from either side; the connection is then closed,
- * never reused, so that no stream's socket holds the server's close.
+ * never reused, so that no stream's socket holds the server's close, and cut when a client that
+ * does not read leaves the last bytes unsent past a grace period (they would be held for good).
  */
 function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
   reply.type(stream.contentType);
@@ -229,14 +236,19 @@ function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
     if (closed) return;
     closed = true;
     if (!raw.writableEnded) raw.end();
-    raw.socket?.destroySoon();
+    const socket = raw.socket;
+    if (socket && !socket.destroyed) {
+      socket.destroySoon();
+      const cut = setTimeout(() => socket.destroy(), STREAM_FLUSH_GRACE_MS);
+      cut.unref();
+      socket.once('close', () => clearTimeout(cut));
+    }
     for (const listener of listeners.splice(0)) listener();
   };
   raw.once('close', close);
   stream.start({
-    write: (chunk) => {
-      if (!closed) raw.write(chunk);
-    },
+    write: (chunk) => (closed ? false : raw.write(chunk)),
+    onDrain: (listener) => raw.on('drain', listener),
     end: close,
     onClose: (listener) => {
       if (closed) listener();
@@ -248,6 +260,7 @@ function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
 
 function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): FastifyReply {
   const envelope = toErrorEnvelope(error);
-  if (envelope.internal) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
+  if (envelope.internal)
+    logger.error({ err: error, method: request.method, url: redactUrl(request.url) }, 'request failed');
   return reply.code(envelope.status).type('application/json; charset=utf-8').send(JSON.stringify(envelope.body));
 }

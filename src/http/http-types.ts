@@ -68,8 +68,13 @@ export interface StreamBody {
 
 /** Where a stream's chunks go. */
 export interface StreamSink {
-  /** Sends a chunk at once (ignored once closed). */
-  write(chunk: string): void;
+  /**
+   * Hands a chunk to the connection (ignored once closed). False when the connection's buffer is
+   * past its mark (the client reads slower than it is written to): wait for `onDrain` to write more.
+   */
+  write(chunk: string): boolean;
+  /** Called each time the connection's buffer drained after a write answered false. */
+  onDrain(listener: () => void): void;
   /** Ends the response (the server's side closing). */
   end(): void;
   /** Called once when the stream ends, from either side: the client went away, `end`, or the server closed. */

@@ -53,6 +53,27 @@ export async function eventsFor(
   }));
 }
 
+/** Why the server ended a stream: the `reason` of its last event, `close`. */
+export type CloseReason = 'slow-consumer' | 'unauthorized' | 'expired' | 'forbidden' | 'shutdown';
+
+const CLOSE_MESSAGES: Readonly<Record<CloseReason, string>> = {
+  'slow-consumer':
+    'The client read too slowly: more events waited to be sent than realtime.maxBufferedBytes allows. Reconnect with Last-Event-ID to resume.',
+  unauthorized:
+    "The stream's credentials are no longer valid (the API token was deleted or regenerated, the user blocked or deleted, or the session logged out).",
+  expired: "The stream's credentials expired.",
+  forbidden: 'The caller may no longer read this content type.',
+  shutdown: 'The server is shutting down. Reconnect with Last-Event-ID to resume.',
+};
+
+/**
+ * The last event of a stream the server ends, without an `id:` (a reconnect resumes after the last
+ * change received): `event: close`, `data: { reason, message }`.
+ */
+export function closeEvent(reason: CloseReason): string {
+  return `event: close\ndata: ${JSON.stringify({ reason, message: CLOSE_MESSAGES[reason] })}\n\n`;
+}
+
 /** The text of one event: `id:`, `event:`, one `data:` line (JSON has no raw newlines), a blank line. */
 export function formatEvent(id: string, event: StreamEvent): string {
   return `id: ${id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;

@@ -1,19 +1,23 @@
 import type { AccessControl, Principal } from '../access/principal.js';
 import type { RealtimeConfig } from '../config/realtime-config.js';
-import { RateLimitError } from '../core/errors.js';
+import { ApplicationError, RateLimitError } from '../core/errors.js';
 import type { DocumentService } from '../documents/document-service.js';
-import type { ChangeListener } from '../events/change-bus.js';
+import type { ChangeListener, SettingsChangeKind } from '../events/change-bus.js';
 import type { StreamSink } from '../http/http-types.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import { createEventLog, type LoggedChange } from './event-log.js';
-import { eventsFor, formatEvent } from './stream-events.js';
+import { credentialExpiry, recheckCredential } from './stream-credentials.js';
+import { eventsFor, formatEvent, type CloseReason } from './stream-events.js';
+import { createOutbox, type StreamOutbox } from './stream-outbox.js';
 
 /** One stream to open: the caller's view of `type` through `query` (already parsed and authorized). */
 export interface StreamRequest {
   readonly type: ContentType;
   readonly query: Query;
   readonly caller: Principal;
+  /** The `Authorization` value the caller proved itself with (undefined for Public): checked again when credentials change. */
+  readonly credential: string | undefined;
   /** Who the connection limit counts against: a token, a user, or the address of a Public caller. */
   readonly callerKey: string;
   /** `Last-Event-ID` (header or `lastEventId` parameter): replay what came after it. */
@@ -22,34 +26,60 @@ export interface StreamRequest {
 
 /**
  * The realtime streams: listens to the change bus and writes each change of a type to the streams
- * of that type, read as their GET would read it. Streams of one type with the same permission key
- * and the same parsed query form a group that reads each change once, whatever its size; each
- * group reads its changes one after the other, so a stream's events keep commit order.
+ * of that type, read as their GET would read it, one change after the other per type (a stream's
+ * events keep commit order). Each stream is authorized on its own for each change, with its own
+ * caller's permissions as they are then: streams whose callers hold the same permission set
+ * (re-resolved at each change) and the same query share one read. A stream ends with a `close`
+ * event when its client reads too slowly (stream-outbox.ts), when its caller may no longer `find`
+ * the type, or when its credential expires or is refused once checked again (`recheck`).
  */
 export interface StreamHub {
   /** The bus listener (subscribed by the composition root). */
   readonly listener: ChangeListener;
   /** Takes one of the caller's connections (RateLimitError past the limit); call the result if the stream never opens. */
   admit(callerKey: string): () => void;
-  /** Attaches an admitted stream to its group; it leaves (and frees its connection) when the sink closes. */
+  /** Attaches an admitted stream; it leaves (and frees its connection) when the sink closes. */
   attach(request: StreamRequest, sink: StreamSink): void;
+  /**
+   * Checks every stream's credential and permission again (after API tokens, users, sessions or
+   * roles changed): the ones refused end. The listener calls it for this instance's changes; the
+   * composition root once another instance's change is reloaded.
+   */
+  recheck(): void;
   /** Open streams (tests watch it fall back to 0). */
   connections(): number;
   /** Ends every stream (server close). */
   close(): void;
 }
 
+/** The settings changes after which the hub checks its streams' credentials again. */
+export const RECHECKED_SETTINGS: readonly SettingsChangeKind[] = [
+  'users-permissions-roles',
+  'users-permissions-settings',
+  'users-permissions-accounts',
+  'api-tokens',
+  'admin-permissions',
+];
+
+/** The longest delay a timer takes (about 24.8 days); a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface Member {
-  readonly sink: StreamSink;
+  readonly id: number;
+  readonly type: ContentType;
+  readonly query: Query;
+  /** The query as a key: members of one type with the same key and permission set share a read. */
+  readonly queryKey: string;
+  readonly credential: string | undefined;
+  caller: Principal;
+  expiresAt: number | null;
+  expiry: NodeJS.Timeout | null;
+  readonly outbox: StreamOutbox;
   /** Live changes up to this seq are not this member's (before it joined, or replayed). */
   readonly since: number;
 }
 
-interface Group {
-  readonly key: string;
-  readonly type: ContentType;
-  readonly query: Query;
-  readonly caller: Principal;
+interface TypeStreams {
   readonly members: Set<Member>;
   chain: Promise<void>;
 }
@@ -59,44 +89,124 @@ export function createStreamHub(deps: {
   readonly config: RealtimeConfig;
   readonly service: DocumentService;
   readonly access: AccessControl;
+  /** The user type: a change of one of its documents (blocked, deleted, role) checks credentials again. */
+  readonly accountsType: string;
   readonly now: () => number;
   readonly onError: (error: unknown) => void;
+  /** A stream the server ended, and why (the composition root logs it). */
+  readonly onEnded: (type: ContentType, reason: CloseReason) => void;
 }): StreamHub {
   const { config, access } = deps;
   const log = createEventLog({ maxEvents: config.replayEvents, windowMs: config.replayWindowMs, now: deps.now });
-  const groups = new Map<string, Group>();
-  const byType = new Map<string, Set<Group>>();
+  const byType = new Map<string, TypeStreams>();
   const perCaller = new Map<string, number>();
-  const open = new Set<StreamSink>();
-  let unshared = 0;
+  const members = new Set<Member>();
+  let lastMemberId = 0;
+  const findOf = (member: Member) => `${member.type.uid}.find`;
 
-  /** Writes the events of `change` to the group's members (or to `only`), read once for all. */
-  const deliver = async (group: Group, change: LoggedChange, only?: Member) => {
-    const targets = only ? [only] : [...group.members].filter((member) => member.since < change.seq);
-    if (targets.length === 0) return;
-    if (!access.can(group.caller, `${group.type.uid}.find`)) {
-      // The permission was withdrawn since the streams opened: they end (a reconnect gets the 403).
-      for (const member of targets) member.sink.end();
-      return;
+  /** Ends `member` with a `close` event when its caller may not read or its credential expired. */
+  const refused = (member: Member): boolean => {
+    if (member.outbox.ended) return true;
+    if (member.expiresAt !== null && member.expiresAt <= deps.now()) member.outbox.finish('expired');
+    else if (!access.can(member.caller, findOf(member))) member.outbox.finish('forbidden');
+    return member.outbox.ended;
+  };
+
+  /** Writes the events of `change` to the type's members (or to `only`), one read per permission set and query. */
+  const deliver = async (streams: TypeStreams, change: LoggedChange, only?: Member) => {
+    const targets = only ? [only] : [...streams.members].filter((member) => member.since < change.seq);
+    const shared = new Map<string, Member[]>();
+    for (const member of targets) {
+      if (refused(member)) continue;
+      const key = `${access.permissionKey(member.caller) ?? `member:${member.id}`}\n${member.queryKey}`;
+      const sharing = shared.get(key);
+      if (sharing) sharing.push(member);
+      else shared.set(key, [member]);
     }
+    await Promise.all([...shared.values()].map((sharing) => deliverTo(sharing, change)));
+  };
+  const deliverTo = async (sharing: readonly Member[], change: LoggedChange) => {
     try {
-      const events = await eventsFor(deps.service, group, change);
+      const events = await eventsFor(deps.service, sharing[0] as Member, change);
       const text = events.map((event) => formatEvent(log.idOf(change.seq), event)).join('');
-      if (text) for (const member of targets) member.sink.write(text);
+      if (text) for (const member of sharing) member.outbox.send(text);
     } catch (error) {
-      deps.onError(error);
+      // The query no longer holds for these permissions (a filter on what may no longer be read).
+      if (error instanceof ApplicationError && error.status < 500) end(sharing, 'forbidden');
+      else deps.onError(error);
     }
   };
-  const enqueue = (group: Group, task: () => Promise<void>) => {
-    group.chain = group.chain.then(task);
+  const end = (ending: Iterable<Member>, reason: CloseReason) => {
+    for (const member of ending) member.outbox.finish(reason);
+  };
+  const enqueue = (streams: TypeStreams, task: () => Promise<void>) => {
+    streams.chain = streams.chain.then(task);
+  };
+
+  /** Ends the stream once its credential's expiry is reached (checked against `now`, waited for in steps). */
+  const watchExpiry = (member: Member) => {
+    if (member.expiry) clearTimeout(member.expiry);
+    member.expiry = null;
+    if (member.expiresAt === null || member.outbox.ended) return;
+    const wait = Math.min(Math.max(member.expiresAt - deps.now(), 0), MAX_TIMER_MS);
+    member.expiry = setTimeout(() => {
+      if (!refused(member)) watchExpiry(member);
+    }, wait);
+    member.expiry.unref();
+  };
+
+  let rechecking = false;
+  let recheckAgain = false;
+  const recheckAll = async () => {
+    const byCredential = new Map<string | undefined, Member[]>();
+    for (const member of members) {
+      const same = byCredential.get(member.credential);
+      if (same) same.push(member);
+      else byCredential.set(member.credential, [member]);
+    }
+    for (const [credential, holding] of byCredential) {
+      const first = holding[0] as Member;
+      const outcome = await recheckCredential(access, credential, first.expiresAt, deps.now());
+      if ('reason' in outcome) end(holding, outcome.reason);
+      else
+        for (const member of holding) {
+          member.caller = outcome.caller;
+          member.expiresAt = credentialExpiry(outcome.caller, credential);
+          if (!refused(member)) watchExpiry(member);
+        }
+    }
+  };
+  const recheck = () => {
+    if (rechecking) {
+      recheckAgain = true;
+      return;
+    }
+    rechecking = true;
+    void recheckAll()
+      .catch(deps.onError)
+      .finally(() => {
+        rechecking = false;
+        if (recheckAgain) {
+          recheckAgain = false;
+          recheck();
+        }
+      });
   };
 
   return {
     listener: {
-      changed(change) {
-        if (change.subject !== 'document' || change.type.origin !== 'api') return;
+      changed(change, origin) {
+        if (change.subject === 'settings') {
+          // Another instance's change is rechecked once this one reloaded it (the composition root).
+          if (origin === 'local' && RECHECKED_SETTINGS.includes(change.kind)) recheck();
+          return;
+        }
+        if (change.subject !== 'document') return;
+        if (change.type.uid === deps.accountsType) recheck();
+        if (change.type.origin !== 'api') return;
         const logged = log.append(change.type.uid, change);
-        for (const group of byType.get(change.type.uid) ?? []) enqueue(group, () => deliver(group, logged));
+        const streams = byType.get(change.type.uid);
+        if (streams) enqueue(streams, () => deliver(streams, logged));
       },
     },
     admit(callerKey) {
@@ -114,37 +224,42 @@ export function createStreamHub(deps: {
       };
     },
     attach(request, sink) {
-      const permissions = access.permissionKey(request.caller) ?? `unshared:${++unshared}`;
-      const key = `${request.type.uid}\n${permissions}\n${queryKey(request.query)}`;
-      let group = groups.get(key);
-      if (!group) {
-        group = { key, ...request, members: new Set(), chain: Promise.resolve() };
-        groups.set(key, group);
-        const ofType = byType.get(request.type.uid) ?? new Set();
-        ofType.add(group);
-        byType.set(request.type.uid, ofType);
-      }
+      let streams = byType.get(request.type.uid);
+      if (!streams) byType.set(request.type.uid, (streams = { members: new Set(), chain: Promise.resolve() }));
       const upTo = log.lastSeq;
-      const member: Member = { sink, since: upTo };
-      group.members.add(member);
-      open.add(sink);
+      const member: Member = {
+        id: ++lastMemberId,
+        type: request.type,
+        query: request.query,
+        queryKey: queryKey(request.query),
+        credential: request.credential,
+        caller: request.caller,
+        expiresAt: credentialExpiry(request.caller, request.credential),
+        expiry: null,
+        outbox: createOutbox(sink, config.maxBufferedBytes, (reason) => deps.onEnded(request.type, reason)),
+        since: upTo,
+      };
+      streams.members.add(member);
+      members.add(member);
       sink.write(`retry: 3000\n: connected\n\n`);
-      const heartbeat = setInterval(() => sink.write(': heartbeat\n\n'), config.heartbeatMs);
+      // Each heartbeat checks the stream's expiry and permission too: an idle stream ends as well.
+      const heartbeat = setInterval(() => {
+        if (!refused(member)) member.outbox.send(': heartbeat\n\n');
+      }, config.heartbeatMs);
       heartbeat.unref();
-      const joined = group;
+      watchExpiry(member);
+      const joined = streams;
       sink.onClose(() => {
         clearInterval(heartbeat);
-        open.delete(sink);
+        if (member.expiry) clearTimeout(member.expiry);
+        members.delete(member);
         joined.members.delete(member);
-        if (joined.members.size === 0 && groups.get(key) === joined) {
-          groups.delete(key);
-          byType.get(joined.type.uid)?.delete(joined);
-        }
+        if (joined.members.size === 0 && byType.get(request.type.uid) === joined) byType.delete(request.type.uid);
       });
       if (request.lastEventId === null) return;
       const resume = log.resume(request.type.uid, request.lastEventId, upTo);
       if (resume.kind === 'reset') {
-        sink.write(
+        member.outbox.send(
           formatEvent(log.idOf(upTo), {
             event: 'reset',
             data: { reason: 'Last-Event-ID is no longer in the replay window; reload' },
@@ -154,14 +269,15 @@ export function createStreamHub(deps: {
       }
       for (const change of resume.changes) enqueue(joined, () => deliver(joined, change, member));
     },
-    connections: () => open.size,
+    recheck,
+    connections: () => members.size,
     close() {
-      for (const sink of [...open]) sink.end();
+      end([...members], 'shutdown');
     },
   };
 }
 
-/** A parsed query as a group key (filter values may be bigints, which JSON cannot name). */
+/** A parsed query as a key (filter values may be bigints, which JSON cannot name). */
 function queryKey(query: Query): string {
   return JSON.stringify(query, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
 }

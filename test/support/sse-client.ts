@@ -21,6 +21,8 @@ export interface SseStream {
   waitForEvents(count: number, timeoutMs?: number): Promise<SseEvent[]>;
   /** Resolves when the server ended the response. */
   readonly ended: Promise<void>;
+  /** Resolves with the last event once the server ended the response (rejects after `timeoutMs`, naming what arrived). */
+  waitForEnd(timeoutMs?: number): Promise<SseEvent | undefined>;
   /** Closes the connection from the client's side. */
   close(): void;
 }
@@ -45,6 +47,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       comments,
       waitForEvents: () => Promise.reject(new Error(`stream refused: ${response.status} ${text}`)),
       ended: Promise.resolve(),
+      waitForEnd: () => Promise.reject(new Error(`stream refused: ${response.status} ${text}`)),
       close: () => undefined,
     };
   }
@@ -112,6 +115,16 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       });
     },
     ended,
+    waitForEnd(timeoutMs = 5000) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the stream did not end; got ${JSON.stringify(events.map((e) => e.event))}`)),
+          timeoutMs,
+        );
+      });
+      return Promise.race([ended.then(() => events.at(-1)), late]).finally(() => clearTimeout(timer));
+    },
     close: () => abort.abort(),
   };
 }
