@@ -41,6 +41,8 @@ export function cairnWithEnv(
 /** A `cairn start` child process: its base URL, everything it printed so far, and `stop()` (SIGTERM unless told; resolves with the exit code once it exited). */
 export interface RunningCairn {
   readonly base: string;
+  /** The child's process id (its memory can be read in /proc/<pid>/status). */
+  readonly pid: number;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -97,7 +99,7 @@ async function startOnFreePort(
         if (running) child.kill(signal);
         return exited;
       };
-      return { base, output: () => output, stop };
+      return { base, pid: child.pid ?? 0, output: () => output, stop };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
