@@ -32,9 +32,10 @@ export interface HttpCacheConfig {
   /** How many GETs the server remembers the ETag and read types of (the 304 without reading). */
   readonly maxEntries: number;
   /**
-   * The most bytes those remembered GETs take besides kept bodies: each one's key (route, query
-   * string, permission digest) and what it records. A client sending long distinct query strings
-   * would otherwise hold `maxEntries` times its query string's length.
+   * The most bytes those remembered GETs take: each one's key (route, query string, permission
+   * digest) and what it records (the memory store's `maxSize` bounds keys and bodies together
+   * instead). A client sending long distinct query strings would otherwise hold `maxEntries`
+   * times its query string's length.
    */
   readonly maxEntriesSize: number;
 }

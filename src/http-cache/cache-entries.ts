@@ -25,8 +25,8 @@ const ENTRY_OVERHEAD = 200;
 
 /**
  * At most `maxEntries` entries, taking at most `maxEntriesSize` bytes (keys and what each entry
- * records, without bodies): long query strings make fewer entries, never more memory. With
- * `maxSize` (the memory store), bodies may take that many bytes more, so the cache never grows
+ * records): long query strings make fewer entries, never more memory. With `maxSize` (the memory
+ * store), bodies and keys together take at most that many bytes instead, so the cache never grows
  * past what it was given. A body larger than a tenth of `maxSize` is not kept (one answer must
  * not empty the cache): its entry is kept without it, for the 304s.
  */
@@ -38,7 +38,7 @@ export function createCacheEntries(options: {
   const { maxSize } = options;
   const cache = new LRUCache<string, CacheEntry>({
     max: options.maxEntries,
-    maxSize: options.maxEntriesSize + (maxSize ?? 0),
+    maxSize: maxSize ?? options.maxEntriesSize,
     sizeCalculation: sizeOf,
   });
   if (maxSize === undefined) return { get: (key) => cache.get(key), set: (key, entry) => void cache.set(key, entry) };
