@@ -19,7 +19,7 @@ import { createStreamHub, type StreamHub } from './realtime/stream-hub.js';
 import type { Database, QueryListener } from './db/database.js';
 import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
-import { createDocumentContext } from './documents/context.js';
+import { createDocumentContext, type DocumentContext } from './documents/context.js';
 import { createDocumentService, type DocumentService } from './documents/document-service.js';
 import { loadEmailTransport } from './email/load-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
@@ -115,7 +115,10 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     // The default locale the database holds (set in the admin panel) wins over the configured one.
     const project = withDefaultLocale(loaded, await syncLocales(db, loaded.config.i18n, now()));
     const { config } = project;
-    const documents = createDocumentContext(project.schema, db, config.i18n.defaultLocale, now);
+    const documents: DocumentContext = {
+      ...createDocumentContext(project.schema, db, config.i18n.defaultLocale, now),
+      answerLimits: config.answerLimits,
+    };
     // The project's provider is loaded (and checked) even when a test captures the emails.
     const email = await loadEmailTransport(config.email, { projectDir: project.dir, logger });
     const mail = options.mail ?? email.transport;

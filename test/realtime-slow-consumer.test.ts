@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningCairn } from './support/cli.js';
 import { prepareInstances, type InstanceGroup } from './support/instances.js';
-import { residentBytes, watchPeak } from './support/process-memory.js';
+import { megabytes, peakGrowth } from './support/process-memory.js';
 import { openSse } from './support/sse-client.js';
 
 /*
@@ -73,24 +73,24 @@ for (const database of inject('databases')) {
     it('holds a bounded buffer per stream, then ends it with close (slow-consumer)', async () => {
       // The allocator's pools warmed by a few writes of the same size, with no stream open.
       for (let i = 0; i < 3; i++) await write(`warm-up ${i}`);
-      const baseline = residentBytes(server.pid);
-      const peak = watchPeak(server.pid);
-      const stalled = [];
-      // Each with a query of its own (so with events of its own), the last one's shared by a client
-      // that reads: once that one has every event, every stream was served.
-      const query = (i: number) => `/api/articles/stream?filters[title][$ne]=not-${i}`;
-      for (let i = 0; i < STREAMS; i++) stalled.push(await stalledStream(server.base, query(i), key));
-      const reader = await openSse(`${server.base}${query(STREAMS - 1)}`, { authorization: `Bearer ${readerKey}` });
-      const ended = () => server.output().split(ENDED).length - 1;
-      // Until the server ended every stalled stream (it logs each), then on to WRITES.
-      let written = 0;
-      while (written < WRITES && ended() < STREAMS) await write(`large ${written++}`);
-      const received = ended() === STREAMS ? await Promise.all(stalled.map((stream) => stream.readToEnd())) : [];
-      while (written < WRITES) await write(`large ${written++}`);
-      await reader.waitForEvents(WRITES, 60_000);
-      reader.close();
-      const growth = peak.stop() - baseline;
-      expect(growth, `resident memory grew by ${(growth / 1e6).toFixed(1)} MB`).toBeLessThan(MAX_GROWTH);
+      const stalled: Awaited<ReturnType<typeof stalledStream>>[] = [];
+      let received: string[] = [];
+      const growth = await peakGrowth(server.pid, async () => {
+        // Each with a query of its own (so with events of its own), the last one's shared by a client
+        // that reads: once that one has every event, every stream was served.
+        const query = (i: number) => `/api/articles/stream?filters[title][$ne]=not-${i}`;
+        for (let i = 0; i < STREAMS; i++) stalled.push(await stalledStream(server.base, query(i), key));
+        const reader = await openSse(`${server.base}${query(STREAMS - 1)}`, { authorization: `Bearer ${readerKey}` });
+        const ended = () => server.output().split(ENDED).length - 1;
+        // Until the server ended every stalled stream (it logs each), then on to WRITES.
+        let written = 0;
+        while (written < WRITES && ended() < STREAMS) await write(`large ${written++}`);
+        received = ended() === STREAMS ? await Promise.all(stalled.map((stream) => stream.readToEnd())) : [];
+        while (written < WRITES) await write(`large ${written++}`);
+        await reader.waitForEvents(WRITES, 60_000);
+        reader.close();
+      });
+      expect(growth, `resident memory grew by ${megabytes(growth)}`).toBeLessThan(MAX_GROWTH);
       expect(received).toHaveLength(STREAMS);
       for (const text of received) {
         expect(text).toMatch(/^HTTP\/1\.1 200 /);

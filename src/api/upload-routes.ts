@@ -5,6 +5,7 @@ import type { Config } from '../config/config.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import { rowIdParam } from '../core/row-id-param.js';
+import { answerBudget } from '../documents/answer-budget.js';
 import { findManyDocuments, type ReadContext } from '../documents/read-documents.js';
 import type { HttpRequest, HttpResponse } from '../http/http-types.js';
 import { normalizePagination } from '../query/normalize-pagination.js';
@@ -94,6 +95,8 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
       withCount,
     });
   };
+  /** A list's read, held to `answerLimits` as the content API's are (its `populate` is the caller's). */
+  const answerRead = (): ReadContext => ({ ...read, answer: answerBudget(deps.config.answerLimits) });
   const filesById = (ids: readonly number[], q: Query) => readFilesById(read, fileType, ids, q);
   const fileOrNotFound = async (request: HttpRequest, principal: Principal) => {
     const id = rowIdParam(request.params.id);
@@ -132,14 +135,19 @@ export function uploadRoutes(deps: UploadRouteDeps): GuardedRoute[] {
       json(
         200,
         await signed(
-          (await findManyDocuments(read, fileType, query(principal, request.query, filesListPaging(request.query))))
-            .documents,
+          (
+            await findManyDocuments(
+              answerRead(),
+              fileType,
+              query(principal, request.query, filesListPaging(request.query)),
+            )
+          ).documents,
         ),
       ),
     // Its paged list, new in 5.54: `pagination[…]` as on every collection, `{ data, meta: { pagination } }`.
     findPage: async (request, principal) => {
       const { documents, pagination } = await findManyDocuments(
-        read,
+        answerRead(),
         fileType,
         query(principal, request.query, pageOf(request.query)),
       );

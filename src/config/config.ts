@@ -3,6 +3,7 @@ import type { GraphqlConfig } from './graphql-config.js';
 import type { HttpCacheConfig } from './http-cache-config.js';
 import type { RealtimeConfig } from './realtime-config.js';
 import type { DeepPopulateConfig } from './deep-populate-config.js';
+import type { AnswerLimits } from './answer-limits-config.js';
 import type { DefaultQueries } from './default-queries-config.js';
 /** The validated, frozen configuration a running Cairn works from (see normalize-config.ts). */
 import type { AdminConfig } from './admin-config.js';
@@ -106,6 +107,8 @@ export interface Config {
   readonly httpCache: HttpCacheConfig;
   /** `config/api` → `realtime` (Cairn): the Server-Sent Events streams of the content types. */
   readonly realtime: RealtimeConfig;
+  /** `config/api` → `answerLimits` (Cairn): the most entries and bytes one read's answer may hold. */
+  readonly answerLimits: AnswerLimits;
   /** `config/server` → `cairn` (or `CAIRN_REDIS_URL`): how several instances on one database share state. */
   readonly cluster: ClusterConfig;
 }

@@ -31,12 +31,30 @@ export interface HttpCacheConfig {
   readonly store: HttpCacheStore;
   /** How many GETs the server remembers the ETag and read types of (the 304 without reading). */
   readonly maxEntries: number;
+  /**
+   * The most bytes those remembered GETs take: each one's key (route, query string, permission
+   * digest) and what it records (the memory store's `maxSize` bounds keys and bodies together
+   * instead). A client sending long distinct query strings would otherwise hold `maxEntries`
+   * times its query string's length.
+   */
+  readonly maxEntriesSize: number;
 }
 
-const KEYS = ['revalidate', 'cacheControl', 'store', 'maxSize', 'redis', 'keyPrefix', 'ttl', 'maxEntries'];
+const KEYS = [
+  'revalidate',
+  'cacheControl',
+  'store',
+  'maxSize',
+  'redis',
+  'keyPrefix',
+  'ttl',
+  'maxEntries',
+  'maxEntriesSize',
+];
 const DEFAULT_MAX_SIZE = '64mb';
 const DEFAULT_TTL_SECONDS = 3600;
 const DEFAULT_MAX_ENTRIES = 10_000;
+const DEFAULT_MAX_ENTRIES_SIZE = '16mb';
 const DEFAULT_KEY_PREFIX = 'cairn:http-cache:';
 
 type Obj = Record<string, unknown>;
@@ -53,10 +71,14 @@ const isObj = (value: unknown): value is Obj => value !== null && typeof value =
  * The content type uids of `cacheControl` are checked against the schema when the cache is built.
  */
 export function normalizeHttpCache(raw: unknown): HttpCacheConfig {
-  const defaults = { cacheControl: new Map<string, string>(), store: { kind: 'none' } as const };
-  if (raw === undefined || raw === null || raw === true)
-    return Object.freeze({ ...defaults, revalidate: true, maxEntries: DEFAULT_MAX_ENTRIES });
-  if (raw === false) return Object.freeze({ ...defaults, revalidate: false, maxEntries: DEFAULT_MAX_ENTRIES });
+  const defaults = {
+    cacheControl: new Map<string, string>(),
+    store: { kind: 'none' } as const,
+    maxEntries: DEFAULT_MAX_ENTRIES,
+    maxEntriesSize: entriesSizeOf(undefined),
+  };
+  if (raw === undefined || raw === null || raw === true) return Object.freeze({ ...defaults, revalidate: true });
+  if (raw === false) return Object.freeze({ ...defaults, revalidate: false });
   if (!isObj(raw)) fail(`"httpCache" must be an object or false, got ${JSON.stringify(raw)}`);
   for (const key of Object.keys(raw))
     if (!KEYS.includes(key)) fail(`unknown key "httpCache.${key}"; use ${KEYS.join(', ')}`);
@@ -70,7 +92,12 @@ export function normalizeHttpCache(raw: unknown): HttpCacheConfig {
     cacheControl: cacheControlOf(raw.cacheControl),
     store,
     maxEntries: raw.maxEntries === undefined ? DEFAULT_MAX_ENTRIES : positiveInteger(raw.maxEntries, 'maxEntries'),
+    maxEntriesSize: entriesSizeOf(raw.maxEntriesSize),
   });
+}
+
+function entriesSizeOf(raw: unknown): number {
+  return parseByteSize(raw ?? DEFAULT_MAX_ENTRIES_SIZE, 'api', 'httpCache.maxEntriesSize');
 }
 
 function cacheControlOf(raw: unknown): ReadonlyMap<string, string> {

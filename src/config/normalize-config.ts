@@ -4,6 +4,7 @@ import type { ApiConfig, Config, CorsConfig, DatabaseClient, DatabaseConfig } fr
 import { normalizeAdminConfig } from './admin-config.js';
 import { normalizeClusterConfig } from './cluster-config.js';
 import { normalizeCustomFields } from './custom-fields-config.js';
+import { normalizeAnswerLimits } from './answer-limits-config.js';
 import { normalizeDeepPopulate } from './deep-populate-config.js';
 import { normalizeDefaultQueries } from './default-queries-config.js';
 import { normalizeHttpCache } from './http-cache-config.js';
@@ -82,6 +83,7 @@ export function normalizeConfig(
     customFields: normalizeCustomFields(raw['custom-fields']),
     httpCache: normalizeHttpCache(obj(raw.api).httpCache),
     realtime: normalizeRealtime(obj(raw.api).realtime),
+    answerLimits: normalizeAnswerLimits(obj(raw.api).answerLimits),
     cluster: normalizeClusterConfig(server.cairn, env),
   });
 }

@@ -7,6 +7,7 @@ import type { ChangeBus, DocumentChange, DocumentChangeKind } from '../events/ch
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
+import { answerBudget, type AnswerBudget } from './answer-budget.js';
 import type { DocumentContext } from './context.js';
 import { findSingleDocumentId } from './document-rows.js';
 import {
@@ -35,19 +36,33 @@ import { createDocument, deleteDocument, putSingleDocument, updateDocument } fro
  * 5. the documents answered go through `signMedia` (the upload plugin's signed URLs for a private
  *    provider, as Strapi's document-service middleware signs them).
  *
+ * Every answer, read or written, is held to the context's `answerLimits` (answer-budget.ts): a
+ * read past them stops with a 400, and a write whose answer would be past them is rolled back.
+ *
  * The route's own permission (`api::article.article.create`, …) is the consumer's guard: a
  * verb runs for a caller already allowed to call it.
  */
 export interface DocumentService {
+  /**
+   * The documents of one page. `answer`: the budget this read shares with others of the same
+   * answer (a GraphQL request's root fields); each read gets its own otherwise.
+   */
   findMany(
     type: ContentType,
     query: Query,
     caller: Principal,
+    answer?: AnswerBudget,
   ): Promise<{ readonly documents: Document[]; readonly pagination: PaginationMeta }>;
   /** The document's version the query selects (status, locale), or null. */
-  findOne(type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null>;
+  findOne(
+    type: ContentType,
+    documentId: string,
+    query: Query,
+    caller: Principal,
+    answer?: AnswerBudget,
+  ): Promise<Document | null>;
   /** The first document the query selects (a single type's only one), or null. */
-  findFirst(type: ContentType, query: Query, caller: Principal): Promise<Document | null>;
+  findFirst(type: ContentType, query: Query, caller: Principal, answer?: AnswerBudget): Promise<Document | null>;
   count(type: ContentType, query: Query, caller: Principal): Promise<number>;
   /** Creates a document (and publishes it unless `status=draft`). */
   create(type: ContentType, data: unknown, query: Query, caller: Principal): Promise<Document>;
@@ -101,7 +116,12 @@ export function createDocumentService(deps: {
   const signOne = async <T extends Document | null>(type: ContentType, query: Query, document: T): Promise<T> =>
     document === null || !signMedia ? document : ((await signMedia(type, query, [document]))[0] as T);
   const { schema, db } = documents;
-  const read: ReadContext = { schema, exec: db, dialect: db.dialect };
+  const reader: ReadContext = { schema, exec: db, dialect: db.dialect };
+  /** The context of one answer's read: the budget it shares, or a fresh one when answers are bounded. */
+  const read = (answer?: AnswerBudget): ReadContext => {
+    const budget = answer ?? (documents.answerLimits && answerBudget(documents.answerLimits));
+    return budget ? { ...reader, answer: budget } : reader;
+  };
   /** The context a caller's writes run in: an admin user's are recorded as theirs. */
   const contextOf = (caller: Principal): DocumentContext =>
     caller.kind === 'admin' ? { ...documents, actor: caller.admin.id } : documents;
@@ -148,20 +168,20 @@ export function createDocumentService(deps: {
 
   return {
     // Async, so that a refused query is a rejected promise like every other failure.
-    async findMany(type, query, caller) {
+    async findMany(type, query, caller, answer) {
       const allowed = authorize(type, query, caller);
-      const found = await findManyDocuments(read, type, allowed);
+      const found = await findManyDocuments(read(answer), type, allowed);
       return signMedia ? { ...found, documents: await signMedia(type, allowed, found.documents) } : found;
     },
-    async findOne(type, documentId, query, caller) {
+    async findOne(type, documentId, query, caller, answer) {
       const allowed = authorize(type, query, caller);
-      return signOne(type, allowed, await findOneDocument(read, type, documentId, allowed));
+      return signOne(type, allowed, await findOneDocument(read(answer), type, documentId, allowed));
     },
-    async findFirst(type, query, caller) {
+    async findFirst(type, query, caller, answer) {
       const allowed = authorize(type, query, caller);
-      return signOne(type, allowed, await findFirstDocument(read, type, allowed));
+      return signOne(type, allowed, await findFirstDocument(read(answer), type, allowed));
     },
-    count: async (type, query, caller) => countDocuments(read, type, authorize(type, query, caller)),
+    count: async (type, query, caller) => countDocuments(reader, type, authorize(type, query, caller)),
 
     async create(type, data, query, caller) {
       const allowed = authorize(type, query, caller);

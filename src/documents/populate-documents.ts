@@ -16,6 +16,7 @@ import { reuseStatement } from '../sql/reused-statements.js';
 import { shapeRow, type Document } from '../shape/shape-rows.js';
 import { splitHop } from '../plan/plan-populate-split.js';
 import { chunked, IDS_PER_STATEMENT, readSeparately } from './populate-separately.js';
+import { chargeLinks, type LinkVisitor, type Multiplicity } from './answer-budget.js';
 import type { ReadContext } from './read-documents.js';
 
 /**
@@ -30,6 +31,10 @@ import type { ReadContext } from './read-documents.js';
  *
  * Shapes as Strapi: to-many → array (`[]` when empty), to-one → entry or `null`, `count` →
  * `{ count }`, dynamic-zone items carry `__component`.
+ *
+ * With an answer budget (`read.answer`), each node's entries are charged as the answer will hold
+ * them — once per time their parent appears there (`multiplicity`) — as soon as its rows arrive,
+ * so that a query past the budget stops before reading the next level (answer-budget.ts).
  */
 export async function populateDocuments(
   read: ReadContext,
@@ -38,34 +43,65 @@ export async function populateDocuments(
   nodes: readonly PopulateNode[],
   status: Status,
   separateTargets = false,
+  multiplicity: Multiplicity = null,
 ): Promise<void> {
   if (documents.length === 0 || nodes.length === 0) return;
   // Keys in populate order, whichever statement answers first (a pool runs them side by side).
   for (const document of documents) for (const node of nodes) document[keyOf(node)] = null;
   const ids = [...new Set(documents.map(rowId))];
-  await Promise.all(
+  const level: Level = { read, model, documents, ids, status, multiplicity };
+  await settleAll(
     nodes.map((node) =>
-      node.kind === 'dynamiczone'
-        ? populateZone(read, model, documents, ids, node, status)
-        : populateTarget(read, model, documents, ids, node, status, separateTargets),
+      node.kind === 'dynamiczone' ? populateZone(level, node) : populateTarget(level, node, separateTargets),
     ),
   );
 }
 
-async function populateTarget(
-  read: ReadContext,
-  model: Model,
-  documents: readonly Document[],
-  ids: readonly number[],
-  node: TargetPopulateNode,
-  status: Status,
-  separateTargets: boolean,
-): Promise<void> {
+/** One level of a populate: its documents (rows of `model`), their distinct ids, their multiplicity. */
+interface Level {
+  readonly read: ReadContext;
+  readonly model: Model;
+  readonly documents: readonly Document[];
+  readonly ids: readonly number[];
+  readonly status: Status;
+  readonly multiplicity: Multiplicity;
+}
+
+/**
+ * Waits for every node's reads, then throws the first failure: a node that fails (past the
+ * answer budget, say) never leaves another's statements running on a snapshot transaction that
+ * has already ended and given its connection back.
+ */
+async function settleAll(reads: readonly Promise<void>[]): Promise<void> {
+  for (const outcome of await Promise.allSettled(reads)) if (outcome.status === 'rejected') throw outcome.reason;
+}
+
+/** Charges a node's entries to the read's answer budget (answer-budget.ts); their multiplicity for the level under them. */
+function charge(
+  level: Level,
+  links: LinkVisitor,
+  entries: Iterable<Document>,
+  nested: readonly PopulateNode[],
+): Multiplicity {
+  const budget = level.read.answer;
+  return budget ? chargeLinks(budget, level.multiplicity, links, entries, nested.length > 0) : null;
+}
+
+/** The links of a node's entries grouped by parent. */
+function linksOf(byParent: ReadonlyMap<number, readonly Document[]>): LinkVisitor {
+  return (visit) => {
+    for (const [parent, entries] of byParent) for (const entry of entries) visit(parent, rowId(entry));
+  };
+}
+
+async function populateTarget(level: Level, node: TargetPopulateNode, separateTargets: boolean): Promise<void> {
+  const { read, model, documents, ids, status } = level;
   const separate = separateTargets && !node.count ? splitHop(read.schema, model, node) : null;
   if (separate) {
     const { entries, byParent } = await readSeparately(read, model, ids, node, separate, status);
+    const multiplicity = charge(level, linksOf(byParent), entries.values(), node.populate);
     assign(documents, node, separate.toMany, byParent);
-    await populateDocuments(read, separate.target, [...entries.values()], node.populate, status);
+    await populateDocuments(read, separate.target, [...entries.values()], node.populate, status, false, multiplicity);
     return;
   }
   if (node.count) {
@@ -91,8 +127,9 @@ async function populateTarget(
     }
     push(byParent, Number(row[PARENT_KEY]), entry);
   }
+  const multiplicity = charge(level, linksOf(byParent), entries.values(), node.populate);
   assign(documents, node, hop.toMany, byParent);
-  await populateDocuments(read, hop.target, [...entries.values()], node.populate, status);
+  await populateDocuments(read, hop.target, [...entries.values()], node.populate, status, false, multiplicity);
 }
 
 interface ZoneItem {
@@ -105,16 +142,10 @@ interface ZoneItem {
  * A dynamic zone: one read per requested component, merged per parent in the stored order.
  * Components the populate leaves out (`on` without them) are not returned.
  */
-async function populateZone(
-  read: ReadContext,
-  model: Model,
-  documents: readonly Document[],
-  ids: readonly number[],
-  node: DynamicZonePopulateNode,
-  status: Status,
-): Promise<void> {
+async function populateZone(level: Level, node: DynamicZonePopulateNode): Promise<void> {
+  const { read, model, documents, ids, status } = level;
   const byParent = new Map<number, ZoneItem[]>();
-  await Promise.all(
+  await settleAll(
     [...node.fragments].map(async ([component, fragment]) => {
       const zoneRead: PopulateRead = {
         attribute: node.attribute,
@@ -136,7 +167,12 @@ async function populateZone(
         });
         return entry;
       });
-      await populateDocuments(read, hop.target, entries, fragment.populate, status);
+      // Each item belongs to one parent: it appears as often as that parent.
+      const links: LinkVisitor = (visit) => {
+        for (const row of rows) visit(Number(row[PARENT_KEY]), Number(row.id));
+      };
+      const multiplicity = charge(level, links, entries, fragment.populate);
+      await populateDocuments(read, hop.target, entries, fragment.populate, status, false, multiplicity);
     }),
   );
   for (const document of documents) {

@@ -6,7 +6,7 @@ import type { ContentType } from '../schema/types.js';
 import { storedColumns } from '../plan/plan-write.js';
 import { compileCopyRows, compileDelete } from '../sql/compile-write.js';
 import type { Document } from '../shape/shape-rows.js';
-import type { DocumentContext } from './context.js';
+import { answerReader, type DocumentContext } from './context.js';
 import { publishDraft } from './publish-draft.js';
 import { findOneDocument } from './read-documents.js';
 import { repointIncomingLinks } from './copy-links.js';
@@ -119,7 +119,7 @@ async function readVersion(
   query: Query,
   status: 'draft' | 'published',
 ): Promise<Document | null> {
-  const read = { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect };
+  const read = answerReader(ctx, tx);
   const versionQuery: Query = { ...query, status, filters: null, search: null, publicationFilter: null };
   return findOneDocument(read, type, documentId, versionQuery);
 }

@@ -9,6 +9,7 @@ import { shapeRows, type Document } from '../shape/shape-rows.js';
 import { reuseStatement, type PlannedStatement } from '../sql/reused-statements.js';
 import { totalInPage } from './page-total.js';
 import { populateDocuments } from './populate-documents.js';
+import { chargeDocuments, type AnswerBudget } from './answer-budget.js';
 
 /**
  * What reads need: the content model, where to run statements (the pool, or an open transaction),
@@ -19,6 +20,11 @@ export interface ReadContext {
   readonly schema: Schema;
   readonly exec: Executor;
   readonly dialect: Dialect;
+  /**
+   * What the answer of this read may still hold (answer-budget.ts): the document service gives
+   * each answer one; reads for Cairn's own use (webhooks, the admin's bookkeeping) have none.
+   */
+  readonly answer?: AnswerBudget;
 }
 
 /** `meta.pagination` of a list response, in Strapi's two shapes. */
@@ -184,6 +190,7 @@ async function selectDocuments(
 ): Promise<{ documents: Document[]; rows: readonly Row[] }> {
   const rows = await read.exec.all(sql);
   const documents = shapeRows(rows, select.columns);
+  if (read.answer) chargeDocuments(read.answer, documents);
   // A list's documents share related rows (authors, tags, files): each is read once, after the links.
   await populateDocuments(read, type, documents, query.populate, query.status, list);
   return { documents, rows };

@@ -9,7 +9,7 @@ import type { ContentType } from '../schema/types.js';
 import { compileDelete, compileInsert, compileUpdate } from '../sql/compile-write.js';
 import type { Document } from '../shape/shape-rows.js';
 import { checkUnique } from './check-unique.js';
-import type { DocumentContext } from './context.js';
+import { answerReader, type DocumentContext } from './context.js';
 import { findSingleDocumentId } from './document-rows.js';
 import type { RelationSource } from './resolve-relations.js';
 import { deleteRowTrees, resolveWrite, writeRowTree } from './row-tree.js';
@@ -288,12 +288,7 @@ async function readBack(
   query: Query,
 ): Promise<Document> {
   const responseQuery: Query = { ...query, filters: null, search: null, publicationFilter: null };
-  const document = await findOneDocument(
-    { schema: ctx.schema, exec: tx, dialect: ctx.db.dialect },
-    type,
-    documentId,
-    responseQuery,
-  );
+  const document = await findOneDocument(answerReader(ctx, tx), type, documentId, responseQuery);
   if (!document) throw new Error(`${type.uid} ${documentId} was written but cannot be read back`);
   return document;
 }

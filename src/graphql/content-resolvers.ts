@@ -6,6 +6,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { NotFoundError } from '../core/errors.js';
+import type { AnswerBudget } from '../documents/answer-budget.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { ContentType } from '../schema/types.js';
 import { collectFields } from './collect-fields.js';
@@ -17,6 +18,8 @@ import type { RootOperation } from './graphql-resolvers.js';
 /** What the content types' root fields run on. */
 export interface ContentResolverDeps extends QueryScope {
   readonly service: DocumentService;
+  /** The answer budget every root field of the request shares (answer-budget.ts), one per context. */
+  answerOf(context: GraphqlContext): AnswerBudget;
   /** The component uid of a generated component type name (`ComponentSharedQuote` → `shared.quote`). */
   componentOfTypeName(name: string): string | undefined;
 }
@@ -50,7 +53,7 @@ export function contentRootResolver(
           paginationOf(deps.config, args.pagination, false),
           context.fieldErrors,
         );
-        return (await service.findMany(type, query, context.principal)).documents;
+        return (await service.findMany(type, query, context.principal, deps.answerOf(context))).documents;
       };
     case 'connection':
       return async (_source, args: FieldArgs, context, info) => {
@@ -65,14 +68,19 @@ export function contentRootResolver(
           paginationOf(deps.config, args.pagination, pageInfo),
           context.fieldErrors,
         );
-        const { documents, pagination } = await service.findMany(type, query, context.principal);
+        const { documents, pagination } = await service.findMany(
+          type,
+          query,
+          context.principal,
+          deps.answerOf(context),
+        );
         return { nodes: documents, pageInfo: pageInfoOf(pagination, documents.length) };
       };
     case 'findOne':
       return async (_source, args: FieldArgs, context, info) => {
         context.require(actionOf(type, 'findOne'));
         const query = rootQuery(deps, info, type, args, own(info), ONE, context.fieldErrors);
-        return service.findOne(type, String(args.documentId), query, context.principal);
+        return service.findOne(type, String(args.documentId), query, context.principal, deps.answerOf(context));
       };
     case 'findSingle':
       return async (_source, args: FieldArgs, context, info) => {
@@ -81,6 +89,7 @@ export function contentRootResolver(
           type,
           rootQuery(deps, info, type, args, own(info), ONE, context.fieldErrors),
           context.principal,
+          deps.answerOf(context),
         );
       };
     case 'create':

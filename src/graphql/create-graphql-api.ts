@@ -11,6 +11,7 @@ import type { Config } from '../config/config.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { ReadContext } from '../documents/read-documents.js';
+import { answerBudget, type AnswerBudget } from '../documents/answer-budget.js';
 import type { Query } from '../query/query-types.js';
 import { filesById } from '../upload/files-by-id.js';
 import type { Route } from '../http/http-types.js';
@@ -73,7 +74,15 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
     const [file] = await deps.upload.urls.signFiles(await filesById(deps.read, fileType, [id], FILE_QUERY));
     return file ?? null;
   };
+  // One budget per request (its context), shared by its root fields: aliases cannot multiply it.
+  const answers = new WeakMap<GraphqlContext, AnswerBudget>();
+  const answerOf = (context: GraphqlContext): AnswerBudget => {
+    let answer = answers.get(context);
+    if (!answer) answers.set(context, (answer = answerBudget(deps.config.answerLimits)));
+    return answer;
+  };
   const content = {
+    answerOf,
     model: deps.schema,
     config: deps.graphql,
     defaultLocale: deps.config.i18n.defaultLocale,

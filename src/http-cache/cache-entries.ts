@@ -20,23 +20,29 @@ export interface CacheEntries {
   set(key: string, entry: CacheEntry): void;
 }
 
-/** What an entry without its body costs, in the bytes `maxSize` counts (its key and types). */
+/** What an entry costs besides its key and body, in the bytes the sizes count (its types, version, ETag). */
 const ENTRY_OVERHEAD = 200;
 
 /**
- * At most `maxEntries` entries; with `maxSize` (the memory store), also at most that many bytes
- * of bodies and keys together, so the cache never grows past what it was given. A body larger
- * than a tenth of `maxSize` is not kept (one answer must not empty the cache): its entry is kept
- * without it, for the 304s.
+ * At most `maxEntries` entries, taking at most `maxEntriesSize` bytes (keys and what each entry
+ * records): long query strings make fewer entries, never more memory. With `maxSize` (the memory
+ * store), bodies and keys together take at most that many bytes instead, so the cache never grows
+ * past what it was given. A body larger than a tenth of `maxSize` is not kept (one answer must
+ * not empty the cache): its entry is kept without it, for the 304s.
  */
-export function createCacheEntries(options: { readonly maxEntries: number; readonly maxSize?: number }): CacheEntries {
+export function createCacheEntries(options: {
+  readonly maxEntries: number;
+  readonly maxEntriesSize: number;
+  readonly maxSize?: number;
+}): CacheEntries {
   const { maxSize } = options;
-  if (maxSize === undefined) {
-    const cache = new LRUCache<string, CacheEntry>({ max: options.maxEntries });
-    return { get: (key) => cache.get(key), set: (key, entry) => void cache.set(key, entry) };
-  }
+  const cache = new LRUCache<string, CacheEntry>({
+    max: options.maxEntries,
+    maxSize: maxSize ?? options.maxEntriesSize,
+    sizeCalculation: sizeOf,
+  });
+  if (maxSize === undefined) return { get: (key) => cache.get(key), set: (key, entry) => void cache.set(key, entry) };
   const largest = Math.max(1, Math.floor(maxSize / 10));
-  const cache = new LRUCache<string, CacheEntry>({ max: options.maxEntries, maxSize, sizeCalculation: sizeOf });
   return {
     get: (key) => cache.get(key),
     set(key, entry) {

@@ -80,6 +80,7 @@ export async function createHttpCache(deps: {
   const typesOfShared = new WeakMap<Query, readonly string[] | null>();
   const entries = createCacheEntries({
     maxEntries: config.maxEntries,
+    maxEntriesSize: config.maxEntriesSize,
     ...(store.kind === 'memory' && { maxSize: store.maxSize }),
   });
   const redis: RedisBodies | null =

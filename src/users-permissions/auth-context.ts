@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { UsersPermissionsConfig } from '../config/users-permissions-config.js';
-import type { DocumentContext } from '../documents/context.js';
+import { answerReader, type DocumentContext } from '../documents/context.js';
 import { findManyDocuments } from '../documents/read-documents.js';
 import type { EmailTransport } from '../email/email-transport.js';
 import { normalizeQuery } from '../query/normalize-query.js';
@@ -59,10 +59,6 @@ export async function readUserDocument(ctx: AuthContext, id: number, query: Quer
     filters: { kind: 'compare', field: 'id', op: 'eq', value: id },
     pagination: { mode: 'offset', start: 0, limit: 1, withCount: false },
   };
-  const { documents } = await findManyDocuments(
-    { schema: ctx.documents.schema, exec: ctx.documents.db, dialect: ctx.documents.db.dialect },
-    ctx.userType,
-    byId,
-  );
+  const { documents } = await findManyDocuments(answerReader(ctx.documents, ctx.documents.db), ctx.userType, byId);
   return documents[0] ?? null;
 }
