@@ -84,7 +84,8 @@ describe('cairn start logs', () => {
     // eslint-disable-next-line no-control-regex
     for (const line of terminal) expect(line.replace(/\u001b\[\d+m/g, '')).toMatch(PRETTY_LINE);
     expect(terminal.join('\n')).toMatch(COLOR);
-    for (const env of [{ CAIRN_LOG_FORMAT: 'json' }, { NODE_ENV: 'production' }]) {
+    const cases: Record<string, string>[] = [{ CAIRN_LOG_FORMAT: 'json' }, { NODE_ENV: 'production' }];
+    for (const env of cases) {
       const shown = lines(await startInTerminal(dir, env));
       expect(
         shown.some((line) => /Cairn is serving/.test(line)),
