@@ -21,6 +21,7 @@ export const VENDORS = {
   'file-type': ['file-type'],
   slugify: ['@sindresorhus/slugify'],
   commands: ['cli-progress', 'cli-table3', 'tar-stream'],
+  'pino-pretty': ['pino-pretty'],
 };
 
 const groupOf = new Map(Object.entries(VENDORS).flatMap(([group, names]) => names.map((name) => [name, group])));

@@ -184,6 +184,19 @@ for (const database of inject('databases')) {
       expect((await colleague.call('GET', SESSIONS)).status).toBe(200);
     });
 
+    it("gives a session Strapi 5.54's default lifetimes: 2 h idle in a browser, 14 d remembered, 30 d at most", async () => {
+      const lifetimes = async (device: Device) => {
+        const [row] = await client.rows(
+          `select created_at, expires_at, absolute_expires_at from strapi_sessions where device_id = '${device.deviceId}'`,
+        );
+        const at = (name: string) => new Date(row?.[name] as string | number | Date).getTime();
+        const hours = (name: string) => Math.round((at(name) - at('created_at')) / 3_600_000);
+        return { idle: hours('expires_at'), max: hours('absolute_expires_at') };
+      };
+      expect(await lifetimes(await signIn(CHROME_LINUX))).toEqual({ idle: 2, max: 30 * 24 });
+      expect(await lifetimes(await signIn(FIREFOX_WINDOWS, true))).toEqual({ idle: 14 * 24, max: 30 * 24 });
+    });
+
     it('answers 401 without a valid token', async () => {
       for (const [method, path] of [
         ['GET', SESSIONS],

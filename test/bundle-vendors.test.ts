@@ -12,9 +12,9 @@ import { EXAMPLE_PROJECT } from './support/test-server.js';
  * first needed. The other tests run Cairn from its sources: these run the build, through each
  * vendored package: GraphQL (graphql, graphql-jit), admin JWTs (jose), an upload (file-type,
  * mime-types, slugify) and commands (cli-table3, tar-stream, cli-progress). Redis (ioredis) is
- * run by the multi-instance tests, which start built servers too. A project's ES module config
- * file is imported by path, through dist/import-file.cjs (the bundle, a node:vm script, has no
- * `import()`).
+ * run by the multi-instance tests, which start built servers too, and pino-pretty by cli-logs. A
+ * project's ES module config file is imported by path, through dist/import-file.cjs (the bundle, a
+ * node:vm script, has no `import()`).
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -27,7 +27,9 @@ describe('the built server loads its vendored packages when they are first neede
   it('a script per group, under dist/vendor', () => {
     const scripts = readdirSync(join(ROOT, 'dist/vendor')).filter((name) => name.endsWith('.cjs'));
     expect(scripts.sort()).toEqual(
-      ['commands', 'file-type', 'graphql', 'ioredis', 'jose', 'mime-types', 'slugify'].map((group) => `${group}.cjs`),
+      ['commands', 'file-type', 'graphql', 'ioredis', 'jose', 'mime-types', 'pino-pretty', 'slugify'].map(
+        (group) => `${group}.cjs`,
+      ),
     );
     // What a start reads and V8 holds: the bundle without them.
     expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_500_000);

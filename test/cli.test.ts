@@ -150,7 +150,7 @@ describe('the cairn command line', () => {
       expect((await fetch(`${base}/api/secrets`, { headers: { authorization: `Bearer ${fullKey}` } })).status).toBe(
         200,
       );
-      expect(output).toContain('ignoring 15 custom code file(s)');
+      expect(output).toContain("project code: none to run beyond Strapi's generated files");
       expect(output).toMatch(/GET \/api\/articles 200/);
     } finally {
       const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));

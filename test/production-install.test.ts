@@ -71,7 +71,7 @@ describe('the production install', () => {
       'dist/cli-command.cjs',
       'dist/import-file.cjs',
       'dist/load-bundle.cjs',
-      ...['commands', 'file-type', 'graphql', 'ioredis', 'jose', 'mime-types', 'slugify'].map(
+      ...['commands', 'file-type', 'graphql', 'ioredis', 'jose', 'mime-types', 'pino-pretty', 'slugify'].map(
         (group) => `dist/vendor/${group}.cjs`,
       ),
       'dist/webhook-thread.cjs',
@@ -133,7 +133,7 @@ describe('the production install', () => {
 
   it('the bundles are ASCII, so that V8 holds their source one byte per character', () => {
     const files = Object.keys(meta.outputs).filter((file) => /\.[cm]js$/.test(file));
-    expect(files.length).toBe(13);
+    expect(files.length).toBe(14);
     const sources = files.map((file) => readFileSync(join(ROOT, file), 'utf8'));
     expect(sources.reduce((total, source) => total + source.length, 0)).toBeGreaterThan(1_000_000);
     for (const source of sources) expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
@@ -170,6 +170,8 @@ describe('the production install', () => {
       'node_modules/file-type/',
       // loaded by the first JWT issued or verified
       'node_modules/jose/',
+      // loaded when the log is written for a person (a terminal, --log-format pretty)
+      'node_modules/pino-pretty/',
       'dist/graphql/',
       'dist/openapi/',
       'dist/transfer/run-import',
@@ -188,9 +190,10 @@ describe('the production install', () => {
       'mime-db',
       'file-type',
       '@sindresorhus',
+      'pino-pretty',
     ])
       expect(bundled.filter((input) => input.includes(`node_modules/${name}/`))).toEqual([]);
-    expect(bundled.filter((input) => input.startsWith('vendor-shim:')).length).toBe(10);
+    expect(bundled.filter((input) => input.startsWith('vendor-shim:')).length).toBe(11);
     expect(atStart.filter((input) => input.startsWith('vendor-shim:'))).toEqual([]);
   });
 

@@ -32,6 +32,8 @@ export interface CliArgs {
   readonly exclude?: string;
   /** `import --force`: import into a database that holds content (deleting it first). */
   readonly force: boolean;
+  /** `start` / `develop --log-format pretty|json` (else CAIRN_LOG_FORMAT, else by terminal). */
+  readonly logFormat?: string;
   readonly help: boolean;
   /** `--version` / `-v`. */
   readonly version: boolean;
@@ -77,6 +79,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const description = text(values.description);
   const limit = text(values.limit);
   const out = text(values.out) ?? text(values.output);
+  const logFormat = text(values['log-format']);
   // `-f` is `--firstname` for the admin commands and `--file` for export/import, as in Strapi's commands.
   const transfer = positionals[0] === 'export' || positionals[0] === 'import';
   const file = text(values.file) ?? (transfer ? text(values.firstname) : undefined);
@@ -110,6 +113,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     noEncrypt: values['no-encrypt'] === true,
     noCompress: values['no-compress'] === true,
     force: values.force === true,
+    ...(logFormat !== undefined ? { logFormat } : {}),
     help: values.help === true,
     version: values.version === true,
   };
@@ -118,7 +122,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 export const USAGE = `Usage: cairn <command> [--dir <project folder>]
 
 Commands:
-  start                      sync the database schema, then serve the project
+  start [--log-format pretty|json]
+                             sync the database schema, then serve the project (readable log
+                             lines in a terminal, JSON otherwise; also CAIRN_LOG_FORMAT)
   develop                    start, and restart when a schema or config file changes
   api-token:create --name N --type full-access|read-only|custom [--permission ACTION]...
                    [--lifespan 7|30|90] [--description D]

@@ -23,6 +23,7 @@ export const CLI_OPTIONS = {
   only: { type: 'string' },
   exclude: { type: 'string' },
   force: { type: 'boolean' },
+  'log-format': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

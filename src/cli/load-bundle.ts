@@ -3,7 +3,6 @@ import {
   closeSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -13,9 +12,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { createRequire, Module } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { compileCacheFolder, usablePrivateFolder } from '../core/private-folder.js';
 
 /*
  * Loads Cairn's bundle (dist/cairn.cjs, one CommonJS script) with V8's code cache. Node 20 keeps
@@ -113,13 +112,9 @@ function compiledByNode(file: string, source: string): ModuleFunction {
 
 /** The cache's path for this bundle, Node and flags; null when caching is off or the folder is not safe to use. */
 function cacheFileFor(file: string, source: string, variant: string, env: NodeJS.ProcessEnv): string | null {
-  const setting = env.CAIRN_COMPILE_CACHE?.trim();
-  if (setting !== undefined && /^(off|false|0|no)$/i.test(setting)) return null;
+  const folder = compileCacheFolder(env, 'v8');
   const bundleId = BUNDLE_ID.exec(source.slice(-200))?.[1];
-  if (bundleId === undefined) return null;
-  const uid = process.getuid?.();
-  const folder = setting ? setting : join(tmpdir(), `cairn-compile-cache-${uid ?? 'user'}`);
-  if (!usableFolder(folder, uid)) return null;
+  if (folder === null || bundleId === undefined || !usablePrivateFolder(folder)) return null;
   // The file's size and time too: a bundle edited in place keeps the id its build wrote.
   const { size, mtimeMs } = statSync(file);
   const flags = createHash('sha256')
@@ -127,19 +122,6 @@ function cacheFileFor(file: string, source: string, variant: string, env: NodeJS
     .digest('hex')
     .slice(0, 16);
   return join(folder, `${bundleId}-node${process.version}-${process.arch}-${flags}${CACHE_SUFFIX}`);
-}
-
-/** Creates the folder (this user's only) when missing; refuses a link, a file, or a folder another user owns or can write to. */
-function usableFolder(folder: string, uid: number | undefined): boolean {
-  try {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(folder);
-    if (!stat.isDirectory()) return false;
-    if (uid === undefined) return true;
-    return stat.uid === uid && (stat.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
 }
 
 function readCache(file: string): Buffer | undefined {

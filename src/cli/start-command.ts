@@ -1,11 +1,13 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp, type App } from '../app.js';
 import { sqliteFile } from '../db/database-files.js';
 import { describeDatabase } from '../config/describe-database.js';
 import { loadProject, type Project } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
+import { chooseLogFormat, createLogger } from './create-logger.js';
+import { startupSummary } from './startup-summary.js';
 import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-generation.js';
 
 /**
@@ -18,7 +20,8 @@ export async function startCommand(
   options: { develop: boolean; afterStart?: () => void },
 ): Promise<void> {
   holdYoungGeneration();
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const format = chooseLogFormat(args.logFormat, process.env, process.stdout.isTTY === true);
+  const logger = await createLogger(format, process.env.LOG_LEVEL ?? 'info', process.stdout.isTTY === true);
   let project = await loadProject(args.dir, process.env);
   exportEnv(project);
   let app = await launch(project, logger);
@@ -61,15 +64,11 @@ async function launch(project: Project, logger: Logger): Promise<App> {
   for (const warning of project.warnings) logger.warn(warning);
   if (project.generatedSecrets.length > 0)
     logger.info(`generated ${project.generatedSecrets.join(', ')} into ${join(project.dir, '.env')}`);
-  if (project.ignoredFiles.length > 0) {
-    logger.info(
-      `ignoring ${project.ignoredFiles.length} custom code file(s) Cairn does not execute: ${project.ignoredFiles.join(', ')}`,
-    );
-  }
   const { database } = project.config;
   const file = sqliteFile(database);
   const newFile = file !== null && !existsSync(file);
   logger.info(`database: ${describeDatabase(database)}${newFile ? ' (new file)' : ''}`);
+  for (const line of startupSummary(project)) logger.info(line);
   const app = await createApp(project, { logger });
   for (const notice of app.notices) logger.warn(notice);
   const { host, port } = project.config.server;

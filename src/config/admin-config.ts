@@ -1,12 +1,17 @@
 import { isRecord } from '../core/is-record.js';
 import { ProjectError } from '../core/errors.js';
+import { parseDurationSeconds } from './parse-duration.js';
 import { parseRateLimitConfig, type RateLimitConfig } from '../users-permissions/rate-limiter.js';
 
 /** The admin panel's part of `config/admin`: its JWT secret, sessions, refresh cookie and login rate limit. */
 export interface AdminAuthConfig {
   /** `auth.secret` (ADMIN_JWT_SECRET); null when unset: the admin API then refuses to sign anyone in. */
   readonly secret: string | null;
-  /** Lifetimes in seconds (`auth.sessions.*`), Strapi's defaults. */
+  /**
+   * Lifetimes in seconds (`auth.sessions.*`), with Strapi 5.54's defaults: access token 30 min,
+   * refresh token 14 d idle, browser session 2 h idle; both at most the legacy `auth.options.expiresIn`
+   * (or `auth.sessions.options.expiresIn`), itself 30 d by default.
+   */
   readonly accessTokenLifespan: number;
   readonly maxRefreshTokenLifespan: number;
   readonly idleRefreshTokenLifespan: number;
@@ -47,6 +52,7 @@ export function normalizeAdminConfig(raw: unknown): AdminConfig {
   const secrets = isRecord(admin.secrets) ? admin.secrets : {};
   if (typeof apiToken.salt !== 'string' || apiToken.salt === '')
     throw new ProjectError(`${WHERE} "apiToken.salt" is not set; set API_TOKEN_SALT in .env`);
+  const legacyMaximum = legacyExpiresInSeconds(auth, sessions) ?? 30 * 86400;
   const seconds = (name: string, fallback: number): number => {
     const value = sessions[name] ?? fallback;
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
@@ -64,10 +70,10 @@ export function normalizeAdminConfig(raw: unknown): AdminConfig {
     auth: {
       secret: typeof auth.secret === 'string' && auth.secret !== '' ? auth.secret : null,
       accessTokenLifespan: seconds('accessTokenLifespan', 1800),
-      maxRefreshTokenLifespan: seconds('maxRefreshTokenLifespan', 30 * 86400),
-      idleRefreshTokenLifespan: seconds('idleRefreshTokenLifespan', 7 * 86400),
-      maxSessionLifespan: seconds('maxSessionLifespan', 7 * 86400),
-      idleSessionLifespan: seconds('idleSessionLifespan', 3600),
+      maxRefreshTokenLifespan: seconds('maxRefreshTokenLifespan', legacyMaximum),
+      idleRefreshTokenLifespan: seconds('idleRefreshTokenLifespan', 14 * 86400),
+      maxSessionLifespan: seconds('maxSessionLifespan', legacyMaximum),
+      idleSessionLifespan: seconds('idleSessionLifespan', 2 * 3600),
       cookie: {
         domain: typeof (cookie.domain ?? auth.domain) === 'string' ? String(cookie.domain ?? auth.domain) : null,
         path: typeof cookie.path === 'string' ? cookie.path : '/admin',
@@ -79,4 +85,19 @@ export function normalizeAdminConfig(raw: unknown): AdminConfig {
     url: url === '' ? '/admin' : url,
     serveAdminPanel: admin.serveAdminPanel !== false,
   };
+}
+
+/**
+ * Strapi 5's older `expiresIn` JWT option (`auth.options`, overridden by `auth.sessions.options`),
+ * which still bounds both maximum lifetimes when they are not set: seconds as a number or a digit
+ * string, or a span such as "7d"; null when unset.
+ */
+function legacyExpiresInSeconds(auth: Record<string, unknown>, sessions: Record<string, unknown>): number | null {
+  const fromSessions = isRecord(sessions.options) ? sessions.options.expiresIn : undefined;
+  const value = fromSessions ?? (isRecord(auth.options) ? auth.options.expiresIn : undefined);
+  if (value === undefined || value === null) return null;
+  const where = `${WHERE} "auth.${fromSessions === undefined ? '' : 'sessions.'}options.expiresIn"`;
+  return typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+    ? parseDurationSeconds(Number(value), where)
+    : parseDurationSeconds(value, where);
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
+import { usablePrivateFolder } from '../core/private-folder.js';
 import { ProjectError } from '../core/errors.js';
 import { importFile } from '../core/import-file.js';
 import { compiledConfigFile, compiledProjectRoot } from './compiled-config-dir.js';
@@ -22,6 +23,21 @@ export type ConfigName = (typeof CONFIG_NAMES)[number];
 
 const EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.json'] as const;
 
+/**
+ * How config files are loaded: `transpileCache` is the folder where the JavaScript that TypeScript
+ * and ES module files compile to is kept between runs, keyed by each file's content (jiti's file
+ * cache), or null to compile them at every load.
+ */
+export interface ConfigLoadOptions {
+  readonly transpileCache: string | null;
+}
+
+/** What reading one config file needs: the compiled copy Strapi would run, and jiti's cache folder. */
+interface ConfigLoader {
+  readonly compiledAs: (file: string) => string | null;
+  readonly fsCache: string | false;
+}
+
 /** Raw config values by file name; a missing file is absent. */
 export type RawConfig = Partial<Record<ConfigName, unknown>>;
 
@@ -32,14 +48,23 @@ export type RawConfig = Partial<Record<ConfigName, unknown>>;
  * In a TypeScript project the files see the `__dirname` and `__filename` of the compiled copy
  * Strapi runs (compiled-config-dir.ts), so paths built from them name what they name in Strapi.
  */
-export async function loadConfigFiles(dir: string, env: EnvHelper, nodeEnv: string | undefined): Promise<RawConfig> {
+export async function loadConfigFiles(
+  dir: string,
+  env: EnvHelper,
+  nodeEnv: string | undefined,
+  options: ConfigLoadOptions = { transpileCache: null },
+): Promise<RawConfig> {
   const config: RawConfig = {};
   const compiledRoot = compiledProjectRoot(dir);
-  const compiledAs = (file: string) => compiledConfigFile(dir, compiledRoot, file);
+  const loader: ConfigLoader = {
+    compiledAs: (file: string) => compiledConfigFile(dir, compiledRoot, file),
+    fsCache:
+      options.transpileCache !== null && usablePrivateFolder(options.transpileCache) ? options.transpileCache : false,
+  };
   for (const name of CONFIG_NAMES) {
-    const base = await readConfigValue(join(dir, 'config', name), env, compiledAs);
+    const base = await readConfigValue(join(dir, 'config', name), env, loader);
     const override = nodeEnv
-      ? await readConfigValue(join(dir, 'config', 'env', nodeEnv, name), env, compiledAs)
+      ? await readConfigValue(join(dir, 'config', 'env', nodeEnv, name), env, loader)
       : undefined;
     const value = override === undefined ? base : mergeConfig(base, override);
     if (value !== undefined) config[name] = value;
@@ -47,16 +72,15 @@ export async function loadConfigFiles(dir: string, env: EnvHelper, nodeEnv: stri
   return config;
 }
 
-async function readConfigValue(
-  pathWithoutExtension: string,
-  env: EnvHelper,
-  compiledAs: (file: string) => string | null,
-): Promise<unknown> {
+async function readConfigValue(pathWithoutExtension: string, env: EnvHelper, loader: ConfigLoader): Promise<unknown> {
   const file = EXTENSIONS.map((ext) => pathWithoutExtension + ext).find((candidate) => existsSync(candidate));
   if (!file) return undefined;
   try {
-    const compiled = compiledAs(file);
-    const exported = compiled === null ? await importConfigModule(file) : await importAsCompiled(file, compiled);
+    const compiled = loader.compiledAs(file);
+    const exported =
+      compiled === null
+        ? await importConfigModule(file, loader.fsCache)
+        : await importAsCompiled(file, compiled, loader.fsCache);
     return typeof exported === 'function'
       ? await (exported as (args: { env: EnvHelper }) => unknown)({ env })
       : exported;
@@ -65,7 +89,7 @@ async function readConfigValue(
   }
 }
 
-async function importConfigModule(file: string): Promise<unknown> {
+async function importConfigModule(file: string, fsCache: string | false): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(readFileSync(file, 'utf8'));
   if (ext === '.js' || ext === '.cjs') {
@@ -79,7 +103,7 @@ async function importConfigModule(file: string): Promise<unknown> {
   }
   if (ext === '.mjs') return interopDefault(await importFile(file));
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { moduleCache: false, fsCache: false });
+  const jiti = createJiti(file, { moduleCache: false, fsCache });
   return interopDefault(await jiti.import(file));
 }
 
@@ -88,9 +112,9 @@ async function importConfigModule(file: string): Promise<unknown> {
  * `compiled`, the copy Strapi would run. The declarations go on the file's first line, so error
  * positions keep their line numbers.
  */
-async function importAsCompiled(file: string, compiled: string): Promise<unknown> {
+async function importAsCompiled(file: string, compiled: string, fsCache: string | false): Promise<unknown> {
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { moduleCache: false, fsCache: false });
+  const jiti = createJiti(file, { moduleCache: false, fsCache });
   const names = `var __dirname = ${JSON.stringify(dirname(compiled))}, __filename = ${JSON.stringify(compiled)};`;
   const source = names + readFileSync(file, 'utf8');
   return interopDefault(await jiti.evalModule(source, { id: file, filename: file, async: true }));

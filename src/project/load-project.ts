@@ -7,6 +7,7 @@ import { loadConfigFiles } from '../config/load-config-files.js';
 import { normalizeConfig } from '../config/normalize-config.js';
 import { loadProjectEnv } from '../config/project-env.js';
 import { ProjectError } from '../core/errors.js';
+import { compileCacheFolder } from '../core/private-folder.js';
 import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
 import { buildSchema } from '../schema/build-schema.js';
 import type { Schema } from '../schema/types.js';
@@ -44,7 +45,9 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   }
   const projectEnv = loadProjectEnv(root, processEnv);
   const env = createEnvHelper(projectEnv.vars);
-  const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV);
+  const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV, {
+    transpileCache: compileCacheFolder(processEnv, 'transpiled'),
+  });
   const config = normalizeConfig(rawConfig, root, {
     HOST: processEnv.HOST,
     PORT: processEnv.PORT,

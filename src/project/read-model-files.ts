@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { ProjectError } from '../core/errors.js';
+import { isGeneratedBoilerplate } from './generated-boilerplate.js';
 import type { RawComponent, RawContentType, RawModelFile } from '../schema/raw-types.js';
 
 const listDirs = (dir: string): string[] =>
@@ -97,7 +98,9 @@ const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 /**
  * Custom code Strapi would execute and Cairn does not: controllers, routes, services, policies,
  * middlewares and lifecycles under `src/api`, `src/index.*`, everything under `src/extensions`,
- * and the migrations of `database/migrations/` Strapi runs before it starts.
+ * and the migrations of `database/migrations/` Strapi runs before it starts. Files Strapi's
+ * generators wrote unchanged (a core controller, service or router, an empty `src/index`) are left
+ * out: they do what Cairn does (generated-boilerplate.ts).
  */
 export function listIgnoredCodeFiles(projectDir: string): string[] {
   const found: string[] = [];
@@ -106,13 +109,19 @@ export function listIgnoredCodeFiles(projectDir: string): string[] {
     for (const entry of readdirSync(dir).sort()) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else if (CODE_FILE.test(entry)) found.push(relative(projectDir, path));
+      else if (CODE_FILE.test(entry) && !isGeneratedBoilerplate(readFileSync(path, 'utf8')))
+        found.push(relative(projectDir, path));
     }
   };
   const src = join(projectDir, 'src');
   if (existsSync(src)) {
     for (const entry of readdirSync(src))
-      if (/^index\./.test(entry) && CODE_FILE.test(entry)) found.push(join('src', entry));
+      if (
+        /^index\./.test(entry) &&
+        CODE_FILE.test(entry) &&
+        !isGeneratedBoilerplate(readFileSync(join(src, entry), 'utf8'))
+      )
+        found.push(join('src', entry));
   }
   walk(join(src, 'api'));
   walk(join(src, 'extensions'));

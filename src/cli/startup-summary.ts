@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { findAdminBuild } from '../http/admin-panel-files.js';
+import type { Project } from '../project/load-project.js';
+
+/**
+ * What a start tells about the project beside its database: where the admin panel comes from (or
+ * where Cairn looked for it), which plugins answer, and what of the project's own code Cairn does
+ * not run. One line each, read by a person at start.
+ */
+export function startupSummary(project: Project): string[] {
+  const { config } = project;
+  return [adminPanelLine(project), pluginsLine(config), projectCodeLine(project)];
+}
+
+function adminPanelLine({ dir, config }: Project): string {
+  if (!config.admin.serveAdminPanel) return 'admin panel: not served (config/admin serveAdminPanel: false)';
+  const build = findAdminBuild(dir);
+  if (build !== null) return `admin panel: ${config.admin.url} from ${build}`;
+  return (
+    `admin panel: no build found (looked for ${join(dir, 'build', 'index.html')} and ${join(dir, 'dist', 'build', 'index.html')}); ` +
+    `${config.admin.url} answers a page saying how to build it (npx strapi build in the project)`
+  );
+}
+
+function pluginsLine(config: Project['config']): string {
+  const email =
+    config.email.kind === 'log' ? 'log only' : config.email.kind === 'smtp' ? 'nodemailer' : config.email.provider;
+  const plugins = [
+    'users-permissions',
+    `upload (${config.upload.provider})`,
+    `i18n (${config.i18n.locales.join(', ')}; default ${config.i18n.defaultLocale})`,
+    `email (${email})`,
+    ...(config.graphql !== null ? [`graphql at ${config.graphql.endpoint}`] : []),
+    ...(config.documentation.enabled ? [`documentation at ${config.documentation.path}`] : []),
+  ];
+  return `plugins: ${plugins.join(', ')}`;
+}
+
+function projectCodeLine({ ignoredFiles }: Project): string {
+  if (ignoredFiles.length === 0) return "project code: none to run beyond Strapi's generated files";
+  return `project code: ignoring ${ignoredFiles.length} custom code file(s) Cairn does not execute: ${ignoredFiles.join(', ')}`;
+}
