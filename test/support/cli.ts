@@ -49,9 +49,9 @@ export interface RunningCairn {
 
 /**
  * Spawns `cairn start --dir <dir>` (or `cairn <argv>`; `bin`, Cairn's own by default) on a free port
- * with `env` added, and resolves once `/_health`
- * answers 204 from that child, or rejects with what it printed if it exits or is not up within 45 s (a first
- * start on MySQL creates some sixty tables, slow on a busy machine). The port is free when chosen,
+ * with `env` added, and resolves once `/_health` answers 204 from that child, or rejects with what
+ * it printed if it exits or is not up within 45 s (a first start on MySQL creates some sixty
+ * tables, slow on a busy machine). The port is free when chosen,
  * but another test's server may take it before the child listens: a 204 then comes from that
  * server, so the answer counts only when the child holds the listening socket, and the child is
  * started again on another port when its own port was taken.
