@@ -260,6 +260,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
           roles: { db, known: knownActions(project.schema), now },
           reloadRoles: rolesChanged,
           upload: upload.context,
+          limiter,
           onUnexpected: (error) => logger.error({ err: error }, 'a GraphQL resolver failed'),
         })
       : null;

@@ -121,7 +121,7 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
     if (result.errors && result.errors.length > 0) {
       body.errors = result.errors.map((error) => formatExecutionError(error, deps.onUnexpected));
     }
-    return { status: 200, body };
+    return { status: 200, body, headers: contextValue.responseHeaders };
   };
   return [
     { method: 'POST', path: deps.config.endpoint, handle },
