@@ -288,6 +288,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           roles: { db, known: knownActions(project.schema), now },
           reloadRoles: rolesChanged,
           upload: upload.context,
+          limiter,
           onUnexpected: (error) => logger.error({ err: error }, 'a GraphQL resolver failed'),
         })
       : null;

@@ -415,14 +415,16 @@ describe('naming', () => {
 });
 
 describe('scalars', () => {
-  it('Long: a number up to 2^53 - 1, a string above; input from integers only, as a decimal string', () => {
+  it('Long: a number up to 2^53 - 1, a string above; input from integers and strings holding one (as the plugin reads them), as a decimal string', () => {
     expect(GraphQLLong.serialize(5)).toBe(5);
     expect(GraphQLLong.serialize('42')).toBe(42);
     expect(GraphQLLong.serialize('9007199254740993')).toBe('9007199254740993');
     expect(() => GraphQLLong.serialize(1.5)).toThrow('BigInt cannot represent non-integer value: 1.5');
     expect(GraphQLLong.parseLiteral(parseLiteral('9007199254740993'), {})).toBe('9007199254740993');
-    expect(() => GraphQLLong.parseLiteral(parseLiteral('"12"'), {})).toThrow(
-      'BigInt cannot represent non-integer value: "12"',
+    expect(GraphQLLong.parseLiteral(parseLiteral('"12"'), {})).toBe('12');
+    expect(() => GraphQLLong.parseLiteral(parseLiteral('"1.5"'), {})).toThrow('BigInt cannot represent value: 1.5');
+    expect(() => GraphQLLong.parseLiteral(parseLiteral('true'), {})).toThrow(
+      'BigInt cannot represent non-integer value: true',
     );
     expect(GraphQLLong.parseValue('12')).toBe('12');
     expect(() => GraphQLLong.parseValue('1e3')).toThrow('BigInt cannot represent value: 1e3');

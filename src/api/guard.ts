@@ -2,7 +2,8 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import { ApplicationError, RateLimitError } from '../core/errors.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
-import { rateLimitKey, type RateLimitCounter } from '../users-permissions/rate-limiter.js';
+import { isRecord } from '../core/is-record.js';
+import { rateLimitKey, type RateLimitCounter, type RateLimitResult } from '../users-permissions/rate-limiter.js';
 
 /** A route that runs for an authorized principal. */
 export interface GuardedRoute {
@@ -37,9 +38,7 @@ export function guardRoutes(
       const principal = await access.authenticate(header(request, 'authorization'));
       access.authorize(principal, route.action);
       if (!route.rateLimit) return route.handle(request, principal);
-      const email =
-        route.rateLimit === 'byEmail' ? (request.body as { email?: unknown } | undefined)?.email : undefined;
-      const { limited, headers } = await limiter.hit(rateLimitKey(route.path, request.ip, email));
+      const { limited, headers } = await countAuthRequest(limiter, route, request.ip, request.body);
       if (limited) return errorResponse(new RateLimitError(), headers);
       try {
         const response = await route.handle(request, principal);
@@ -50,6 +49,21 @@ export function guardRoutes(
       }
     },
   }));
+}
+
+/**
+ * Counts one call of a rate-limited auth route from `ip` (`body` holds the email the `byEmail`
+ * routes add to the key). GraphQL's auth mutations count through this too, with their REST
+ * route, so both APIs share one window per client.
+ */
+export function countAuthRequest(
+  limiter: RateLimitCounter,
+  route: Pick<GuardedRoute, 'path' | 'rateLimit'>,
+  ip: string,
+  body: unknown,
+): Promise<RateLimitResult> {
+  const email = route.rateLimit === 'byEmail' && isRecord(body) ? body.email : undefined;
+  return Promise.resolve(limiter.hit(rateLimitKey(route.path, ip, email)));
 }
 
 function errorResponse(error: ApplicationError, headers: Readonly<Record<string, string>>): HttpResponse {

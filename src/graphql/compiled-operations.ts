@@ -1,9 +1,13 @@
 import {
   BREAK,
+  getNamedType,
+  isInputObjectType,
   Kind,
+  typeFromAST,
   visit,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLInputObjectType,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
@@ -63,6 +67,7 @@ function compile(
   onRefused: (reason: unknown) => void,
 ): RunOperation | null {
   if (asksIntrospection(document)) return null;
+  if (takesRecursiveInput(schema, document)) return null;
   if (expandedSelections(document, MAX_COMPILED_SELECTIONS) > MAX_COMPILED_SELECTIONS) return null;
   let compiled: CompiledQuery | ExecutionResult;
   try {
@@ -94,6 +99,37 @@ function asksIntrospection(document: DocumentNode): boolean {
     },
   });
   return found;
+}
+
+/**
+ * Whether a variable of the document is of an input type that contains itself (`ArticleFiltersInput`
+ * holds `and: [ArticleFiltersInput]`, and its relations' filters hold it again): graphql-jit
+ * unrolls such a type's coercion code without end, until the process runs out of memory (a
+ * two-condition filter in a variable, sent twice, did). Those operations run through graphql-js.
+ */
+function takesRecursiveInput(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const acyclic = new Set<GraphQLInputObjectType>();
+  const recursive = (type: GraphQLInputObjectType, path: Set<GraphQLInputObjectType>): boolean => {
+    if (path.has(type)) return true;
+    if (acyclic.has(type)) return false;
+    path.add(type);
+    for (const field of Object.values(type.getFields())) {
+      const named = getNamedType(field.type);
+      if (isInputObjectType(named) && recursive(named, path)) return true;
+    }
+    path.delete(type);
+    acyclic.add(type);
+    return false;
+  };
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const variable of definition.variableDefinitions ?? []) {
+      const type = typeFromAST(schema, variable.type);
+      const named = type ? getNamedType(type) : undefined;
+      if (isInputObjectType(named) && recursive(named, new Set())) return true;
+    }
+  }
+  return false;
 }
 
 /**

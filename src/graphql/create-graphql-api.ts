@@ -18,6 +18,8 @@ import type { Route } from '../http/http-types.js';
 import type { Model, Schema } from '../schema/types.js';
 import type { UploadContext } from '../upload/upload-service.js';
 import type { AuthContext } from '../users-permissions/auth-context.js';
+import type { RateLimitCounter } from '../users-permissions/rate-limiter.js';
+import { authMutationLimit } from './auth-rate-limit.js';
 import type { RoleAdminContext } from '../users-permissions/role-admin.js';
 import { buildGraphqlSchema } from './build-graphql-schema.js';
 import { contentRootResolver } from './content-resolvers.js';
@@ -41,6 +43,8 @@ export interface GraphqlApiDeps {
   readonly roles: RoleAdminContext;
   readonly reloadRoles: () => Promise<void>;
   readonly upload: UploadContext;
+  /** The auth routes' rate limiter, whose windows the auth mutations count in too. */
+  readonly limiter: RateLimitCounter;
   /** Reports a resolver failure that is not one of Cairn's errors (answered `Internal Server Error`). */
   readonly onUnexpected: (error: unknown) => void;
 }
@@ -93,7 +97,7 @@ export function createGraphqlApi(deps: GraphqlApiDeps): GraphqlApi {
       return model?.modelType === 'component' ? model.uid : undefined;
     },
   };
-  const plugin = { ...deps, readFile };
+  const plugin = { ...deps, readFile, countMutation: authMutationLimit(deps.limiter, deps.config.api.prefix) };
   const resolvers: GraphqlResolvers<GraphqlContext> = {
     root: (operation) =>
       'type' in operation ? contentRootResolver(content, operation) : pluginRootResolver(plugin, operation.kind),

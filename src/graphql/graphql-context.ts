@@ -11,6 +11,8 @@ export interface GraphqlContext {
   require(action: string): void;
   /** Relation-like fields whose own arguments were refused while planning, with their error. */
   readonly fieldErrors: WeakMap<FieldNode, Error>;
+  /** Headers the resolvers add to the HTTP answer (the auth rate limit's). */
+  readonly responseHeaders: Record<string, string>;
 }
 
 /** The context of a request made by `principal`. */
@@ -19,6 +21,7 @@ export function graphqlContext(access: AccessControl, principal: Principal, requ
     principal,
     request,
     fieldErrors: new WeakMap(),
+    responseHeaders: {},
     require(action) {
       if (!access.can(principal, action)) throw new ForbiddenError('Forbidden access');
     },

@@ -1,6 +1,5 @@
 import {
   execute,
-  GraphQLError,
   specifiedRules,
   NoSchemaIntrospectionCustomRule,
   type DocumentNode,
@@ -11,6 +10,7 @@ import {
 import type { AccessControl } from '../access/principal.js';
 import type { GraphqlConfig } from '../config/graphql-config.js';
 import { ApplicationError } from '../core/errors.js';
+import { toErrorEnvelope } from '../http/error-envelope.js';
 import { MAX_BODY_DEPTH, pathBeyondDepth, printDepthPath } from '../core/nesting-depth.js';
 import { header, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import { depthLimitRule } from './depth-limit.js';
@@ -54,6 +54,15 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
   const prepareDocument = preparedDocuments(deps.schema, rules);
   const compiledOperation = compiledOperations(deps.schema, deps.onUnexpected);
   const handle = async (request: HttpRequest): Promise<HttpResponse> => {
+    // Strapi authenticates before Apollo reads the request: a bad credential is the REST 401.
+    let principal;
+    try {
+      principal = await deps.access.authenticate(header(request, 'authorization'));
+    } catch (error) {
+      if (!(error instanceof ApplicationError)) throw error;
+      const envelope = toErrorEnvelope(error);
+      return { status: envelope.status, body: envelope.body };
+    }
     if (deps.config.landingPage && wantsLandingPage(request)) return { status: 200, html: LANDING_PAGE };
     if (blockedAsCsrf(request)) return badRequest(CSRF_MESSAGE);
     const params = request.method === 'GET' ? request.query : request.body;
@@ -88,14 +97,6 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
         },
       };
     }
-    let principal;
-    try {
-      principal = await deps.access.authenticate(header(request, 'authorization'));
-    } catch (error) {
-      if (!(error instanceof ApplicationError)) throw error;
-      const failure = new GraphQLError(error.message, { originalError: error });
-      return { status: 200, body: { data: null, errors: [formatExecutionError(failure, deps.onUnexpected)] } };
-    }
     const contextValue = graphqlContext(deps.access, principal, request);
     const run = operation ? compiledOperation(document, operationName ?? undefined) : null;
     let result = run ? await run(contextValue, parsedVariables) : undefined;
@@ -111,17 +112,19 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
       })) as ExecutionResult;
     }
     if (!('data' in result) || result.data === undefined) {
-      // No execution at all: the variables did not fit their types, or no operation matched.
+      // No execution at all: the variables did not fit their types, or no operation matched
+      // (Apollo's OPERATION_RESOLUTION_FAILURE: several operations and no name, or an unknown one).
+      const code = operation ? 'BAD_USER_INPUT' : 'OPERATION_RESOLUTION_FAILURE';
       return errors(
         400,
-        (result.errors ?? []).map((e) => formatRequestError(e, 'BAD_USER_INPUT')),
+        (result.errors ?? []).map((e) => formatRequestError(e, code)),
       );
     }
     const body: Record<string, unknown> = { data: result.data };
     if (result.errors && result.errors.length > 0) {
       body.errors = result.errors.map((error) => formatExecutionError(error, deps.onUnexpected));
     }
-    return { status: 200, body };
+    return { status: 200, body, headers: contextValue.responseHeaders };
   };
   return [
     { method: 'POST', path: deps.config.endpoint, handle },

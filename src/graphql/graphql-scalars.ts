@@ -162,8 +162,8 @@ function parseLongInput(value: unknown): string {
 
 /**
  * `Long` (graphql-scalars' BigInt under another name): output as a JSON number up to
- * `Number.MAX_SAFE_INTEGER`, as a string above; input from an integer literal or an integer
- * variable (number or string), parsed to its decimal string.
+ * `Number.MAX_SAFE_INTEGER`, as a string above; input from an integer literal, a string literal
+ * holding an integer, or an integer variable (number or string), parsed to its decimal string.
  */
 export const GraphQLLong = new GraphQLScalarType<string, number | string>({
   name: 'Long',
@@ -175,7 +175,9 @@ export const GraphQLLong = new GraphQLScalarType<string, number | string>({
   },
   parseValue: parseLongInput,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.INT) throw new ValidationError(`BigInt cannot represent non-integer value: ${print(ast)}`);
+    // An integer, or a string holding one (`"100"`), as graphql-scalars' BigInt reads literals.
+    if (ast.kind !== Kind.INT && ast.kind !== Kind.STRING)
+      throw new ValidationError(`BigInt cannot represent non-integer value: ${print(ast)}`);
     return parseLongInput(ast.value);
   },
 });

@@ -11,6 +11,7 @@ import { changePassword, forgotPassword, resetPassword } from '../users-permissi
 import { createRole, deleteRole, updateRole, type RoleAdminContext } from '../users-permissions/role-admin.js';
 import { createUser, deleteUser, updateUser } from '../users-permissions/user-admin.js';
 import type { Document } from '../shape/shape-rows.js';
+import type { CountMutation } from './auth-rate-limit.js';
 import type { GraphqlContext } from './graphql-context.js';
 import type { PluginOperation } from './graphql-resolvers.js';
 
@@ -24,6 +25,8 @@ export interface PluginResolverDeps {
   readonly upload: UploadContext;
   /** A file as the API shows it, or null when there is none. */
   readonly readFile: (id: number) => Promise<Document | null>;
+  /** Counts a call of an auth mutation against the auth rate limit (auth-rate-limit.ts). */
+  readonly countMutation: CountMutation;
 }
 
 type Args = Readonly<Record<string, unknown>>;
@@ -62,15 +65,26 @@ export function pluginRootResolver(deps: PluginResolverDeps, operation: PluginOp
       context.require(`${UP}.user.me`);
       return readUserDocument(auth, userId(context), withRole());
     },
-    login: async (_s, args) => (await login(auth, args.input, false, withRole())).body,
-    register: async (_s, args) => (await register(auth, args.input, withRole())).body,
-    forgotPassword: async (_s, args) => {
+    login: async (_s, args, context) => {
+      await deps.countMutation('login', context, args.input);
+      return (await login(auth, args.input, false, withRole())).body;
+    },
+    register: async (_s, args, context) => {
+      await deps.countMutation('register', context, args.input);
+      return (await register(auth, args.input, withRole())).body;
+    },
+    forgotPassword: async (_s, args, context) => {
+      await deps.countMutation('forgotPassword', context, { email: args.email });
       await forgotPassword(auth, { email: args.email });
       return { ok: true };
     },
-    resetPassword: async (_s, args) => (await resetPassword(auth, { ...args }, withRole())).body,
+    resetPassword: async (_s, args, context) => {
+      await deps.countMutation('resetPassword', context, args);
+      return (await resetPassword(auth, { ...args }, withRole())).body;
+    },
     changePassword: async (_s, args, context) => {
       context.require(`${UP}.auth.changePassword`);
+      await deps.countMutation('changePassword', context, args);
       return (await changePassword(auth, userId(context), { ...args }, withRole())).body;
     },
     emailConfirmation: async (_s, args) => {

@@ -35,6 +35,18 @@ const MEDIA_UID = 'plugin::upload.file';
 const isOperatorKey = (key: string) => key.startsWith('$') && OPERATORS.has(key.slice(1));
 
 /**
+ * The most conditions (compared fields) one filters parameter may hold, all levels together: as
+ * many as a REST query string can carry (qs reads 1,000 parameters); each is one more term the
+ * database plans, and thousands of them took seconds to minutes.
+ */
+export const MAX_FILTER_CONDITIONS = 1000;
+/**
+ * The most values the `$in`/`$notIn` lists of one filters parameter may hold together: each is a
+ * statement parameter, and databases refuse statements past 32,766 (SQLite) or 65,535 of them.
+ */
+export const MAX_FILTER_LIST_VALUES = 10_000;
+
+/**
  * `filters` → FilterNode, validated against the model as Strapi validates it:
  *
  *   { title: 'x' }                          → compare(title eq 'x')
@@ -60,14 +72,18 @@ export function normalizeFilters(
   if (typeof raw !== 'object' || raw === null) {
     throw new ValidationError('The filters parameter must be an object or an array');
   }
-  return normalizeWhere({ schema, param, audience }, model, raw, null);
+  return normalizeWhere({ schema, param, audience, counted: { conditions: 0, listValues: 0 } }, model, raw, null);
 }
 
-/** What every level of the walk needs: the schema, the query parameter errors are reported under, the audience. */
+/**
+ * What every level of the walk needs: the schema, the query parameter errors are reported under,
+ * the audience, and the conditions and list values counted so far (see {@link MAX_FILTER_CONDITIONS}).
+ */
 interface Walk {
   readonly schema: Schema;
   readonly param: string;
   readonly audience: QueryAudience;
+  readonly counted: { conditions: number; listValues: number };
 }
 
 function normalizeWhere(walk: Walk, model: Model, raw: unknown, path: string | null): FilterNode | null {
@@ -183,7 +199,9 @@ function compare(
   path: string,
 ): FilterNode | null {
   if (op === 'in' || op === 'notIn') {
-    const values = listValues(raw).map((v) => castFilterValue(field, type, op, v, walk.param));
+    const list = listValues(raw);
+    countCondition(walk, list.length);
+    const values = list.map((v) => castFilterValue(field, type, op, v, walk.param));
     return { kind: 'compare', field, op, value: values };
   }
   if (op === 'between') {
@@ -199,6 +217,7 @@ function compare(
         },
       );
     }
+    countCondition(walk, 0);
     return { kind: 'compare', field, op, value: values.map((v) => castFilterValue(field, type, op, v, walk.param)) };
   }
   if (Array.isArray(raw) && op !== 'null' && op !== 'notNull') {
@@ -207,7 +226,28 @@ function compare(
       raw.map((item) => compare(walk, field, type, op, item, path)),
     );
   }
+  countCondition(walk, 0);
   return { kind: 'compare', field, op, value: castFilterValue(field, type, op, raw, walk.param) };
+}
+
+/** Counts one condition (with `listValues` `$in`/`$notIn` values); past a bound, 400 naming it. */
+function countCondition(walk: Walk, listValues: number): void {
+  const counted = walk.counted;
+  counted.conditions += 1;
+  counted.listValues += listValues;
+  const details = { source: 'query', param: walk.param };
+  if (counted.conditions > MAX_FILTER_CONDITIONS) {
+    throw new ValidationError(
+      `Too many filter conditions: ${walk.param} may hold at most ${MAX_FILTER_CONDITIONS} conditions, all levels together`,
+      { ...details, limit: MAX_FILTER_CONDITIONS },
+    );
+  }
+  if (counted.listValues > MAX_FILTER_LIST_VALUES) {
+    throw new ValidationError(
+      `Too many filter values: the $in and $notIn lists of ${walk.param} may hold at most ${MAX_FILTER_LIST_VALUES} values together`,
+      { ...details, limit: MAX_FILTER_LIST_VALUES },
+    );
+  }
 }
 
 /** qs turns arrays longer than its limit into objects with numeric keys; accept both. */

@@ -53,11 +53,30 @@ export function compileCondition(w: SqlWriter, condition: Condition): string {
   }
 }
 
+/** The most terms written side by side in one `and`/`or`; longer lists are nested groups of it. */
+const FLAT_TERMS = 64;
+
 /** `(a and b and c)`; one term bare; none → `1 = 1` (and) / `1 = 0` (or). */
 function combine<T>(w: SqlWriter, items: readonly T[], op: 'and' | 'or', write?: (item: T) => string): string {
   if (items.length === 0) return op === 'and' ? TRUE : FALSE;
-  const parts = items.map((item) => (write ? write(item) : compileCondition(w, item as Condition)));
-  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(` ${op} `)})`;
+  return joinTerms(
+    items.map((item) => (write ? write(item) : compileCondition(w, item as Condition))),
+    op,
+  );
+}
+
+/**
+ * Terms joined by `op`. SQLite parses `a or b or c …` into a tree as deep as the list is long and
+ * refuses trees deeper than 1,000: past {@link FLAT_TERMS} terms, groups of that many are joined
+ * (`((a or … ) or (… ))`), which keeps the tree a few dozen levels deep for any filter Cairn accepts.
+ */
+function joinTerms(parts: readonly string[], op: 'and' | 'or'): string {
+  if (parts.length === 1) return parts[0] as string;
+  if (parts.length <= FLAT_TERMS) return `(${parts.join(` ${op} `)})`;
+  const groups: string[] = [];
+  for (let start = 0; start < parts.length; start += FLAT_TERMS)
+    groups.push(joinTerms(parts.slice(start, start + FLAT_TERMS), op));
+  return joinTerms(groups, op);
 }
 
 function compileCompare(w: SqlWriter, condition: Extract<Condition, { kind: 'compare' }>): string {
