@@ -135,6 +135,16 @@ describe('the GraphQL endpoint', () => {
     const mutation = `/graphql?query=${encodeURIComponent('mutation { deleteArticle(documentId: "x") { documentId } }')}`;
     const viaGet = await server.request('GET', mutation, { headers: { 'apollo-require-preflight': 'true' } });
     expect(viaGet.status).toBe(405);
+    expect(viaGet.headers.allow).toBe('POST');
+    // @strapi/plugin-graphql 5.54.0 runs @apollo/server 4.13.0, whose words these are.
+    expect(viaGet.json).toEqual({
+      errors: [
+        {
+          message: 'GET requests only support query operations, not mutation operations',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
   });
 
   it('generated hostile input never gets a 500: random documents, and random values for every argument', async () => {

@@ -90,7 +90,8 @@ export function graphqlRoutes(deps: GraphqlRouteDeps): Route[] {
         body: {
           errors: [
             {
-              message: 'Can only perform a mutation operation from a POST request.',
+              // @strapi/plugin-graphql 5.54 answers through @apollo/server 4.13's own words.
+              message: `GET requests only support query operations, not ${operation.operation} operations`,
               extensions: { code: 'BAD_REQUEST' },
             },
           ],
