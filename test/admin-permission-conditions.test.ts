@@ -120,6 +120,15 @@ for (const database of inject('databases')) {
       expect((await client.call('GET', `${ARTICLES}?${ONLY_FIXTURE}`)).json.pagination.total).toBe(7);
     });
 
+    it("answers a bulk publish's validation read with the Author's own entries only", async () => {
+      const ids = [doc['Ann 1'], doc['Boss 1']];
+      const found = await ann.call('POST', `${ARTICLES}/actions/bulkFindForValidation`, { documentIds: ids });
+      expect(found.status, found.text).toBe(200);
+      expect(found.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Ann 1']);
+      const all = await client.call('POST', `${ARTICLES}/actions/bulkFindForValidation`, { documentIds: ids });
+      expect(all.json.results).toHaveLength(2);
+    });
+
     it("refuses an Author reading, updating, publishing or deleting another admin's entry, and allows their own", async () => {
       const other = `${ARTICLES}/${doc['Boss 1']}`;
       expectError(await ann.call('GET', other), 403, 'ForbiddenError', 'Forbidden');
@@ -292,6 +301,12 @@ for (const database of inject('databases')) {
         const listed = await french.call('GET', `${ARTICLES}?${ONLY_FIXTURE}&locale=fr`);
         expect(listed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
         expect(listed.json.results[0]).not.toHaveProperty('summary');
+        const validated = await french.call('POST', `${ARTICLES}/actions/bulkFindForValidation`, {
+          documentIds: [id],
+          locale: 'fr',
+        });
+        expect(validated.json.results).toEqual([expect.objectContaining({ title: 'Bonjour' })]);
+        expect(validated.json.results[0]).not.toHaveProperty('body');
         // A filter on a hidden field is ignored, as Strapi's sanitized query drops it: no value to probe.
         const probed = await french.call('GET', `${ARTICLES}?locale=fr&filters[$and][0][body][$eq]=Nope`);
         expect(probed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
