@@ -129,6 +129,18 @@ for (const database of inject('databases')) {
       expect(all.json.results).toHaveLength(2);
     });
 
+    it("shows an Author's home page only the entries they created", async () => {
+      const recent = await ann.call('GET', '/content-manager/homepage/recent-documents?action=update');
+      expect(recent.status, recent.text).toBe(200);
+      expect(recent.json.data.map((entry: { title: string }) => entry.title).sort()).toEqual([
+        'Ann 1',
+        'Ann 2',
+        'Ann 3',
+      ]);
+      const all = await client.call('GET', '/content-manager/homepage/recent-documents?action=update');
+      expect(all.json.data.map((entry: { title: string }) => entry.title)).toContain('Ben 1');
+    });
+
     it("refuses an Author reading, updating, publishing or deleting another admin's entry, and allows their own", async () => {
       const other = `${ARTICLES}/${doc['Boss 1']}`;
       expectError(await ann.call('GET', other), 403, 'ForbiddenError', 'Forbidden');
@@ -310,6 +322,12 @@ for (const database of inject('databases')) {
         // A filter on a hidden field is ignored, as Strapi's sanitized query drops it: no value to probe.
         const probed = await french.call('GET', `${ARTICLES}?locale=fr&filters[$and][0][body][$eq]=Nope`);
         expect(probed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
+      });
+
+      it('lists only fr versions on the home page', async () => {
+        const recent = await french.call('GET', '/content-manager/homepage/recent-documents?action=update');
+        expect(recent.status, recent.text).toBe(200);
+        expect(recent.json.data).toEqual([expect.objectContaining({ title: 'Bonjour', locale: 'fr' })]);
       });
 
       it('cannot update the en version, and changes only the title of the fr one', async () => {
