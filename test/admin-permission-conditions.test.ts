@@ -322,6 +322,9 @@ for (const database of inject('databases')) {
         // A filter on a hidden field is ignored, as Strapi's sanitized query drops it: no value to probe.
         const probed = await french.call('GET', `${ARTICLES}?locale=fr&filters[$and][0][body][$eq]=Nope`);
         expect(probed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
+        // Nor through the other locales' versions (the en one's body is hidden twice over).
+        const throughEnglish = `${ARTICLES}?locale=fr&filters[$and][0][localizations][body][$eq]=Nope`;
+        expect((await french.call('GET', throughEnglish)).json.pagination.total).toBe(1);
       });
 
       it('lists only fr versions on the home page', async () => {
