@@ -85,12 +85,16 @@ for (const database of inject('databases')) {
       expect(role.status, role.text).toBe(201);
       const limited = { fields: ['title'], locales: ['fr'] };
       const granted = await client.call('PUT', `/admin/roles/${role.json.data.id}/permissions`, {
-        permissions: ['read', 'update'].map((verb) => ({
-          action: `${EXPLORER}.${verb}`,
-          subject: ARTICLE,
-          properties: limited,
-          conditions: [],
-        })),
+        permissions: [
+          ...['read', 'create', 'update'].map((verb) => ({
+            action: `${EXPLORER}.${verb}`,
+            subject: ARTICLE,
+            properties: limited,
+            conditions: [],
+          })),
+          // Publishing English versions only.
+          { action: `${EXPLORER}.publish`, subject: ARTICLE, properties: { locales: ['en'] }, conditions: [] },
+        ],
       });
       expect(granted.status, granted.text).toBe(200);
       const person = { firstname: 'Fleur', lastname: 'Translator', email: 'fleur@example.com' };
@@ -325,6 +329,18 @@ for (const database of inject('databases')) {
         // Nor through the other locales' versions (the en one's body is hidden twice over).
         const throughEnglish = `${ARTICLES}?locale=fr&filters[$and][0][localizations][body][$eq]=Nope`;
         expect((await french.call('GET', throughEnglish)).json.pagination.total).toBe(1);
+      });
+
+      it('cannot publish a fr version, not even one its form creates as it publishes', async () => {
+        await create(client, 'English only');
+        const path = `${ARTICLES}/${doc['English only']}/actions/publish?locale=fr`;
+        expectError(await french.call('POST', path, { title: 'Seulement' }), 403, 'ForbiddenError');
+        expect((await client.call('GET', `${ARTICLES}/${doc['English only']}?locale=fr`)).json.data).toEqual({});
+        expectError(
+          await french.call('POST', `${ARTICLES}/${id}/actions/publish?locale=fr`, {}),
+          403,
+          'ForbiddenError',
+        );
       });
 
       it('lists only fr versions on the home page', async () => {
