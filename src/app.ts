@@ -4,7 +4,6 @@ import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
 import { announcingWrites } from './api/announce-writes.js';
 import { authRoutes } from './api/auth-routes.js';
-import type { GuardedRoute } from './api/guard.js';
 import { contentApiRoutes } from './api/content-api.js';
 import { withEtags } from './api/etag-routes.js';
 import { documentationRoutes } from './api/documentation-routes.js';
@@ -51,11 +50,6 @@ import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 /** How long a closing server waits for its connections before it cuts them. */
 const CLOSE_GRACE_MS = 2000;
-
-/** The auth routes that end sessions (a logout, a session revoked): their users' streams are checked again. */
-const endsSessions = (route: GuardedRoute) =>
-  route.action === 'plugin::users-permissions.auth.logout' ||
-  route.action === 'plugin::users-permissions.auth.revokeSession';
 
 export interface AppOptions {
   readonly logger?: Logger;
@@ -128,6 +122,9 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       mail,
       now,
       onMailError: (error) => logger.error({ err: error }, 'could not send an email'),
+      // A logout, a revoked session, a password changed or reset (REST or GraphQL): the streams
+      // opened with those sessions end, on this instance and the others.
+      onSessionsEnded: () => changes.publish({ subject: 'settings', kind: 'users-permissions-accounts', at: now() }),
     });
     const access = createAccessControl({
       db,
@@ -206,7 +203,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     const guarded = guardRoutes(
       withEtags([
         ...contentApiRoutes({ config, schema: project.schema, service, cache }),
-        ...announcingWrites(authRoutes(auth, config), changes, 'users-permissions-accounts', now, endsSessions),
+        ...authRoutes(auth, config),
         ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
         ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),

@@ -85,12 +85,16 @@ for (const database of inject('databases')) {
       expect(role.status, role.text).toBe(201);
       const limited = { fields: ['title'], locales: ['fr'] };
       const granted = await client.call('PUT', `/admin/roles/${role.json.data.id}/permissions`, {
-        permissions: ['read', 'update'].map((verb) => ({
-          action: `${EXPLORER}.${verb}`,
-          subject: ARTICLE,
-          properties: limited,
-          conditions: [],
-        })),
+        permissions: [
+          ...['read', 'create', 'update'].map((verb) => ({
+            action: `${EXPLORER}.${verb}`,
+            subject: ARTICLE,
+            properties: limited,
+            conditions: [],
+          })),
+          // Publishing English versions only.
+          { action: `${EXPLORER}.publish`, subject: ARTICLE, properties: { locales: ['en'] }, conditions: [] },
+        ],
       });
       expect(granted.status, granted.text).toBe(200);
       const person = { firstname: 'Fleur', lastname: 'Translator', email: 'fleur@example.com' };
@@ -118,6 +122,27 @@ for (const database of inject('databases')) {
       expect(bens.pagination.total).toBe(1);
       // The Super Admin is unaffected.
       expect((await client.call('GET', `${ARTICLES}?${ONLY_FIXTURE}`)).json.pagination.total).toBe(7);
+    });
+
+    it("answers a bulk publish's validation read with the Author's own entries only", async () => {
+      const ids = [doc['Ann 1'], doc['Boss 1']];
+      const found = await ann.call('POST', `${ARTICLES}/actions/bulkFindForValidation`, { documentIds: ids });
+      expect(found.status, found.text).toBe(200);
+      expect(found.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Ann 1']);
+      const all = await client.call('POST', `${ARTICLES}/actions/bulkFindForValidation`, { documentIds: ids });
+      expect(all.json.results).toHaveLength(2);
+    });
+
+    it("shows an Author's home page only the entries they created", async () => {
+      const recent = await ann.call('GET', '/content-manager/homepage/recent-documents?action=update');
+      expect(recent.status, recent.text).toBe(200);
+      expect(recent.json.data.map((entry: { title: string }) => entry.title).sort()).toEqual([
+        'Ann 1',
+        'Ann 2',
+        'Ann 3',
+      ]);
+      const all = await client.call('GET', '/content-manager/homepage/recent-documents?action=update');
+      expect(all.json.data.map((entry: { title: string }) => entry.title)).toContain('Ben 1');
     });
 
     it("refuses an Author reading, updating, publishing or deleting another admin's entry, and allows their own", async () => {
@@ -292,9 +317,36 @@ for (const database of inject('databases')) {
         const listed = await french.call('GET', `${ARTICLES}?${ONLY_FIXTURE}&locale=fr`);
         expect(listed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
         expect(listed.json.results[0]).not.toHaveProperty('summary');
+        const validated = await french.call('POST', `${ARTICLES}/actions/bulkFindForValidation`, {
+          documentIds: [id],
+          locale: 'fr',
+        });
+        expect(validated.json.results).toEqual([expect.objectContaining({ title: 'Bonjour' })]);
+        expect(validated.json.results[0]).not.toHaveProperty('body');
         // A filter on a hidden field is ignored, as Strapi's sanitized query drops it: no value to probe.
         const probed = await french.call('GET', `${ARTICLES}?locale=fr&filters[$and][0][body][$eq]=Nope`);
         expect(probed.json.results.map((entry: { title: string }) => entry.title)).toEqual(['Bonjour']);
+        // Nor through the other locales' versions (the en one's body is hidden twice over).
+        const throughEnglish = `${ARTICLES}?locale=fr&filters[$and][0][localizations][body][$eq]=Nope`;
+        expect((await french.call('GET', throughEnglish)).json.pagination.total).toBe(1);
+      });
+
+      it('cannot publish a fr version, not even one its form creates as it publishes', async () => {
+        await create(client, 'English only');
+        const path = `${ARTICLES}/${doc['English only']}/actions/publish?locale=fr`;
+        expectError(await french.call('POST', path, { title: 'Seulement' }), 403, 'ForbiddenError');
+        expect((await client.call('GET', `${ARTICLES}/${doc['English only']}?locale=fr`)).json.data).toEqual({});
+        expectError(
+          await french.call('POST', `${ARTICLES}/${id}/actions/publish?locale=fr`, {}),
+          403,
+          'ForbiddenError',
+        );
+      });
+
+      it('lists only fr versions on the home page', async () => {
+        const recent = await french.call('GET', '/content-manager/homepage/recent-documents?action=update');
+        expect(recent.status, recent.text).toBe(200);
+        expect(recent.json.data).toEqual([expect.objectContaining({ title: 'Bonjour', locale: 'fr' })]);
       });
 
       it('cannot update the en version, and changes only the title of the fr one', async () => {

@@ -8,7 +8,7 @@ import type { TestServer } from './support/test-server.js';
  * every database: each stream is authorised with its own caller's permissions at each change
  * (two roles with the same permissions share a read until one of them changes), and a stream ends
  * with a `close` event saying why once its caller loses `find`, its API token is deleted or
- * regenerated, its user is blocked or logs out, or its credential expires.
+ * regenerated, its user is blocked, logs out or changes their password, or its credential expires.
  *
  * `authenticated` and `readers` start with the same permissions. The clock is the machine's plus
  * `shift`, moved forward by the last test only (credentials expiring).
@@ -18,7 +18,7 @@ const FILES = {
   'config/api.js': `module.exports = { realtime: { heartbeat: 100 } };`,
   'config/permissions.js': `module.exports = () => ({
     public: [],
-    authenticated: [...${read('api::article.article')}, ...${read('api::author.author')}, 'plugin::users-permissions.auth.logout'],
+    authenticated: [...${read('api::article.article')}, ...${read('api::author.author')}, 'plugin::users-permissions.auth.logout', 'plugin::users-permissions.auth.changePassword'],
     readers: [...${read('api::article.article')}, ...${read('api::author.author')}],
   });`,
   'config/plugins.js': `module.exports = () => ({
@@ -165,6 +165,14 @@ for (const database of inject('databases')) {
       expect((await other.waitForEvents(1))[0]?.json.documentId).toBe(created);
       expect(blocked.events.map((event) => event.event)).toEqual(['close']);
       expect(loggedOut.events.map((event) => event.event)).toEqual(['close']);
+    });
+
+    it('ends the stream of a session its password change revoked', async () => {
+      const gina = await user('gina', 'authenticated');
+      const stream = await open('/api/articles/stream', gina.jwt);
+      const body = { currentPassword: 'Passw0rd!', password: 'N3wPassw0rd!', passwordConfirmation: 'N3wPassw0rd!' };
+      await ok('POST', '/api/auth/change-password', { auth: { jwt: gina.jwt }, body });
+      expect((await closed(stream))?.json).toMatchObject({ reason: 'unauthorized' });
     });
 
     it('ends the streams of an expired JWT and an expired API token when the clock passes their expiry', async () => {

@@ -82,6 +82,9 @@ export function permittedFilter(
     case 'compare':
       return readable(model, node.field, fields, prefix) === 'whole' ? node : null;
     case 'nested': {
+      // The other locales' versions (not an attribute a role grants): a filter through them would
+      // reveal their values, hidden fields included, so it goes as a hidden field's does.
+      if (node.attribute === 'localizations' && !model.attributes.has(node.attribute)) return null;
       const reach = readable(model, node.attribute, fields, prefix);
       if (reach === 'whole') return node;
       const attribute = model.attributes.get(node.attribute);

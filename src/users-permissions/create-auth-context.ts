@@ -20,6 +20,8 @@ export async function createAuthContext(options: {
   readonly mail: EmailTransport;
   readonly now: () => Date;
   readonly onMailError: (error: unknown) => void;
+  /** Hears that sessions ended (a logout, a revoked session, a password changed or reset): streams check their credentials again. */
+  readonly onSessionsEnded: () => void;
 }): Promise<AuthContext> {
   const { config, documents, now } = options;
   const { db } = documents;
@@ -27,6 +29,14 @@ export async function createAuthContext(options: {
   const clock = () => now().getTime();
   let settings = await loadUsersPermissionsSettings(db, up.advanced);
   let reads = 0;
+  const sessions = createSessionStore(
+    db,
+    {
+      idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds,
+      maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds,
+    },
+    clock,
+  );
   return {
     config: up,
     get settings() {
@@ -41,14 +51,19 @@ export async function createAuthContext(options: {
     userType: documents.schema.contentTypes.get(USER_UID) as ContentType,
     users: createUserStore(db),
     roles: { idOfType: (type) => findRoleIdByType(db, type) },
-    sessions: createSessionStore(
-      db,
-      {
-        idleSeconds: up.sessions.idleRefreshTokenLifespanSeconds,
-        maxSeconds: up.sessions.maxRefreshTokenLifespanSeconds,
+    sessions: {
+      ...sessions,
+      async revoke(userId, deviceId) {
+        const ended = await sessions.revoke(userId, deviceId);
+        if (ended > 0) options.onSessionsEnded();
+        return ended;
       },
-      clock,
-    ),
+      async revokeOne(userId, sessionId) {
+        const ended = await sessions.revokeOne(userId, sessionId);
+        if (ended) options.onSessionsEnded();
+        return ended;
+      },
+    },
     jwt: createJwtService(up.jwtSecret, up.jwtAlgorithm, clock),
     mail: options.mail,
     apiUrl: apiUrlOf(config),

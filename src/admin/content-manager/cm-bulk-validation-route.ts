@@ -3,6 +3,7 @@ import { isRecord } from '../../core/is-record.js';
 import { shownInContentManager } from '../admin-permission-catalog.js';
 import type { AdminRoute } from '../admin-route.js';
 import { documentIdsOf } from './cm-document-ids.js';
+import { cmPermissions } from './cm-permissions.js';
 import { adminCaller, cmQuery, shapeForContentManager, type CmReadDeps } from './cm-read.js';
 
 /**
@@ -22,20 +23,27 @@ export function cmBulkValidationRoute(deps: CmReadDeps): AdminRoute {
       if (!admin.may('plugin::content-manager.explorer.read', type.uid)) throw new PolicyError();
       const ids = documentIdsOf(request.body);
       const body = isRecord(request.body) ? request.body : {};
-      const query = cmQuery(
-        deps,
-        type,
-        {
-          filters: { documentId: { $in: ids } },
-          ...(typeof body.locale === 'string' ? { locale: body.locale } : {}),
-          ...(typeof body.sort === 'string' && body.sort !== '' ? { sort: body.sort } : {}),
-          page: 1,
-          pageSize: Math.max(ids.length, 1),
-        },
-        'edit',
+      const p = cmPermissions(deps, admin, type);
+      // Only the documents and fields the admin's read grants cover, as the list (an Author: their own).
+      const query = await p.list(
+        cmQuery(
+          deps,
+          type,
+          {
+            filters: { documentId: { $in: ids } },
+            ...(typeof body.locale === 'string' ? { locale: body.locale } : {}),
+            ...(typeof body.sort === 'string' && body.sort !== '' ? { sort: body.sort } : {}),
+            page: 1,
+            pageSize: Math.max(ids.length, 1),
+          },
+          'edit',
+        ),
       );
       const { documents } = await deps.service.findMany(type, query, adminCaller(admin));
-      return { status: 200, body: { results: await shapeForContentManager(deps, type, documents, 'edit') } };
+      return {
+        status: 200,
+        body: { results: await p.output(await shapeForContentManager(deps, type, documents, 'edit')) },
+      };
     },
   };
 }

@@ -62,6 +62,25 @@ export function cmDocumentKit(deps: CmReadDeps) {
       versions.map((v) => v.id),
     );
   };
+  /**
+   * Before a publish: `publish` must cover the document's draft in the locale, or, when the form
+   * is about to create that version (saved and published at once), a new version there.
+   */
+  const checkPublishable = async (
+    p: CmPermissions,
+    type: ContentType,
+    documentId: string | null,
+    locale: string | null,
+  ): Promise<void> => {
+    const versions = documentId === null ? [] : await versionsOf(deps.db, type, [documentId]);
+    const drafts = versionsIn(type, versions, locale, 'draft');
+    if (drafts.length === 0) p.checkNew('publish', locale);
+    else
+      await p.check(
+        'publish',
+        drafts.map((v) => v.id),
+      );
+  };
   const query = (type: ContentType, request: HttpRequest, view: CmView = 'edit'): Query =>
     cmQuery(deps, type, request.query, view);
   /** One document's answer; `written`: a write's, whose other locales Strapi returns in full. */
@@ -94,7 +113,7 @@ export function cmDocumentKit(deps: CmReadDeps) {
   const single = async (type: ContentType, q: Query, admin: AdminIdentity) =>
     service.findFirst(type, q, adminCaller(admin));
   const draftQuery = (q: Query): Query => ({ ...q, status: 'draft' });
-  return { typeOf, may, checkVersions, query, one, writable, documentIdOf, single, draftQuery };
+  return { typeOf, may, checkVersions, checkPublishable, query, one, writable, documentIdOf, single, draftQuery };
 }
 
 /**

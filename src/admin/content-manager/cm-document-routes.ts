@@ -26,7 +26,7 @@ const BULK_VERBS = { bulkPublish: 'publish', bulkUnpublish: 'unpublish', bulkDel
 export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
   const { service, schema } = deps;
   const kit = cmDocumentKit(deps);
-  const { typeOf, may, checkVersions, query, one, writable, documentIdOf, draftQuery } = kit;
+  const { typeOf, may, checkVersions, checkPublishable, query, one, writable, documentIdOf, draftQuery } = kit;
   const routes: AdminRoute[] = [
     {
       method: 'GET',
@@ -119,25 +119,27 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
         const caller = adminCaller(admin);
         const documentId = documentIdOf(request);
         const publishedQuery: Query = { ...q, status: 'published' };
-        await checkVersions(p, 'publish', type, [documentId], q.locale, 'draft');
+        const saving = isRecord(request.body) && Object.keys(request.body).length > 0;
+        // Saving may create the locale's version: then publish must cover a new one there.
+        if (saving) await checkPublishable(p, type, documentId, q.locale);
+        else await checkVersions(p, 'publish', type, [documentId], q.locale, 'draft');
         // The form is saved and published in one transaction (as Strapi): a form that cannot be
         // published (a required field empty) leaves the draft as it was.
-        const published =
-          isRecord(request.body) && Object.keys(request.body).length > 0
-            ? await service.update(
+        const published = saving
+          ? await service.update(
+              type,
+              documentId,
+              await writable(
+                may(admin, 'update', type),
                 type,
                 documentId,
-                await writable(
-                  may(admin, 'update', type),
-                  type,
-                  documentId,
-                  cleanFormData(schema, type, request.body),
-                  q,
-                ),
-                publishedQuery,
-                caller,
-              )
-            : await service.publish(type, documentId, q, caller);
+                cleanFormData(schema, type, request.body),
+                q,
+              ),
+              publishedQuery,
+              caller,
+            )
+          : await service.publish(type, documentId, q, caller);
         if (!published) throw new NotFoundError();
         return one(p, type, published, publishedQuery);
       },

@@ -82,7 +82,8 @@ export async function statusCounts(db: Database, type: ContentType): Promise<Sta
 /**
  * A type's `limit` latest versions an editor sees (drafts, or every row without draft & publish),
  * by `updated_at`; `published`: its latest published rows by `published_at`. One statement,
- * whatever the number of rows. `title` is the main field's column, when it has one.
+ * whatever the number of rows. `title` is the main field's column, when it has one; `covered`, a
+ * condition the rows must meet too (the admin's read permission), when there is one.
  */
 export async function latestVersions(
   db: Database,
@@ -90,6 +91,7 @@ export async function latestVersions(
   titleColumn: string | null,
   published: boolean,
   limit: number,
+  covered: Condition | null = null,
 ): Promise<HomepageVersion[]> {
   const columns: Record<string, readonly [string, ValueKind]> = {
     documentId: ['document_id', 'string'],
@@ -98,7 +100,7 @@ export async function latestVersions(
     ...(type.localized ? { locale: ['locale', 'string'] } : {}),
     ...(titleColumn !== null ? { title: [titleColumn, 'string'] } : {}),
   };
-  const where = type.draftAndPublish ? isNull('', 'published_at', !published) : null;
+  const where = allOf([type.draftAndPublish ? isNull('', 'published_at', !published) : null, covered]);
   const order = published ? 'published_at' : 'updated_at';
   const rows = await db.all(
     compileSelect(

@@ -1,12 +1,18 @@
+import type { AdminIdentity } from '../../access/principal.js';
 import { NotFoundError } from '../../core/errors.js';
+import { planFilter } from '../../plan/plan-filters.js';
+import type { Condition } from '../../plan/plan-types.js';
 import type { ContentType } from '../../schema/types.js';
+import { permittedFields } from '../admin-fields.js';
 import type { AdminRoute } from '../admin-route.js';
 import { shownInContentManager } from '../admin-permission-catalog.js';
+import { coversEverything, scopeFilter } from '../admin-scope.js';
 import { latestVersions, statusCounts, type HomepageVersion } from './cm-homepage-counts.js';
 import { versionsOf, type CmReadDeps, type VersionRow } from './cm-read.js';
 
 /** How many documents the home page's recent lists show. */
 const RECENT = 4;
+const READ = 'plugin::content-manager.explorer.read';
 
 type Status = 'draft' | 'published' | 'modified';
 
@@ -34,20 +40,43 @@ function statusOf(version: HomepageVersion, all: readonly VersionRow[]): Status 
  */
 export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
   const { db, schema } = deps;
-  const types = () =>
-    [...schema.contentTypes.values()].filter((type) => type.origin === 'api' && shownInContentManager(type));
-  const titleColumn = (type: ContentType): string | null => {
+  // As Strapi's home page: only the types the admin may read.
+  const types = (admin: AdminIdentity) =>
+    [...schema.contentTypes.values()].filter(
+      (type) => type.origin === 'api' && shownInContentManager(type) && admin.may(READ, type.uid),
+    );
+  /** The main field's column, unless the admin's read grants hide that field. */
+  const titleColumn = (type: ContentType, admin: AdminIdentity): string | null => {
     const main = deps.mainField(type);
     const attribute = main === null ? undefined : type.attributes.get(main);
+    const fields = permittedFields(admin.grants(READ, type.uid));
+    if (main === null || (fields !== null && !fields.includes(main))) return null;
     return attribute && 'column' in attribute ? attribute.column : null;
+  };
+  /** The rows of `type` the admin's read grants cover (an Author: their own), null when all. */
+  const readableRows = async (type: ContentType, admin: AdminIdentity): Promise<Condition | null> => {
+    const grants = admin.grants(READ, type.uid);
+    if (coversEverything(grants, type)) return null;
+    const scope = await scopeFilter({ exec: db, dialect: db.dialect, model: type, admin }, grants);
+    if (scope === null) return null;
+    // `id in (select t0.id from <table> t0 where <scope>)`: the list's statement has no alias of its own.
+    const where = planFilter({ schema, model: type, alias: 't0', depth: 0, status: 'draft' }, scope);
+    const t0 = { table: type.table, alias: 't0' };
+    return {
+      kind: 'inSelect',
+      column: { alias: '', column: 'id' },
+      selected: { alias: 't0', column: 'id' },
+      from: t0,
+      where,
+    };
   };
   return [
     {
       method: 'GET',
       path: '/content-manager/homepage/count-documents',
       auth: 'admin',
-      handle: async () => {
-        const perType = await Promise.all(types().map((type) => statusCounts(db, type)));
+      handle: async (_request, admin) => {
+        const perType = await Promise.all(types(admin).map((type) => statusCounts(db, type)));
         const counts = { draft: 0, published: 0, modified: 0 };
         for (const each of perType) {
           counts.draft += each.draft;
@@ -61,12 +90,13 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
       method: 'GET',
       path: '/content-manager/homepage/recent-documents',
       auth: 'admin',
-      handle: async (request) => {
+      handle: async (request, admin) => {
         const published = request.query.action === 'publish';
-        const listed = types().filter((type) => !published || type.draftAndPublish);
+        const listed = types(admin).filter((type) => !published || type.draftAndPublish);
         const perType = await Promise.all(
           listed.map(async (type) => {
-            const latest = await latestVersions(db, type, titleColumn(type), published, RECENT);
+            const rows = await readableRows(type, admin);
+            const latest = await latestVersions(db, type, titleColumn(type, admin), published, RECENT, rows);
             const all = type.draftAndPublish
               ? await versionsOf(
                   db,

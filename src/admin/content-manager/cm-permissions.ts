@@ -33,6 +33,8 @@ export interface CmPermissions {
   list(query: Query): Promise<Query>;
   /** Throws 403 `Forbidden` unless `verb` covers every one of these rows (ids of the type's table). */
   check(verb: CmVerb, rowIds: readonly number[]): Promise<void>;
+  /** Throws 403 `Forbidden` unless `verb` covers a version the admin is about to create in `locale`. */
+  checkNew(verb: CmVerb, locale: string | null): void;
   /** The rows among these that `verb` covers. */
   covered(verb: CmVerb, rowIds: readonly number[]): Promise<Set<number>>;
   /**
@@ -63,6 +65,14 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
     if (grants.length === 0) throw new ForbiddenError();
     return grants;
   };
+  /** The grants of `verb` covering a new version in `locale`, created by the admin. */
+  const coveringNew = (verb: CmVerb, locale: string | null) =>
+    grantsCovering(
+      grantsOf(verb),
+      { id: 0, locale, createdById: admin.id, creatorRoleIds: admin.roleIds },
+      type,
+      admin,
+    );
 
   return {
     async list(query) {
@@ -75,6 +85,9 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
       };
     },
     check: (verb, rowIds) => checkCovered(rows, grantsOf(verb), rowIds),
+    checkNew(verb, locale) {
+      forbidUnless(coveringNew(verb, locale));
+    },
     async covered(verb, rowIds) {
       if (whole(grantsOf(verb))) return new Set(rowIds);
       const each = await coveringEach(verb, rowIds);
@@ -83,10 +96,7 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
     async input(verb, data, row, locale) {
       const grants = grantsOf(verb);
       if (whole(grants)) return data;
-      const covering =
-        row === null
-          ? grantsCovering(grants, { id: 0, locale, createdById: admin.id, creatorRoleIds: admin.roleIds }, type, admin)
-          : ((await coveringEach(verb, [row])).get(row) ?? []);
+      const covering = row === null ? coveringNew(verb, locale) : ((await coveringEach(verb, [row])).get(row) ?? []);
       return pickPermitted(schema, type, data, permittedFields(forbidUnless(covering)));
     },
     async output(documents) {

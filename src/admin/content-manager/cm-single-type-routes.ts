@@ -17,7 +17,7 @@ const SINGLE = '/content-manager/single-types/:model';
  */
 export function cmSingleTypeRoutes(deps: CmReadDeps, kit: CmDocumentKit): AdminRoute[] {
   const { service, schema } = deps;
-  const { typeOf, may, checkVersions, query, one, writable, single, draftQuery } = kit;
+  const { typeOf, may, checkVersions, checkPublishable, query, one, writable, single, draftQuery } = kit;
   /** Form data for a write of the type's one document: narrowed by `update` when it exists, by `create` when the write makes it. */
   const singleWritable = async (
     p: CmPermissions,
@@ -82,7 +82,9 @@ export function cmSingleTypeRoutes(deps: CmReadDeps, kit: CmDocumentKit): AdminR
         const q = query(type, request);
         const caller = adminCaller(admin);
         const current = await single(type, draftQuery(q), admin);
-        if (current)
+        const saving = action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0;
+        if (saving) await checkPublishable(p, type, current ? String(current.documentId) : null, q.locale);
+        else if (current)
           await checkVersions(
             p,
             verb,
@@ -91,7 +93,7 @@ export function cmSingleTypeRoutes(deps: CmReadDeps, kit: CmDocumentKit): AdminR
             q.locale,
             action === 'publish' ? 'draft' : 'published',
           );
-        if (action === 'publish' && isRecord(request.body) && Object.keys(request.body).length > 0) {
+        if (saving) {
           // Saved and published in one transaction, as for a collection type's document.
           const publishedQuery: Query = { ...q, status: 'published' };
           const data = await singleWritable(
