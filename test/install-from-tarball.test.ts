@@ -48,7 +48,7 @@ describe('Cairn installed from its packed tarball', () => {
     const project = folder('cairn-team-project-');
     cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
     writeFileSync(join(project, 'config/plugins.js'), pluginsWithGraphql());
-    const server = await startCairn(project, {}, ['start', '--dir', project], bin);
+    const server = await startCairn(project, {}, ['start', '--dir', project], { bin });
     try {
       const list = await fetch(`${server.base}/api/articles`);
       expect(list.status).toBe(200);

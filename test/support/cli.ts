@@ -48,7 +48,8 @@ export interface RunningCairn {
 }
 
 /**
- * Spawns `cairn start --dir <dir>` (or `cairn <argv>`; `bin`, Cairn's own by default) on a free port
+ * Spawns `cairn start --dir <dir>` (or `cairn <argv>`; `launcher.bin`, this checkout's by default, run
+ * by `launcher.node`, this Node by default) on a free port
  * with `env` added, and resolves once `/_health` answers 204 from that child, or rejects with what
  * it printed if it exits or is not up within 45 s (a first start on MySQL creates some sixty
  * tables, slow on a busy machine). The port is free when chosen,
@@ -60,10 +61,10 @@ export async function startCairn(
   dir: string,
   env: Readonly<Record<string, string>> = {},
   argv: readonly string[] = ['start', '--dir', dir],
-  bin: string = BIN,
+  launcher: { readonly bin?: string; readonly node?: string } = {},
 ): Promise<RunningCairn> {
   for (let attempt = 1; ; attempt++) {
-    const started = await startOnFreePort(argv, env, bin);
+    const started = await startOnFreePort(argv, env, launcher.bin ?? BIN, launcher.node ?? process.execPath);
     if (started !== 'port taken') return started;
     if (attempt === 3) throw new Error('cairn start: three free ports were taken by other servers before it listened');
   }
@@ -73,9 +74,10 @@ async function startOnFreePort(
   argv: readonly string[],
   env: Readonly<Record<string, string>>,
   bin: string,
+  node: string,
 ): Promise<RunningCairn | 'port taken'> {
   const port = await closedPort();
-  const child = spawn(process.execPath, [bin, ...argv], {
+  const child = spawn(node, [bin, ...argv], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   let output = '';
