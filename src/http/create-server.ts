@@ -229,6 +229,9 @@ function sendStream(reply: FastifyReply, stream: StreamBody): FastifyReply {
   if (reply.request.method === 'HEAD') return reply.send();
   reply.hijack();
   const raw = reply.raw;
+  // Said in the headers too: a client that took the socket for keep-alive would send its next
+  // request on it as the server closes it ("other side closed").
+  reply.header('connection', 'close');
   raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string | string[] | number>);
   const listeners: (() => void)[] = [];
   let closed = false;
