@@ -60,7 +60,7 @@ describe('cairn start logs', () => {
       `admin panel: no build found (looked for ${join(dir, 'build', 'index.html')} and ${join(dir, 'dist', 'build', 'index.html')}); /admin answers a page saying how to build it (npx strapi build in the project)`,
     );
     expect(messages).toContain(
-      'plugins: users-permissions, upload (local), i18n (en, fr; default en), email (log only)',
+      'plugins: users-permissions, upload (local), i18n (en, fr, default en), email (log only)',
     );
     expect(messages).toContain("project code: none to run beyond Strapi's generated files");
     expect(messages.some((msg) => /^GET \/api\/articles 200 /.test(msg))).toBe(true);

@@ -28,7 +28,7 @@ function pluginsLine(config: Project['config']): string {
   const plugins = [
     'users-permissions',
     `upload (${config.upload.provider})`,
-    `i18n (${config.i18n.locales.join(', ')}; default ${config.i18n.defaultLocale})`,
+    `i18n (${[...config.i18n.locales, `default ${config.i18n.defaultLocale}`].join(', ')})`,
     `email (${email})`,
     ...(config.graphql !== null ? [`graphql at ${config.graphql.endpoint}`] : []),
     ...(config.documentation.enabled ? [`documentation at ${config.documentation.path}`] : []),

@@ -5,6 +5,7 @@ import { usablePrivateFolder } from '../core/private-folder.js';
 import { ProjectError } from '../core/errors.js';
 import { importFile } from '../core/import-file.js';
 import { compiledConfigFile, compiledProjectRoot } from './compiled-config-dir.js';
+import { importsStrapiConfigModule, STRAPI_CONFIG_MODULES } from './strapi-config-modules.js';
 import type { EnvHelper } from './env-helper.js';
 
 /** The config files Cairn reads (Strapi's own plus Cairn's `permissions`, `webhooks` and `custom-fields`). */
@@ -92,6 +93,9 @@ async function readConfigValue(pathWithoutExtension: string, env: EnvHelper, loa
 async function importConfigModule(file: string, fsCache: string | false): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(readFileSync(file, 'utf8'));
+  const source = ext === '.mjs' ? '' : readFileSync(file, 'utf8');
+  // A file importing Strapi's packages runs through jiti, which gives it Cairn's stand-ins for them.
+  if (importsStrapiConfigModule(source)) return interopDefault(await evaluateWithJiti(file, source, fsCache));
   if (ext === '.js' || ext === '.cjs') {
     const require = createRequire(file);
     try {
@@ -102,9 +106,17 @@ async function importConfigModule(file: string, fsCache: string | false): Promis
     }
   }
   if (ext === '.mjs') return interopDefault(await importFile(file));
+  return interopDefault(await evaluateWithJiti(file, source, fsCache));
+}
+
+/**
+ * Compiles `source` (the text of `file`, or a version of it) with jiti and runs it, its imports
+ * resolved from where the file is, Strapi's packages by Cairn's stand-ins (strapi-config-modules.ts).
+ */
+async function evaluateWithJiti(file: string, source: string, fsCache: string | false): Promise<unknown> {
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { moduleCache: false, fsCache });
-  return interopDefault(await jiti.import(file));
+  const jiti = createJiti(file, { moduleCache: false, fsCache, virtualModules: STRAPI_CONFIG_MODULES });
+  return jiti.evalModule(source, { id: file, filename: file, async: true, forceTranspile: true });
 }
 
 /**
@@ -113,11 +125,8 @@ async function importConfigModule(file: string, fsCache: string | false): Promis
  * positions keep their line numbers.
  */
 async function importAsCompiled(file: string, compiled: string, fsCache: string | false): Promise<unknown> {
-  const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { moduleCache: false, fsCache });
   const names = `var __dirname = ${JSON.stringify(dirname(compiled))}, __filename = ${JSON.stringify(compiled)};`;
-  const source = names + readFileSync(file, 'utf8');
-  return interopDefault(await jiti.evalModule(source, { id: file, filename: file, async: true }));
+  return interopDefault(await evaluateWithJiti(file, names + readFileSync(file, 'utf8'), fsCache));
 }
 
 function interopDefault(module: unknown): unknown {
