@@ -43,7 +43,9 @@ async function stalledStream(base: string, path: string, key: string): Promise<{
   };
 }
 
-for (const database of inject('databases')) {
+// The outbox and its bound are the same whatever the database (realtime-sse and
+// realtime-stream-access run the streams' reads on all three): SQLite alone, for the suite's time.
+for (const database of inject('databases').filter((kind) => kind === 'sqlite')) {
   describe(`[${database}] realtime streams of a client that does not read`, () => {
     let group: InstanceGroup;
     let server: RunningCairn;
