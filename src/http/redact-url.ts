@@ -10,7 +10,8 @@ const SECRET_PARAMETERS = new Set(['access_token']);
  */
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');
-  if (mark < 0) return url;
+  // Every request's log line passes here: a query naming no credential, even percent-encoded, as is.
+  if (mark < 0 || (!url.includes('%', mark) && !url.includes('access_token', mark))) return url;
   const parts = url.slice(mark + 1).split('&');
   let redacted = false;
   for (let i = 0; i < parts.length; i++) {
