@@ -34,7 +34,6 @@ import { defaultLocaleNotice, withDefaultLocale } from './i18n/stored-default-lo
 import { listLocales, syncLocales } from './i18n/locales.js';
 import type { Route } from './http/http-types.js';
 import type { Project } from './project/load-project.js';
-import { queryMiddlewareNotices } from './project/query-middleware-notices.js';
 import { USER_UID } from './users-permissions/auth-context.js';
 import { createAuthContext } from './users-permissions/create-auth-context.js';
 import {
@@ -74,9 +73,11 @@ export interface App {
   readonly documents: DocumentService;
   /** The realtime streams (`GET /api/:pluralApiId/stream`). */
   readonly realtime: StreamHub;
+  /** What of the project's own code runs (its routes, global middlewares, `src/index` hooks), for the start-up log. */
+  readonly projectCode: readonly string[];
   /**
    * Start-up findings worth logging: schema differences kept, unknown permission actions, a Public
-   * role without permissions, populate middlewares and their `config/api.js` equivalent.
+   * role without permissions.
    */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -200,9 +201,27 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       },
     });
     changes.subscribe(realtime.listener);
+    // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
+    const code = project.code
+      ? await (
+          await import('./project-code/start-project-code.js')
+        ).startProjectCode({
+          project,
+          code: project.code,
+          logger,
+          db,
+          service,
+          access,
+          auth,
+          mail,
+          locales: () => listLocales(db, config.i18n.defaultLocale),
+        })
+      : null;
+    if (code) undo.push(() => code.destroy());
+    const contentRoutes = contentApiRoutes({ config, schema: project.schema, service, cache });
     const guarded = guardRoutes(
       withEtags([
-        ...contentApiRoutes({ config, schema: project.schema, service, cache }),
+        ...(code ? code.contentRoutes(contentRoutes) : contentRoutes),
         ...authRoutes(auth, config),
         ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
         ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
@@ -295,7 +314,9 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       documentation = documentationRoutes(config.documentation, () => buildOpenApiDocument(project.schema, config));
     }
     const streams = streamRoutes({ config, schema: project.schema, access, hub: realtime });
-    const routes: Route[] = [healthRoute, ...guarded, ...streams, ...(graphql?.routes ?? []), ...documentation];
+    const cairnRoutes: Route[] = [healthRoute, ...guarded, ...streams, ...(graphql?.routes ?? []), ...documentation];
+    // The project's global middlewares (config/middlewares) run around every route, Cairn's included.
+    const routes: Route[] = code ? [...code.wrap(cairnRoutes), ...code.routes] : cairnRoutes;
     // With versions shared through Redis, a write answers once its bumps reached Redis.
     const server = await createHttpServer(cache.afterBumps(routes), {
       bodyLimit: config.bodyLimit,
@@ -308,8 +329,16 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       adminPanel: config.admin.serveAdminPanel
         ? { url: config.admin.url, buildDir: findAdminBuild(project.dir) }
         : null,
-      deferred: { prefixes: ADMIN_API_PREFIXES, load: async () => cache.afterBumps((await loadAdmin()).routes) },
+      deferred: {
+        prefixes: ADMIN_API_PREFIXES,
+        load: async () => {
+          const adminRoutes = (await loadAdmin()).routes;
+          return cache.afterBumps(code ? code.wrap(adminRoutes) : adminRoutes);
+        },
+      },
     });
+    undo.push(() => server.close());
+    await code?.bootstrap();
     return {
       project,
       db,
@@ -318,17 +347,21 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       changes,
       documents: service,
       realtime,
+      projectCode: code?.summary ?? [],
       notices: [
         ...(db.notices ?? []),
         ...sync.notices,
         ...defaultLocaleNotice(loaded.config.i18n, config.i18n.defaultLocale),
         ...permissionWarnings,
         ...publicRoleNotice(roles, config.permissions, project.schema),
-        ...queryMiddlewareNotices(project.dir, config.api.defaultQueries),
         ...email.notices,
         ...upload.notices,
       ],
       async close() {
+        // The project's destroy() failing must not keep the server open.
+        await code
+          ?.destroy()
+          .catch((error: unknown) => logger.error({ err: error }, 'the project code could not stop'));
         realtime.close();
         // A connection that never sent a request (an HTTP client's spare socket) is neither busy
         // nor idle to Node and would hold the close for good: past a grace period it is cut.

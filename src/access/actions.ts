@@ -48,6 +48,7 @@ export function knownActions(schema: Schema): Set<string> {
   for (const type of schema.contentTypes.values()) {
     if (type.origin === 'api') for (const action of contentTypeActions(type)) actions.add(action);
   }
+  for (const action of schema.routeActions ?? []) actions.add(action);
   return actions;
 }
 

@@ -9,7 +9,7 @@ const digests = new WeakMap<ReadonlySet<string>, string>();
  * are answered the same by every content-API read (the guard, populate pruning and filter checks
  * all ask only `isAllowed`). A role's or a custom token's key is a digest of its sorted actions
  * (the same actions, the same key, whoever holds them); full-access and read-only tokens are
- * named by their type. An admin user gets null: its reads are not shared.
+ * named by their type, the project's own code `system`. An admin user gets null: its reads are not shared.
  *
  *   public role with { a.find, b.find }   → 'set:<sha1 of "a.find\nb.find">'
  *   a user whose role holds the same      → the same key
@@ -19,6 +19,8 @@ export function permissionKey(principal: Principal, roles: RolePermissions): str
   switch (principal.kind) {
     case 'admin':
       return null;
+    case 'system':
+      return 'system';
     case 'public':
       return setKey(roles.byType.get('public'));
     case 'user':

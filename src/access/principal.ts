@@ -32,9 +32,14 @@ export interface AdminIdentity {
   grants(action: string, subject: string | null): readonly AdminGrant[];
 }
 
-/** Who is calling: nobody (the Public role), an API token, a signed-in user (its role), or an admin panel user. */
+/**
+ * Who is calling: nobody (the Public role), an API token, a signed-in user (its role), an admin
+ * panel user, or the project's own code (`strapi.documents()`, trusted as Strapi trusts it: it
+ * may do everything, and reads every field).
+ */
 export type Principal =
   | { readonly kind: 'public' }
+  | { readonly kind: 'system' }
   | { readonly kind: 'apiToken'; readonly token: ApiTokenGrant }
   | { readonly kind: 'user'; readonly user: UserIdentity }
   | { readonly kind: 'admin'; readonly admin: AdminIdentity };
@@ -54,6 +59,9 @@ const EXPLORER_ACTIONS: Readonly<Record<string, string>> = {
 };
 
 const PUBLIC: Principal = { kind: 'public' };
+
+/** The project's own code as a caller of the document service: trusted, as Strapi trusts it. */
+export const TRUSTED_CODE: Principal = Object.freeze({ kind: 'system' });
 const LAST_USED_INTERVAL_MS = 3600 * 1000;
 const INVALID = 'Missing or invalid credentials';
 
@@ -135,6 +143,8 @@ export function isAllowed(principal: Principal, action: string, roles: RolePermi
         verb !== undefined && principal.admin.may(`plugin::content-manager.explorer.${verb}`, action.slice(0, dot))
       );
     }
+    case 'system':
+      return true;
     case 'public':
       return roles.byType.get('public')?.has(action) ?? false;
     case 'user':

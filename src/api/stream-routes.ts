@@ -84,6 +84,7 @@ function callerKeyOf(caller: Principal, request: HttpRequest): string {
     case 'admin':
       return `admin:${caller.admin.id}`;
     case 'public':
+    case 'system':
       return `ip:${request.ip}`;
   }
 }

@@ -70,6 +70,7 @@ async function launch(project: Project, logger: Logger): Promise<App> {
   logger.info(`database: ${describeDatabase(database)}${newFile ? ' (new file)' : ''}`);
   for (const line of startupSummary(project)) logger.info(line);
   const app = await createApp(project, { logger });
+  for (const line of app.projectCode) logger.info(`project code: ${line}`);
   for (const notice of app.notices) logger.warn(notice);
   const { host, port } = project.config.server;
   let address: string;

@@ -36,7 +36,10 @@ function pluginsLine(config: Project['config']): string {
   return `plugins: ${plugins.join(', ')}`;
 }
 
-function projectCodeLine({ ignoredFiles }: Project): string {
-  if (ignoredFiles.length === 0) return "project code: none to run beyond Strapi's generated files";
-  return `project code: ignoring ${ignoredFiles.length} custom code file(s) Cairn does not execute: ${ignoredFiles.join(', ')}`;
+function projectCodeLine({ ignoredFiles, code }: Project): string {
+  const runs = code
+    ? 'runs its controllers, services, routes, policies, middlewares and src/index'
+    : "none to run beyond Strapi's generated files";
+  if (ignoredFiles.length === 0) return `project code: ${runs}`;
+  return `project code: ${runs}; not run yet (${ignoredFiles.length}): ${ignoredFiles.join(', ')}`;
 }

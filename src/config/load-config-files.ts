@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { usablePrivateFolder } from '../core/private-folder.js';
@@ -71,6 +71,42 @@ export async function loadConfigFiles(
     if (value !== undefined) config[name] = value;
   }
   return config;
+}
+
+/**
+ * The project's other config files (`config/shop.js`, `config/cron-tasks.ts`, …: every name
+ * Cairn does not read itself), by name, merged with `config/env/<NODE_ENV>/` as above: what
+ * `strapi.config.get('shop.currency')` reads in project code.
+ */
+export async function loadOtherConfigFiles(
+  dir: string,
+  env: EnvHelper,
+  nodeEnv: string | undefined,
+  options: ConfigLoadOptions = { transpileCache: null },
+): Promise<Record<string, unknown>> {
+  const folder = join(dir, 'config');
+  if (!existsSync(folder)) return {};
+  const compiledRoot = compiledProjectRoot(dir);
+  const loader: ConfigLoader = {
+    compiledAs: (file: string) => compiledConfigFile(dir, compiledRoot, file),
+    fsCache:
+      options.transpileCache !== null && usablePrivateFolder(options.transpileCache) ? options.transpileCache : false,
+  };
+  const known = new Set<string>(CONFIG_NAMES);
+  const names = new Set<string>();
+  for (const entry of readdirSync(folder)) {
+    const ext = EXTENSIONS.find((candidate) => entry.endsWith(candidate));
+    if (!ext || entry.endsWith('.d.ts')) continue;
+    const name = entry.slice(0, -ext.length);
+    if (!known.has(name)) names.add(name);
+  }
+  const values: Record<string, unknown> = {};
+  for (const name of [...names].sort()) {
+    const base = await readConfigValue(join(folder, name), env, loader);
+    const override = nodeEnv ? await readConfigValue(join(folder, 'env', nodeEnv, name), env, loader) : undefined;
+    values[name] = override === undefined ? base : mergeConfig(base, override);
+  }
+  return values;
 }
 
 async function readConfigValue(pathWithoutExtension: string, env: EnvHelper, loader: ConfigLoader): Promise<unknown> {

@@ -11,6 +11,7 @@ import { compileCacheFolder } from '../core/private-folder.js';
 import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
 import { buildSchema } from '../schema/build-schema.js';
 import type { Schema } from '../schema/types.js';
+import { loadProjectCode, type ProjectCode } from '../project-code/project-code.js';
 import { applyPluginExtensions } from './plugin-extensions.js';
 import { listIgnoredCodeFiles, readModelFiles, readPluginExtensions } from './read-model-files.js';
 
@@ -24,6 +25,8 @@ export interface Project {
   readonly modelFiles: ReturnType<typeof readModelFiles>;
   /** Custom code files Cairn does not execute (logged once at start). */
   readonly ignoredFiles: readonly string[];
+  /** The project's server code, loaded (not yet run: see project-code/start-project-code.ts); null when it has none. */
+  readonly code: ProjectCode | null;
   /** Secrets generated into `.env` by this load. */
   readonly generatedSecrets: readonly string[];
   readonly warnings: readonly string[];
@@ -45,9 +48,8 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   }
   const projectEnv = loadProjectEnv(root, processEnv);
   const env = createEnvHelper(projectEnv.vars);
-  const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV, {
-    transpileCache: compileCacheFolder(processEnv, 'transpiled'),
-  });
+  const transpileCache = compileCacheFolder(processEnv, 'transpiled');
+  const rawConfig = await loadConfigFiles(root, env, projectEnv.vars.NODE_ENV, { transpileCache });
   const config = normalizeConfig(rawConfig, root, {
     HOST: processEnv.HOST,
     PORT: processEnv.PORT,
@@ -59,11 +61,21 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   const files = readModelFiles(root);
   const builtins = applyPluginExtensions(BUILTIN_CONTENT_TYPES, readPluginExtensions(root));
   const modelWarnings: string[] = [];
-  const schema = buildSchema([...builtins.contentTypes, ...files.contentTypes], files.components, {
+  const model = buildSchema([...builtins.contentTypes, ...files.contentTypes], files.components, {
     privateAttributes: config.api.privateAttributes,
     customFields: config.customFields,
     onWarning: (warning) => modelWarnings.push(warning),
   });
+  const code = await loadProjectCode({
+    dir: root,
+    schema: model,
+    apiPrefix: config.api.prefix,
+    rawConfig,
+    env,
+    nodeEnv: projectEnv.vars.NODE_ENV,
+    transpileCache,
+  });
+  const schema = code && code.actions.length > 0 ? { ...model, routeActions: code.actions } : model;
   return {
     dir: root,
     env: projectEnv.vars,
@@ -71,6 +83,7 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     schema,
     modelFiles: files,
     ignoredFiles: listIgnoredCodeFiles(root),
+    code,
     generatedSecrets: projectEnv.generated,
     warnings: [
       projectEnv.warning,

@@ -96,37 +96,26 @@ export function readPluginExtensions(projectDir: string): PluginExtension[] {
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 
 /**
- * Custom code Strapi would execute and Cairn does not: controllers, routes, services, policies,
- * middlewares and lifecycles under `src/api`, `src/index.*`, everything under `src/extensions`,
- * and the migrations of `database/migrations/` Strapi runs before it starts. Files Strapi's
- * generators wrote unchanged (a core controller, service or router, an empty `src/index`) are left
- * out: they do what Cairn does (generated-boilerplate.ts).
+ * Custom code Strapi would execute and Cairn does not run yet: content-type lifecycles
+ * (`lifecycles.js` beside a content type's schema), everything under `src/extensions`, and the
+ * migrations of `database/migrations/` Strapi runs before it starts. Controllers, services,
+ * routes, policies, middlewares and `src/index` run (project-code/). Files Strapi's generators
+ * wrote unchanged are left out: they do what Cairn does (generated-boilerplate.ts).
  */
 export function listIgnoredCodeFiles(projectDir: string): string[] {
   const found: string[] = [];
-  const walk = (dir: string) => {
+  const walk = (dir: string, keep: (path: string) => boolean = () => true) => {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir).sort()) {
       const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (CODE_FILE.test(entry) && !isGeneratedBoilerplate(readFileSync(path, 'utf8')))
+      if (statSync(path).isDirectory()) walk(path, keep);
+      else if (CODE_FILE.test(entry) && keep(path) && !isGeneratedBoilerplate(readFileSync(path, 'utf8')))
         found.push(relative(projectDir, path));
     }
   };
   const src = join(projectDir, 'src');
-  if (existsSync(src)) {
-    for (const entry of readdirSync(src))
-      if (
-        /^index\./.test(entry) &&
-        CODE_FILE.test(entry) &&
-        !isGeneratedBoilerplate(readFileSync(join(src, entry), 'utf8'))
-      )
-        found.push(join('src', entry));
-  }
-  walk(join(src, 'api'));
+  walk(join(src, 'api'), (path) => /[\\/]content-types[\\/][^\\/]+[\\/]lifecycles\.[cm]?[jt]s$/.test(path));
   walk(join(src, 'extensions'));
-  walk(join(src, 'middlewares'));
-  walk(join(src, 'policies'));
   walk(join(projectDir, 'database', 'migrations'));
   return found.sort();
 }

@@ -19,6 +19,7 @@ export function credentialExpiry(caller: Principal, credential: string | undefin
     case 'admin':
       return jwtExpiry(bearerToken(credential));
     case 'public':
+    case 'system':
       return null;
   }
 }

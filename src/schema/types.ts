@@ -171,6 +171,11 @@ export type Model = ContentType | Component;
 export interface Schema {
   readonly contentTypes: ReadonlyMap<string, ContentType>;
   readonly components: ReadonlyMap<string, Component>;
+  /**
+   * The permission actions the project's own route files declare besides the core ones
+   * (`api::shop.shop.info`): roles, tokens and the permissions tree may name them.
+   */
+  readonly routeActions?: readonly string[];
 }
 
 /** Looks a model (content type or component) up by uid. */

@@ -1,0 +1,204 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { putStoreJson, readStoreJson } from '../db/core-store.js';
+import type { EmailTransport } from '../email/email-transport.js';
+import { ValidationError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
+import type { LocaleEntry } from '../i18n/locales.js';
+import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
+import { bearerToken } from '../access/principal.js';
+import type { Config } from '../config/config.js';
+import type { ProjectConfig } from './project-config.js';
+import type { ProjectDocuments } from './project-documents.js';
+import type { ProjectContext } from './koa-context.js';
+import { unofferedMember } from './unoffered-member.js';
+
+/** What the `strapi` object is built from: Cairn's services, never copies of them. */
+export interface StrapiObjectDeps {
+  readonly projectDir: string;
+  readonly config: Config;
+  readonly projectConfig: ProjectConfig;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly documents: ProjectDocuments;
+  /** Strapi-shaped schemas (`strapi.contentTypes`, `strapi.components`), by uid. */
+  readonly contentTypes: Readonly<Record<string, unknown>>;
+  readonly components: Readonly<Record<string, unknown>>;
+  readonly auth: AuthContext;
+  readonly mail: EmailTransport;
+  readonly locales: () => Promise<LocaleEntry[]>;
+  /** `strapi.service(uid)` / `strapi.controller(uid)`: the project's, or the core ones. */
+  service(uid: string): object | undefined;
+  controller(uid: string): object | undefined;
+  /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
+  readonly pluginServices: Readonly<Record<string, Readonly<Record<string, object>>>>;
+}
+
+/** Members read as absent rather than refused: what promise, inspection and interop code probe. */
+const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', '__esModule']);
+
+/**
+ * The `strapi` object project code receives (`register({ strapi })`, factories, policies,
+ * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
+ * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`. Every other
+ * member throws an error naming it and the project file that used it (unoffered-member.ts).
+ */
+export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
+  const { projectDir } = deps;
+  const refuse = (member: string) => unofferedMember(member, projectDir);
+  const strict = <T extends object>(name: string, members: T): T =>
+    new Proxy(members, {
+      get(target, key) {
+        if (typeof key === 'symbol' || key in target || PROBED.has(key)) return Reflect.get(target, key);
+        throw refuse(`${name}.${key}`);
+      },
+    });
+  const plugin = (name: string) => {
+    const services = deps.pluginServices[name];
+    if (!services) throw refuse(`strapi.plugin('${name}')`);
+    return strict(`strapi.plugin('${name}')`, {
+      service: (service: string) => services[service] ?? missing(`strapi.plugin('${name}').service('${service}')`),
+      services,
+      controller: (controller: string) => missing(`strapi.plugin('${name}').controller('${controller}')`),
+      config: (path: string, fallback?: unknown) => deps.projectConfig.get(`plugin::${name}.${path}`, fallback),
+    });
+  };
+  const missing = (member: string): never => {
+    throw refuse(member);
+  };
+  const storeKey = (params: unknown): string => {
+    if (!isRecord(params) || typeof params.key !== 'string')
+      throw new ValidationError('strapi.store.get/set takes { type, name, key }');
+    const prefix = `${typeof params.type === 'string' ? params.type : 'core'}${typeof params.name === 'string' ? `_${params.name}` : ''}`;
+    return `${prefix}_${params.key}`;
+  };
+  const db = deps.db;
+  const members = {
+    documents: deps.documents,
+    config: deps.projectConfig,
+    log: logFacade(deps.logger),
+    contentTypes: deps.contentTypes,
+    components: deps.components,
+    getModel: (uid: string) => deps.contentTypes[uid] ?? deps.components[uid],
+    service: (uid: string) => deps.service(uid),
+    controller: (uid: string) => deps.controller(uid),
+    plugin,
+    plugins: Object.fromEntries(
+      Object.entries(deps.pluginServices).map(([name, services]) => [name, { services, controllers: {} }]),
+    ),
+    store: coreStore(db, storeKey),
+    dirs: {
+      app: {
+        root: projectDir,
+        src: join(projectDir, 'src'),
+        api: join(projectDir, 'src', 'api'),
+        components: join(projectDir, 'src', 'components'),
+        extensions: join(projectDir, 'src', 'extensions'),
+        policies: join(projectDir, 'src', 'policies'),
+        middlewares: join(projectDir, 'src', 'middlewares'),
+        config: join(projectDir, 'config'),
+      },
+      static: { public: deps.config.upload.publicDir },
+    },
+  };
+  return strict('strapi', members) as Record<string, unknown>;
+}
+
+/**
+ * `strapi.store`: Strapi's core store (`strapi_core_store_settings`), both forms:
+ * `strapi.store.get({ type, name, key })` / `.set({ type, name, key, value })`, and
+ * `strapi.store({ type, name }).get({ key })` / `.set({ key, value })`. A missing key reads `null`.
+ */
+function coreStore(db: Database, storeKey: (params: unknown) => string) {
+  const get = async (params: unknown) => (await readStoreJson(db, db, storeKey(params))) ?? null;
+  const set = (params: unknown) =>
+    putStoreJson(db, db, storeKey(params), (params as { value?: unknown }).value ?? null);
+  const remove = (params: unknown) => putStoreJson(db, db, storeKey(params), null);
+  const bound = (base: unknown) => {
+    const merged = (params: unknown) => ({ ...(isRecord(base) ? base : {}), ...(isRecord(params) ? params : {}) });
+    return {
+      get: (params?: unknown) => get(merged(params)),
+      set: (params?: unknown) => set(merged(params)),
+      delete: (params?: unknown) => remove(merged(params)),
+    };
+  };
+  return Object.assign(bound, { get, set, delete: remove });
+}
+
+/** `strapi.log`: Strapi's logger methods over Cairn's. */
+function logFacade(logger: Logger): Record<string, (...args: unknown[]) => void> {
+  const line =
+    (level: 'info' | 'warn' | 'error' | 'debug' | 'trace' | 'fatal') =>
+    (...args: unknown[]) => {
+      const [first, ...rest] = args;
+      if (first instanceof Error) logger[level]({ err: first }, rest.map(String).join(' ') || first.message);
+      else logger[level](args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
+    };
+  return {
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    debug: line('debug'),
+    trace: line('trace'),
+    fatal: line('fatal'),
+    http: line('info'),
+    verbose: line('debug'),
+  };
+}
+
+/**
+ * The plugin services Cairn offers project code: users-permissions `jwt` (`issue`, `verify`,
+ * `getToken(ctx)`) and `user` (`fetch`, `fetchAuthenticatedUser`), email `email` (`send`), and
+ * i18n `locales` (`find`, `getDefaultLocale`).
+ */
+export function pluginServicesOf(deps: {
+  readonly auth: AuthContext;
+  readonly config: Config;
+  readonly mail: EmailTransport;
+  readonly locales: () => Promise<LocaleEntry[]>;
+}): Record<string, Record<string, object>> {
+  const { auth, config } = deps;
+  const fetchUser = (id: unknown, params: unknown = {}) =>
+    readUserDocument(auth, Number(id), userQuery(auth, config, isRecord(params) ? params : {}));
+  const jwt = {
+    issue: (payload: Record<string, unknown>) => auth.jwt.issue(payload, config.usersPermissions.jwtExpiresInSeconds),
+    verify: async (token: string) => {
+      const payload = await auth.jwt.verify(token);
+      if (!payload) throw new ValidationError('Invalid token.');
+      return payload;
+    },
+    getToken: async (ctx: ProjectContext) => {
+      const token = bearerToken(ctx.get('authorization') || undefined);
+      return token === null ? null : auth.jwt.verify(token);
+    },
+  };
+  return {
+    'users-permissions': {
+      jwt,
+      user: {
+        fetch: fetchUser,
+        fetchAuthenticatedUser: (id: unknown) => fetchUser(id, { populate: ['role'] }),
+      },
+    },
+    email: {
+      email: {
+        send: (options: Record<string, unknown>) =>
+          deps.mail.send({
+            to: String(options.to),
+            subject: String(options.subject ?? ''),
+            text: String(options.text ?? ''),
+            ...(typeof options.html === 'string' && { html: options.html }),
+            ...(typeof options.from === 'string' && { from: options.from }),
+            ...(typeof options.replyTo === 'string' && { replyTo: options.replyTo }),
+          }),
+      },
+    },
+    i18n: {
+      locales: {
+        find: () => deps.locales(),
+        getDefaultLocale: async () => config.i18n.defaultLocale,
+      },
+    },
+  };
+}
