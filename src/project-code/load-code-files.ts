@@ -20,6 +20,8 @@ export interface ApiCode {
   readonly routes: readonly CodeFile[];
   readonly policies: ReadonlyMap<string, CodeFile>;
   readonly middlewares: ReadonlyMap<string, CodeFile>;
+  /** `content-types/<name>/lifecycles.*`, by content type name. */
+  readonly lifecycles: ReadonlyMap<string, CodeFile>;
 }
 
 /** A project's server code as Strapi loads it, not yet run: modules only. */
@@ -80,7 +82,14 @@ export async function loadCodeFiles(projectDir: string, createImporter: () => Co
     const [controllers, services, routeFiles, policies, middlewares] = await Promise.all(
       KINDS.map((kind) => byName(join(dir, kind))),
     );
+    const lifecycles = new Map<string, CodeFile>();
+    for (const name of subfolders(join(dir, 'content-types'))) {
+      const file = codeFilesIn(join(dir, 'content-types', name)).find((candidate) => stem(candidate) === 'lifecycles');
+      const loaded = file ? await load(file) : null;
+      if (loaded) lifecycles.set(name, loaded);
+    }
     apis.set(api, {
+      lifecycles,
       controllers: controllers as Map<string, CodeFile>,
       services: services as Map<string, CodeFile>,
       routes: [...(routeFiles as Map<string, CodeFile>).values()],

@@ -65,7 +65,7 @@ export async function loadProjectCode(options: {
     files.middlewares.size > 0 ||
     [...files.apis.values()].some(
       (api) =>
-        api.controllers.size + api.services.size + api.policies.size + api.middlewares.size > 0 ||
+        api.controllers.size + api.services.size + api.policies.size + api.middlewares.size + api.lifecycles.size > 0 ||
         api.routes.some((route) => !files.generated.includes(route.path)),
     );
   if (!hasCode && !ownMiddlewares) return null;

@@ -3,7 +3,6 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import type { GuardedRoute } from '../api/guard.js';
 import { contentApiRoutes } from '../api/content-api.js';
 import { getApiToken } from '../api-tokens/api-token-store.js';
-import type { Config } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
@@ -21,6 +20,7 @@ import { createKoaRunner, globalMiddlewares, type KoaRunner } from './koa-routes
 import { createProjectConfig } from './project-config.js';
 import { createProjectDocuments, type ProjectDocuments } from './project-documents.js';
 import type { ProjectCode } from './project-code.js';
+import type { Lifecycles } from './lifecycles.js';
 import { routeChain } from './route-pipeline.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
@@ -37,6 +37,8 @@ export interface ProjectCodeDeps {
   readonly auth: AuthContext;
   readonly mail: EmailTransport;
   readonly locales: () => Promise<LocaleEntry[]>;
+  /** The project's lifecycles, which `strapi.db.lifecycles.subscribe` adds to. */
+  readonly lifecycles: Lifecycles;
 }
 
 /** The project's code, registered and ready to serve. */
@@ -139,6 +141,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     service: (uid) => registry.service(uid),
     controller: (uid) => registry.controller(uid),
     pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
+    lifecycles: deps.lifecycles,
   });
   const previousGlobal = (globalThis as { strapi?: unknown }).strapi;
   (globalThis as { strapi?: unknown }).strapi = strapi;

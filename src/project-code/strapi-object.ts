@@ -31,6 +31,8 @@ export interface StrapiObjectDeps {
   /** `strapi.service(uid)` / `strapi.controller(uid)`: the project's, or the core ones. */
   service(uid: string): object | undefined;
   controller(uid: string): object | undefined;
+  /** `strapi.db.lifecycles`. */
+  readonly lifecycles: { subscribe(subscriber: unknown): void };
   /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
   readonly pluginServices: Readonly<Record<string, Readonly<Record<string, object>>>>;
 }
@@ -88,6 +90,11 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
       Object.entries(deps.pluginServices).map(([name, services]) => [name, { services, controllers: {} }]),
     ),
     store: coreStore(db, storeKey),
+    db: strict('strapi.db', {
+      lifecycles: strict('strapi.db.lifecycles', {
+        subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
+      }),
+    }),
     dirs: {
       app: {
         root: projectDir,
