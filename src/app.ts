@@ -224,6 +224,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           mail,
           locales: () => listLocales(db, config.i18n.defaultLocale),
           lifecycles: lifecycles as NonNullable<typeof lifecycles>,
+          leads: () => cluster.leads(),
         })
       : null;
     if (code) undo.push(() => code.destroy());
