@@ -7,10 +7,11 @@ import type { Database, Executor, Transaction } from './database.js';
  * document calls) joins the open one instead of waiting for a connection the open one holds (on
  * SQLite, forever), and statements run on the database from inside it run on it too. So what a
  * hook writes commits or rolls back with the write that fired it, as in Strapi. Outside a
- * transaction it is the database itself. Used only for projects with code (app.ts): Cairn's own
- * work passes its transaction explicitly.
+ * transaction it is the database itself. Used only for projects with code (app.ts), and only
+ * while `needed()` says so (the project has hooks): tracking the open transaction makes Node
+ * follow every promise, which costs every request. Cairn's own work passes its transaction explicitly.
  */
-export function joinNestedTransactions(db: Database): Database {
+export function joinNestedTransactions(db: Database, needed: () => boolean): Database {
   const open = new AsyncLocalStorage<Transaction>();
   const on = (): Executor => open.getStore() ?? db;
   return {
@@ -22,6 +23,7 @@ export function joinNestedTransactions(db: Database): Database {
     transaction(work, options) {
       const current = open.getStore();
       if (current) return work(current);
+      if (!needed()) return db.transaction(work, options);
       return db.transaction((tx) => open.run(tx, () => work(tx)), options);
     },
     close: () => db.close(),
