@@ -181,10 +181,15 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       onError: onEventError,
     });
     undo.push(() => webhooks.close());
+    // The project's Document Service middlewares (strapi.documents.use), run around every consumer's calls.
+    const documentMiddlewares = project.code
+      ? (await import('./project-code/project-documents.js')).createMiddlewareList()
+      : undefined;
     const service = createDocumentService({
       documents,
       access,
       changes,
+      ...(documentMiddlewares && { middlewares: documentMiddlewares }),
       ...(upload.context.urls.isPrivate && {
         signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
       }),
@@ -227,6 +232,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           locales: () => listLocales(db, config.i18n.defaultLocale),
           lifecycles: lifecycles as Lifecycles,
           leads: () => cluster.leads(),
+          documentMiddlewares: documentMiddlewares as NonNullable<typeof documentMiddlewares>,
         })
       : null;
     if (code) undo.push(() => code.destroy());

@@ -5,9 +5,15 @@ import { assertFindableRelationInput } from '../access/restricted-relations.js';
 import { sanitizeData } from '../access/sanitize-input.js';
 import type { ChangeBus, DocumentChange, DocumentChangeKind } from '../events/change-bus.js';
 import type { Query } from '../query/query-types.js';
-import type { ContentType } from '../schema/types.js';
+import type { ContentType, Schema } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
 import { answerBudget, type AnswerBudget } from './answer-budget.js';
+import {
+  throughMiddlewares,
+  type DocumentAction,
+  type DocumentCall,
+  type DocumentMiddlewares,
+} from './document-middlewares.js';
 import type { DocumentContext } from './context.js';
 import { findSingleDocumentId } from './document-rows.js';
 import {
@@ -110,6 +116,8 @@ export function createDocumentService(deps: {
    * documents are answered as read, at no cost.
    */
   readonly signMedia?: (type: ContentType, query: Query, documents: readonly Document[]) => Promise<Document[]>;
+  /** The project's Document Service middlewares (`strapi.documents.use`), run around every verb; absent: none. */
+  readonly middlewares?: DocumentMiddlewares;
 }): DocumentService {
   const { documents, access, changes } = deps;
   const { signMedia } = deps;
@@ -166,7 +174,7 @@ export function createDocumentService(deps: {
       return signOne(type, allowed, document);
     };
 
-  return {
+  const verbs: DocumentService = {
     // Async, so that a refused query is a rejected promise like every other failure.
     async findMany(type, query, caller, answer) {
       const allowed = authorize(type, query, caller);
@@ -223,5 +231,74 @@ export function createDocumentService(deps: {
     publish: versionVerb('publish', publishDocument),
     unpublish: versionVerb('unpublish', unpublishDocument),
     discardDraft: versionVerb('discard', discardDraft),
+  };
+  const { middlewares } = deps;
+  return middlewares ? withMiddlewares(verbs, middlewares, schema) : verbs;
+}
+
+/**
+ * The verbs with the project's Document Service middlewares around each, whatever calls them
+ * (REST, GraphQL, the admin panel, project code), as Strapi runs them around its Document
+ * Service: only while one is registered (`active`), so a project without any pays nothing.
+ * `findMany`'s middlewares see (and may replace) the documents, not Cairn's page.
+ */
+function withMiddlewares(verbs: DocumentService, middlewares: DocumentMiddlewares, schema: Schema): DocumentService {
+  const via = <T>(
+    type: ContentType,
+    action: DocumentAction,
+    call: DocumentCall,
+    verb: (call: DocumentCall) => Promise<T>,
+    shown?: (result: T) => unknown,
+    kept?: (result: T, shown: unknown) => T,
+  ): Promise<T> =>
+    middlewares.active()
+      ? throughMiddlewares(middlewares, schema, type, action, call, verb, shown, kept ?? ((_r, s) => s as T))
+      : verb(call);
+  const idOf = (call: DocumentCall) => call.documentId ?? '';
+  return {
+    findMany: (type, query, caller, answer) =>
+      via(
+        type,
+        'findMany',
+        { query },
+        (call) => verbs.findMany(type, call.query, caller, answer),
+        (page) => page.documents,
+        (page, shown) => (Array.isArray(shown) ? { ...page, documents: shown as Document[] } : page),
+      ),
+    findOne: (type, documentId, query, caller, answer) =>
+      via(type, 'findOne', { query, documentId }, (call) =>
+        verbs.findOne(type, idOf(call), call.query, caller, answer),
+      ),
+    findFirst: (type, query, caller, answer) =>
+      via(type, 'findFirst', { query }, (call) => verbs.findFirst(type, call.query, caller, answer)),
+    count: (type, query, caller) => via(type, 'count', { query }, (call) => verbs.count(type, call.query, caller)),
+    create: (type, data, query, caller) =>
+      via(type, 'create', { query, data }, (call) => verbs.create(type, call.data, call.query, caller)),
+    update: (type, documentId, data, query, caller) =>
+      via(type, 'update', { query, data, documentId }, (call) =>
+        verbs.update(type, idOf(call), call.data, call.query, caller),
+      ),
+    put: (type, data, query, caller) =>
+      via(
+        type,
+        'update',
+        { query, data },
+        (call) => verbs.put(type, call.data, call.query, caller),
+        (written) => written.document,
+        (written, shown) =>
+          shown && typeof shown === 'object' ? { ...written, document: shown as Document } : written,
+      ),
+    delete: (type, documentId, query, caller) =>
+      via(type, 'delete', { query, documentId }, (call) =>
+        verbs.delete(type, call.documentId ?? null, call.query, caller),
+      ),
+    publish: (type, documentId, query, caller) =>
+      via(type, 'publish', { query, documentId }, (call) => verbs.publish(type, idOf(call), call.query, caller)),
+    unpublish: (type, documentId, query, caller) =>
+      via(type, 'unpublish', { query, documentId }, (call) => verbs.unpublish(type, idOf(call), call.query, caller)),
+    discardDraft: (type, documentId, query, caller) =>
+      via(type, 'discardDraft', { query, documentId }, (call) =>
+        verbs.discardDraft(type, idOf(call), call.query, caller),
+      ),
   };
 }

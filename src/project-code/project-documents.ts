@@ -4,31 +4,32 @@ import { ValidationError } from '../core/errors.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
+import type { DocumentAction, DocumentCallContext, DocumentMiddlewares } from '../documents/document-middlewares.js';
 import { queryOfParams, type DocumentParams, type ParamsReading } from './document-params.js';
 
-/** The Document Service's actions, as Strapi 5 names them. */
-export type DocumentAction =
-  | 'findMany'
-  | 'findFirst'
-  | 'findOne'
-  | 'count'
-  | 'create'
-  | 'update'
-  | 'delete'
-  | 'publish'
-  | 'unpublish'
-  | 'discardDraft';
+/** A Document Service middleware: `(context, next) => next()`, the result of `next` its own to change. */
+export type DocumentMiddleware = (context: DocumentCallContext, next: () => Promise<unknown>) => unknown;
 
-/** What a Document Service middleware sees (`strapi.documents.use`); it may change `params`. */
-export interface DocumentMiddlewareContext {
-  readonly uid: string;
-  readonly contentType: ContentType;
-  readonly action: DocumentAction;
-  params: Record<string, unknown>;
+/** The project's middlewares, in the order `strapi.documents.use` added them: what the document service runs. */
+export interface MiddlewareList extends DocumentMiddlewares {
+  add(middleware: DocumentMiddleware): void;
 }
 
-/** A Document Service middleware: `(context, next) => next()`, the result of `next` its own to change. */
-export type DocumentMiddleware = (context: DocumentMiddlewareContext, next: () => Promise<unknown>) => unknown;
+/** An empty list; the document service runs what is added to it (document-middlewares.ts). */
+export function createMiddlewareList(): MiddlewareList {
+  const middlewares: DocumentMiddleware[] = [];
+  return {
+    add: (middleware) => void middlewares.push(middleware),
+    active: () => middlewares.length > 0,
+    run(context, last) {
+      const at = async (index: number): Promise<unknown> => {
+        const middleware = middlewares[index];
+        return middleware ? middleware(context, () => at(index + 1)) : last();
+      };
+      return at(0);
+    },
+  };
+}
 
 /** `strapi.documents(uid)`: the Document Service API of one content type. */
 export type DocumentsOfType = Readonly<Record<DocumentAction, (params?: DocumentParams) => Promise<unknown>>>;
@@ -37,25 +38,23 @@ export type DocumentsOfType = Readonly<Record<DocumentAction, (params?: Document
 export interface ProjectDocuments {
   (uid: string): DocumentsOfType;
   use(middleware: DocumentMiddleware): ProjectDocuments;
-  /** Whether any middleware was added (then the REST core routes run through the project's path). */
-  hasMiddlewares(): boolean;
 }
 
 /**
  * The Document Service API project code calls, over Cairn's document service with a trusted
  * caller (TRUSTED_CODE: no permissions, as Strapi's API trusts its caller): drafts by default,
  * every document when no `limit` is given, answers as plain documents. Publishing actions and
- * `delete` answer `{ documentId, entries }` as Strapi 5 does. `unknownType` is thrown for a uid that
- * is not a content type.
+ * `delete` answer `{ documentId, entries }` as Strapi 5 does. `use` adds to `middlewares`, which
+ * the document service runs around every call, this API's included.
  */
 export function createProjectDocuments(deps: {
   readonly schema: Schema;
   readonly service: DocumentService;
   readonly api: ApiConfig;
   readonly defaultLocale: string;
+  readonly middlewares: MiddlewareList;
 }): ProjectDocuments {
   const { schema, service } = deps;
-  const middlewares: DocumentMiddleware[] = [];
   const reading: ParamsReading = {
     api: { ...deps.api, defaultLimit: -1, maxLimit: null, withCount: false },
     defaultLocale: deps.defaultLocale,
@@ -94,15 +93,8 @@ export function createProjectDocuments(deps: {
         return service.discardDraft(type, documentId(), query, TRUSTED_CODE).then(entries);
     }
   };
-  const call = async (type: ContentType, action: DocumentAction, given: DocumentParams | undefined) => {
-    const context: DocumentMiddlewareContext = { uid: type.uid, contentType: type, action, params: { ...given } };
-    const at = async (index: number): Promise<unknown> => {
-      const middleware = middlewares[index];
-      if (!middleware) return run(type, action, context.params);
-      return middleware(context, () => at(index + 1));
-    };
-    return at(0);
-  };
+  const call = (type: ContentType, action: DocumentAction, given: DocumentParams | undefined) =>
+    run(type, action, { ...given });
   const documents = ((uid: string): DocumentsOfType => {
     const type = schema.contentTypes.get(uid);
     if (!type) throw new ValidationError(`strapi.documents('${uid}'): no content type has this uid`);
@@ -112,10 +104,9 @@ export function createProjectDocuments(deps: {
   }) as ProjectDocuments;
   documents.use = (middleware) => {
     if (typeof middleware !== 'function') throw new ValidationError('strapi.documents.use() takes a function');
-    middlewares.push(middleware);
+    deps.middlewares.add(middleware);
     return documents;
   };
-  documents.hasMiddlewares = () => middlewares.length > 0;
   return documents;
 }
 

@@ -18,7 +18,7 @@ import { createCoreService } from './core-service.js';
 import { createKoaApp, principalOf, requestOf } from './koa-context.js';
 import { createKoaRunner, globalMiddlewares, type KoaRunner } from './koa-routes.js';
 import { createProjectConfig } from './project-config.js';
-import { createProjectDocuments, type ProjectDocuments } from './project-documents.js';
+import { createProjectDocuments, type MiddlewareList, type ProjectDocuments } from './project-documents.js';
 import type { ProjectCode } from './project-code.js';
 import type { Lifecycles } from './lifecycles.js';
 import { createProjectCron } from './cron.js';
@@ -42,6 +42,8 @@ export interface ProjectCodeDeps {
   readonly locales: () => Promise<LocaleEntry[]>;
   /** The project's lifecycles, which `strapi.db.lifecycles.subscribe` adds to. */
   readonly lifecycles: Lifecycles;
+  /** The Document Service middlewares `strapi.documents.use` adds to (the document service runs them). */
+  readonly documentMiddlewares: MiddlewareList;
   /** Whether this instance runs scheduled work now (cluster leader, or alone). */
   readonly leads: () => boolean;
 }
@@ -87,12 +89,12 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     service: deps.service,
     api: config.api,
     defaultLocale: config.i18n.defaultLocale,
+    middlewares: deps.documentMiddlewares,
   });
   const coreHandlers = new Map(
     contentApiRoutes({ config, schema, service: deps.service }).map((route) => [route.action, route.handle]),
   );
   const throughProjectServices = (uid: string, verb: string): boolean => {
-    if (documents.hasMiddlewares()) return true;
     const type = schema.contentTypes.get(uid);
     if (!type || !registry.hasOwn('service', uid)) return false;
     const method = SERVICE_METHOD[type.kind]?.[verb];
