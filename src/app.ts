@@ -215,6 +215,9 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           auth,
           mail,
           locales: () => listLocales(db, config.i18n.defaultLocale),
+          changes,
+          now,
+          reloadRoles: rolesChanged,
         })
       : null;
     if (code) undo.push(() => code.destroy());

@@ -8,6 +8,7 @@ import { ProjectError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { EmailTransport } from '../email/email-transport.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import type { Route } from '../http/http-types.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Project } from '../project/load-project.js';
@@ -22,6 +23,7 @@ import { createProjectConfig } from './project-config.js';
 import { createProjectDocuments, type ProjectDocuments } from './project-documents.js';
 import type { ProjectCode } from './project-code.js';
 import { routeChain } from './route-pipeline.js';
+import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
@@ -37,7 +39,15 @@ export interface ProjectCodeDeps {
   readonly auth: AuthContext;
   readonly mail: EmailTransport;
   readonly locales: () => Promise<LocaleEntry[]>;
+  /** The change bus: Query Engine writes publish theirs (the HTTP cache and realtime streams listen). */
+  readonly changes: ChangeBus;
+  readonly now: () => Date;
+  /** Reads the users-permissions roles and permissions again (and tells the other instances): after a Query Engine write to them. */
+  readonly reloadRoles: () => Promise<void>;
 }
+
+/** The users-permissions types whose rows the access checks hold in memory. */
+const ROLE_TYPES = new Set(['plugin::users-permissions.role', 'plugin::users-permissions.permission']);
 
 /** The project's code, registered and ready to serve. */
 export interface RunningCode {
@@ -131,6 +141,15 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     logger,
     db: deps.db,
     documents,
+    query: createQueryEngine({
+      schema,
+      db: deps.db,
+      changes: deps.changes,
+      now: deps.now,
+      afterWrite: async (uid) => {
+        if (ROLE_TYPES.has(uid)) await deps.reloadRoles();
+      },
+    }),
     contentTypes: schemas.contentTypes,
     components: schemas.components,
     auth: deps.auth,
