@@ -203,7 +203,8 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       const byAction = new Map(cairn.map((route) => [route.action, route]));
       for (const route of fastRoutes) {
         const own = byAction.get(`${route.core?.type.uid}.${route.core?.verb}`);
-        if (own) kept.push({ ...own, path: route.path });
+        // Strapi's core router names the document `:id`; Cairn's handler reads `:documentId`.
+        if (own) kept.push({ ...own, path: route.path.replace(/\/:id(?=\/|$)/g, '/:documentId') });
       }
       return kept;
     },
