@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { apiConfigWith, probe } from './support/http-cache.js';
+import { uploadFile } from './support/project-shapes/start-project.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { gradientImage } from './support/uploads.js';
 
 /*
  * strapi.db.query(uid), Strapi 5's Query Engine, as project code reaches it: examples/blog with
@@ -14,6 +16,7 @@ const FILES = {
   routes: [
     { method: 'POST', path: '/qe/:method', handler: 'qe.run' },
     { method: 'GET', path: '/qe-db/:member', handler: 'qe.member' },
+    { method: 'GET', path: '/qe-recent-tags', handler: 'qe.recentTags' },
   ],
 };`,
   'src/api/qe/controllers/qe.js': `'use strict';
@@ -21,6 +24,13 @@ module.exports = ({ strapi }) => ({
   async run(ctx) {
     const { uid, params } = ctx.request.body;
     ctx.body = { result: await strapi.db.query(uid)[ctx.params.method](params) };
+  },
+  async recentTags(ctx) {
+    const hourAgo = new Date(Date.now() - 3600 * 1000);
+    ctx.body = {
+      recent: await strapi.db.query('api::tag.tag').count({ where: { createdAt: { $gte: hourAgo } } }),
+      future: await strapi.db.query('api::tag.tag').count({ where: { createdAt: { $gt: new Date(Date.now() + 3600 * 1000) } } }),
+    };
   },
   async member(ctx) {
     ctx.body = { value: typeof strapi.db[ctx.params.member] };
@@ -162,6 +172,96 @@ for (const database of inject('databases')) {
       expect(await titles({ locale: 'fr' })).toEqual(['third draft']);
       expect(await titles({ tags: tags.gamma })).toEqual(['First', 'Second']);
       expect(await titles({ tags: { name: { $in: ['gamma'] } }, views: { $gte: 5 } })).toEqual(['First']);
+    });
+
+    it('compares datetimes with the Dates project code passes', async () => {
+      const response = await server.request('GET', '/api/qe-recent-tags', { auth: 'full' });
+      expect(response.json).toEqual({ recent: 4, future: 0 });
+    });
+
+    it('reads rows, not documents: a published document is two rows', async () => {
+      const created = await server.request('POST', '/api/articles?status=published', {
+        auth: 'full',
+        body: { data: { title: 'Via REST' } },
+      });
+      expect(created.status, created.text).toBe(201);
+      const documentId = created.json.data.documentId;
+      const rows = await qe(ARTICLE, 'findMany', { where: { documentId }, select: ['publishedAt', 'locale'] });
+      expect(rows).toHaveLength(2);
+      expect(rows.filter((row: { publishedAt: string | null }) => row.publishedAt === null)).toHaveLength(1);
+      expect(await qe(ARTICLE, 'deleteMany', { where: { documentId } })).toEqual({ count: 2 });
+      const gone = await server.request('GET', `/api/articles/${documentId}`, { auth: 'full' });
+      expect(gone.status).toBe(404);
+    });
+
+    it('a permission created through the Query Engine applies at once', async () => {
+      expect((await server.request('GET', '/api/secrets', { auth: 'public' })).status).toBe(403);
+      const role = await qe('plugin::users-permissions.role', 'findOne', { where: { type: 'public' } });
+      const permission = await qe('plugin::users-permissions.permission', 'create', {
+        data: { action: 'api::secret.secret.find', role: role.id },
+        populate: ['role'],
+      });
+      expect(permission.role).toMatchObject({ id: role.id, type: 'public' });
+      expect(
+        await qe('plugin::users-permissions.permission', 'count', {
+          where: { action: 'api::secret.secret.find', role: role.id },
+        }),
+      ).toBe(1);
+      const open = await server.request('GET', '/api/secrets', { auth: 'public' });
+      expect(open.status, open.text).toBe(200);
+      await qe('plugin::users-permissions.permission', 'delete', { where: { id: permission.id } });
+      expect((await server.request('GET', '/api/secrets', { auth: 'public' })).status).toBe(403);
+    });
+
+    it('populates components and dynamic zones, and writes media by file id', async () => {
+      const created = await server.request('POST', '/api/articles', {
+        auth: 'full',
+        body: {
+          data: {
+            title: 'With parts',
+            seo: { metaTitle: 'Parts', keywords: [{ word: 'one' }] },
+            blocks: [
+              { __component: 'shared.rich-text', body: 'first' },
+              { __component: 'shared.quote', title: 'second' },
+              { __component: 'shared.rich-text', body: 'third' },
+            ],
+          },
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const where = { documentId: created.json.data.documentId };
+      const row = await qe(ARTICLE, 'findOne', {
+        where,
+        select: ['title'],
+        populate: { seo: { populate: ['keywords'] }, blocks: true },
+      });
+      expect(row.seo).toMatchObject({ metaTitle: 'Parts', keywords: [{ word: 'one' }] });
+      expect(row.blocks.map((block: { __component: string }) => block.__component)).toEqual([
+        'shared.rich-text',
+        'shared.quote',
+        'shared.rich-text',
+      ]);
+      expect(row.blocks.map((block: { body?: string; title?: string }) => block.body ?? block.title)).toEqual([
+        'first',
+        'second',
+        'third',
+      ]);
+      const refused = await qe(ARTICLE, 'update', { where, data: { seo: { metaTitle: 'x' } } }, 501);
+      expect(refused.error.message).toContain('seo');
+
+      const fileId = await uploadFile(server, 'cover.png', await gradientImage(8, 8, 'png'), 'image/png');
+      const withCover = await qe(ARTICLE, 'update', {
+        where,
+        data: { cover: fileId, gallery: [fileId] },
+        select: ['title'],
+        populate: { cover: { select: ['name'] }, gallery: { select: ['name'] } },
+      });
+      expect(withCover).toMatchObject({ cover: { name: 'cover.png' }, gallery: [{ name: 'cover.png' }] });
+      const rest = await server.request('GET', `/api/articles/${where.documentId}?status=draft&populate=cover`, {
+        auth: 'full',
+      });
+      expect(rest.json.data?.cover, rest.text).toMatchObject({ id: fileId });
+      expect(await qe(ARTICLE, 'deleteMany', { where })).toEqual({ count: 2 }); // the draft and the published row
     });
 
     it('pages, counts, limits and orders in every form', async () => {

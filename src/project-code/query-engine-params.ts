@@ -26,12 +26,21 @@ export function whereCondition(schema: Schema, model: Model, where: unknown, ali
   if (!isRecord(where) && !Array.isArray(where)) throw queryError(model.uid, '`where` must be an object');
   let node;
   try {
-    node = normalizeFilters(schema, model, where, 'where', 'query-engine');
+    node = normalizeFilters(schema, model, withoutDates(where), 'where', 'query-engine');
   } catch (error) {
     if (error instanceof ValidationError) throw queryError(model.uid, error.message, error.details);
     throw error;
   }
   return node ? planFilter({ schema, model, alias, depth: 0, status: null }, node) : null;
+}
+
+/** `where` with every Date as its ISO string: project code compares datetimes with Dates, the filter normalizer reads text. */
+function withoutDates(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(withoutDates);
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutDates(inner)]));
+  return value;
 }
 
 /** The fields a row has as the Query Engine returns it: `id`, `documentId` (content types), every scalar attribute. */
