@@ -29,7 +29,7 @@ module.exports = ({ strapi }) => ({
     const hourAgo = new Date(Date.now() - 3600 * 1000);
     ctx.body = {
       recent: await strapi.db.query('api::tag.tag').count({ where: { createdAt: { $gte: hourAgo } } }),
-      future: await strapi.db.query('api::tag.tag').count({ where: { createdAt: { $gt: new Date(Date.now() + 3600 * 1000) } } }),
+      future: await strapi.query('api::tag.tag').count({ where: { createdAt: { $gt: new Date(Date.now() + 3600 * 1000) } } }),
     };
   },
   async member(ctx) {

@@ -45,7 +45,8 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * The `strapi` object project code receives (`register({ strapi })`, factories, policies,
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
  * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
- * (of `strapi.db`, only the Query Engine: `connection`, `transaction`… are refused). Every other
+ * and its deprecated alias `query(uid)` (of `strapi.db`, only the Query Engine: `connection`,
+ * `transaction`… are refused). Every other
  * member throws an error naming it and the project file that used it (unoffered-member.ts).
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
@@ -93,6 +94,8 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     ),
     store: coreStore(db, storeKey),
     db: strict('strapi.db', { query: (uid: string) => deps.query(uid) }),
+    /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */
+    query: (uid: string) => deps.query(uid),
     dirs: {
       app: {
         root: projectDir,
