@@ -42,7 +42,9 @@ const ALIASES = { target: TARGET, link: 'pl', parent: 'pp' };
 export function parsePopulate(schema: Schema, model: Model, populate: unknown): PopulateSpec[] {
   if (populate === undefined || populate === null || populate === false) return [];
   if (populate === true || populate === '*')
-    return [...model.attributes.values()].filter((a) => populatable(schema, a)).map((attribute) => spec(attribute, {}));
+    return [...model.attributes.values()]
+      .filter((a) => populatable(schema, a))
+      .map((attribute) => spec(schema, attribute, {}));
   const merged: Record<string, unknown> = {};
   const addPath = (path: string) => {
     const [head = '', ...rest] = path.split('.');
@@ -72,17 +74,14 @@ export function parsePopulate(schema: Schema, model: Model, populate: unknown): 
         `Invalid key ${name} in populate: ${attribute ? `${name} is a ${attribute.type} attribute` : 'not an attribute'}`,
         { key: name, param: 'populate' },
       );
-    specs.push(spec(attribute, isRecord(options) ? options : {}));
+    specs.push(spec(schema, attribute, isRecord(options) ? options : {}));
   }
-  const nested = (s: PopulateSpec): PopulateSpec => {
-    const target = s.attribute.type === 'dynamiczone' ? null : targetOf(schema, s.attribute);
-    const raw = (s as { rawPopulate?: unknown }).rawPopulate;
-    return { ...s, populate: target && raw !== undefined ? parsePopulate(schema, target, raw) : [] };
-  };
-  return specs.map(nested);
+  return specs;
 }
 
-function spec(attribute: Attribute, options: Record<string, unknown>): PopulateSpec & { rawPopulate?: unknown } {
+/** One attribute's populate options; its own `populate` checked against its target (a dynamic zone's members take none). */
+function spec(schema: Schema, attribute: Attribute, options: Record<string, unknown>): PopulateSpec {
+  const target = attribute.type === 'dynamiczone' ? undefined : targetOf(schema, attribute);
   return {
     attribute,
     select: options.select,
@@ -91,8 +90,7 @@ function spec(attribute: Attribute, options: Record<string, unknown>): PopulateS
     limit: options.limit,
     offset: options.offset,
     count: options.count === true,
-    populate: [],
-    ...(options.populate !== undefined && { rawPopulate: options.populate }),
+    populate: target && options.populate !== undefined ? parsePopulate(schema, target, options.populate) : [],
   };
 }
 
