@@ -16,6 +16,7 @@ import { usersRoutes } from './api/users-routes.js';
 import { streamRoutes } from './api/stream-routes.js';
 import { createStreamHub, type StreamHub } from './realtime/stream-hub.js';
 import type { Database, QueryListener } from './db/database.js';
+import { joinNestedTransactions } from './db/nested-transactions.js';
 import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
 import { createDocumentContext, type DocumentContext } from './documents/context.js';
@@ -91,7 +92,9 @@ export interface App {
 export async function createApp(loaded: Project, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? (() => new Date());
-  const db = await openDatabase(loaded.config.database, options.onQuery);
+  const opened = await openDatabase(loaded.config.database, options.onQuery);
+  // Project code's hooks write inside the writes that fire them: their transactions join the open one.
+  const db = loaded.code ? joinNestedTransactions(opened) : opened;
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
   try {
@@ -110,9 +113,14 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     // The default locale the database holds (set in the admin panel) wins over the configured one.
     const project = withDefaultLocale(loaded, await syncLocales(db, loaded.config.i18n, now()));
     const { config } = project;
+    // The project's lifecycles (lifecycles.js files, strapi.db.lifecycles.subscribe), fired by every write.
+    const lifecycles = project.code
+      ? (await import('./project-code/lifecycles.js')).createLifecycles(project.code.files, project.schema)
+      : undefined;
     const documents: DocumentContext = {
       ...createDocumentContext(project.schema, db, config.i18n.defaultLocale, now),
       answerLimits: config.answerLimits,
+      ...(lifecycles && { hooks: lifecycles }),
     };
     // The project's provider is loaded (and checked) even when a test captures the emails.
     const email = await loadEmailTransport(config.email, { projectDir: project.dir, logger });
@@ -218,6 +226,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           changes,
           now,
           reloadRoles: rolesChanged,
+          lifecycles: lifecycles as NonNullable<typeof lifecycles>,
+          leads: () => cluster.leads(),
         })
       : null;
     if (code) undo.push(() => code.destroy());

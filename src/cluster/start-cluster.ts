@@ -41,6 +41,11 @@ export interface Cluster {
    * together sync the schema, roles and settings one after the other; resolves with its release.
    */
   holdStartup(): Promise<() => Promise<void>>;
+  /**
+   * Whether this instance runs the scheduled work now: alone on its database (SQLite) always;
+   * on PostgreSQL or MySQL only while it holds the leader's lock (not before `attach`).
+   */
+  leads(): boolean;
   /** A rate limiter whose counters the instances share through Redis when there is Redis, else this process's. */
   rateLimiter(name: string, config: RateLimitConfig, now: () => number): RateLimitCounter;
   /** Relays the change bus to the other instances, reloads what they change, and leads when elected. */
@@ -90,6 +95,7 @@ export async function startCluster(config: Config, log: ClusterLog): Promise<Clu
         await session.lock(key, true);
         return () => session.unlock(key).catch(() => undefined);
       },
+      leads: () => (keeper === null ? true : (leader?.leads() ?? false)),
       rateLimiter(name, limit, now) {
         const local = createRateLimiter(limit, now);
         if (redis === null) return local;

@@ -4,6 +4,7 @@ import type { AnswerLimits } from '../config/answer-limits-config.js';
 import { answerBudget } from './answer-budget.js';
 import type { ReadContext } from './read-documents.js';
 import { compileValidator, type DataValidator } from '../validation/compile-validator.js';
+import type { RowHooks } from './row-hooks.js';
 
 /** What the document service works with: the model, the database, validators compiled at boot. */
 export interface DocumentContext {
@@ -18,6 +19,8 @@ export interface DocumentContext {
   readonly actor?: number;
   /** What one answer (a read's, or a write's document read back) may hold; absent: unbounded. */
   readonly answerLimits?: AnswerLimits;
+  /** The project's lifecycle hooks, fired per row written (row-hooks.ts); absent: none. */
+  readonly hooks?: RowHooks;
 }
 
 /** Compiles one validator per content type and component. */

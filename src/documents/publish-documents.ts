@@ -4,13 +4,14 @@ import { isIn } from '../plan/simple-plans.js';
 import type { Query } from '../query/query-types.js';
 import type { ContentType } from '../schema/types.js';
 import { storedColumns } from '../plan/plan-write.js';
-import { compileCopyRows, compileDelete } from '../sql/compile-write.js';
+import { compileCopyRows } from '../sql/compile-write.js';
 import type { Document } from '../shape/shape-rows.js';
 import { answerReader, type DocumentContext } from './context.js';
 import { publishDraft } from './publish-draft.js';
+import { deleteRows } from './write-documents.js';
 import { findOneDocument } from './read-documents.js';
 import { repointIncomingLinks } from './copy-links.js';
-import { copyRowTree, deleteRowTrees } from './row-tree.js';
+import { copyRowTree } from './row-tree.js';
 import { lockDocument, lockDocumentForDelete } from './write-locks.js';
 
 /** Publishing verbs exist only where versions do (Strapi refuses them too). */
@@ -58,8 +59,7 @@ export async function unpublishDocument(
       .filter((row) => row.status === 'published' && inLocale(row.locale, query.locale))
       .map((row) => row.id);
     if (ids.length === 0) return null;
-    await deleteRowTrees({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, ids);
-    await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: isIn('id', ids) }));
+    await deleteRows(ctx, tx, type, ids);
     return readVersion(ctx, tx, type, documentId, query, 'draft');
   });
 }
@@ -99,8 +99,7 @@ export async function discardDraft(
       await copyRowTree(writer, type, version.id, draftId, undefined, 'draft');
       if (drafts.length === 0) continue;
       await repointIncomingLinks(writer, type, drafts, draftId);
-      await deleteRowTrees(writer, type, drafts);
-      await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', drafts) }));
+      await deleteRows(ctx, tx, type, drafts);
     }
     return readVersion(ctx, tx, type, documentId, query, 'draft');
   });

@@ -15,6 +15,7 @@ import { copyRowTree, deleteRowTrees } from './row-tree.js';
 import { repointIncomingLinks } from './copy-links.js';
 import { findVersionIds } from './document-rows.js';
 import { componentPublishErrors } from './publish-checks.js';
+import { hooksFor, readRow, readRows } from './row-hooks.js';
 
 /**
  * Publishes the draft row `draftId` of a document: checks required attributes and uniqueness
@@ -72,19 +73,45 @@ export async function publishDraft(
 
   // Locked now: a link another write is inserting to the row replaced is committed first, then moved (write-locks.ts).
   const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' }, true);
+  const hooks = hooksFor(ctx.hooks, type, PUBLISH_EVENTS);
+  const now = ctx.now();
+  // Strapi's order: the published version deleted, then the new one created (before-hooks now, after-hooks once written).
+  const replaced = hooks ? await readRows(tx, dialect, type, previous) : [];
+  const deletes = previous.map((id) => ({ params: { where: { id } }, state: {} }));
+  const created = hooks
+    ? { params: { data: publishedData(await readRows(tx, dialect, type, [draftId]), now) }, state: {} }
+    : null;
+  if (hooks) {
+    for (const event of deletes) await hooks.fire({ action: 'beforeDelete', model: type, ...event });
+    await hooks.fire({ action: 'beforeCreate', model: type, ...(created as NonNullable<typeof created>) });
+  }
   const [publishedId] = await tx.insert(
     compileCopyRows(dialect, {
       table: type.table,
       columns: storedColumns(type),
-      overrides: new Map([['published_at', { value: ctx.now(), kind: 'datetime' }]]),
+      overrides: new Map([['published_at', { value: now, kind: 'datetime' }]]),
       where: byId,
     }),
     1,
   );
   if (publishedId === undefined) throw new Error(`Publishing ${type.uid} row ${draftId} returned no id`);
   await copyRowTree(writer, type, draftId, publishedId);
-  if (previous.length === 0) return;
-  await repointIncomingLinks(writer, type, previous, publishedId);
-  await deleteRowTrees(writer, type, previous);
-  await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', previous) }));
+  if (previous.length > 0) {
+    await repointIncomingLinks(writer, type, previous, publishedId);
+    await deleteRowTrees(writer, type, previous);
+    await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', previous) }));
+  }
+  if (!hooks) return;
+  for (const [index, event] of deletes.entries())
+    await hooks.fire({ action: 'afterDelete', model: type, ...event, result: replaced[index] ?? null });
+  const result = await readRow(tx, dialect, type, publishedId);
+  await hooks.fire({ action: 'afterCreate', model: type, ...(created as NonNullable<typeof created>), result });
+}
+
+const PUBLISH_EVENTS = ['beforeCreate', 'afterCreate', 'beforeDelete', 'afterDelete'] as const;
+
+/** The data of a published copy as its create's hooks see it: the draft's values, published now. */
+function publishedData(rows: readonly Record<string, unknown>[], now: Date): Record<string, unknown> {
+  const { id: _id, ...values } = rows[0] ?? {};
+  return { ...values, publishedAt: now.toISOString() };
 }

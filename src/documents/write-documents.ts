@@ -26,6 +26,7 @@ import {
 } from './write-locks.js';
 import type { Dialect } from '../sql/dialect.js';
 import { publishDraft } from './publish-draft.js';
+import { aroundRow, hooksFor, readRow, type RowEvent } from './row-hooks.js';
 import { findOneDocument } from './read-documents.js';
 import { createLocalization, syncSharedAttributes } from './localizations.js';
 
@@ -51,12 +52,38 @@ export async function createDocument(
   guard?: WriteGuard,
 ): Promise<Document> {
   const locale = writeLocale(query);
+  const hooks = hooksFor(ctx.hooks, type, CREATE_EVENTS);
+  if (hooks) {
+    // A before-hook may change the data: it runs first, in the transaction, and the values are prepared from what it left.
+    return ctx.db.transaction(async (tx) => {
+      const created: HookedCreate = { params: { data: { ...data } }, state: {} };
+      await hooks.fire({ action: 'beforeCreate', model: type, ...created });
+      const prepared = await prepareValues(ctx, type, created.params.data as Record<string, unknown>, {
+        creating: true,
+        draft: type.draftAndPublish,
+      });
+      await tx.lock([...uniqueValueLocks(type, prepared.attributes), ...(guard?.locks ?? [])]);
+      await guard?.check(tx);
+      return insertDocument(ctx, tx, type, prepared, query, locale, created);
+    });
+  }
   const prepared = await prepareValues(ctx, type, data, { creating: true, draft: type.draftAndPublish });
   return ctx.db.transaction(async (tx) => {
     await tx.lock([...uniqueValueLocks(type, prepared.attributes), ...(guard?.locks ?? [])]);
     await guard?.check(tx);
     return insertDocument(ctx, tx, type, prepared, query, locale);
   });
+}
+
+/** The events of a row created: a create's before-hook runs before its values are prepared. */
+const CREATE_EVENTS = ['beforeCreate', 'afterCreate'] as const;
+const UPDATE_EVENTS = ['beforeUpdate', 'afterUpdate'] as const;
+const DELETE_EVENTS = ['beforeDelete', 'afterDelete'] as const;
+
+/** A create whose before-hook ran: its params and state, for the after-hook. */
+interface HookedCreate {
+  readonly params: RowEvent['params'];
+  readonly state: Record<string, unknown>;
 }
 
 /**
@@ -142,8 +169,7 @@ export async function deleteDocument(
   return ctx.db.transaction(async (tx) => {
     const ids = versionIds(await lockDocumentForDelete(tx, ctx.db.dialect, type, documentId), query.locale);
     if (ids.length === 0) return false;
-    await deleteRowTrees({ schema: ctx.schema, exec: tx, dialect: ctx.db.dialect }, type, ids);
-    await tx.run(compileDelete(ctx.db.dialect, { table: type.table, where: isIn('id', ids) }));
+    await deleteRows(ctx, tx, type, ids);
     return true;
   });
 }
@@ -156,6 +182,7 @@ async function insertDocument(
   prepared: PreparedValues,
   query: Query,
   locale: string | null,
+  created?: HookedCreate,
 ): Promise<Document> {
   const documentId = createDocumentId();
   const now = ctx.now();
@@ -167,9 +194,48 @@ async function insertDocument(
   const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system, actorColumns(ctx, true)));
   if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
   await writeRowTree(writer, type, rowId, prepared, true, resolved);
+  if (created && ctx.hooks?.has(type.uid, ['afterCreate'])) {
+    const result = await readRow(tx, ctx.db.dialect, type, rowId);
+    await ctx.hooks.fire({ action: 'afterCreate', model: type, ...created, result });
+  }
   if (type.draftAndPublish && query.status !== 'draft')
     await publishDraft(ctx, tx, type, rowId, { documentId, locale });
   return readBack(tx, ctx, type, documentId, query);
+}
+
+/**
+ * Deletes rows of a type with their components and media links: all at once, or one by one
+ * between their `beforeDelete` and `afterDelete` hooks (the row as it was is the after-hook's
+ * result), as Strapi deletes a document's versions.
+ */
+export async function deleteRows(
+  ctx: DocumentContext,
+  tx: Executor,
+  type: ContentType,
+  ids: readonly number[],
+): Promise<void> {
+  const dialect = ctx.db.dialect;
+  const writer = { schema: ctx.schema, exec: tx, dialect };
+  const hooks = hooksFor(ctx.hooks, type, DELETE_EVENTS);
+  if (!hooks) {
+    await deleteRowTrees(writer, type, ids);
+    await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', ids) }));
+    return;
+  }
+  for (const id of ids) {
+    const before = await readRow(tx, dialect, type, id);
+    await aroundRow(
+      hooks,
+      type,
+      { before: 'beforeDelete', after: 'afterDelete' },
+      { where: { id } },
+      async () => {
+        await deleteRowTrees(writer, type, [id]);
+        await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', [id]) }));
+      },
+      async () => before,
+    );
+  }
 }
 
 /**
@@ -194,7 +260,17 @@ async function changeDocument(
   if (rowId === undefined && type.localized && locale !== null && rows.length > 0)
     rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
   if (rowId === undefined) return null;
-  const prepared = await values();
+  const hooks = hooksFor(ctx.hooks, type, UPDATE_EVENTS);
+  const updated: HookedCreate = { params: { where: { id: rowId }, data: { ...data } }, state: {} };
+  if (hooks) await hooks.fire({ action: 'beforeUpdate', model: type, ...updated });
+  // A before-hook that changed the data: the values are prepared again from what it left.
+  const changed = hooks !== null && JSON.stringify(updated.params.data) !== JSON.stringify(data);
+  const prepared = changed
+    ? await prepareValues(ctx, type, updated.params.data as Record<string, unknown>, {
+        creating: false,
+        draft: type.draftAndPublish,
+      })
+    : await values();
   const writer = { schema: ctx.schema, exec: tx, dialect };
   const resolved = await resolveWrite(writer, prepared, relationSource(ctx, type, locale));
   await checkUnique(tx, dialect, type, prepared.attributes, {
@@ -222,6 +298,10 @@ async function changeDocument(
     }),
   );
   await writeRowTree(writer, type, rowId, prepared, false, resolved);
+  if (hooks?.has(type.uid, ['afterUpdate'])) {
+    const result = await readRow(tx, dialect, type, rowId);
+    await hooks.fire({ action: 'afterUpdate', model: type, ...updated, result });
+  }
   const publishing = type.draftAndPublish && query.status !== 'draft';
   if (publishing) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
   if (locale !== null) await syncSharedAttributes(ctx, tx, type, documentId, locale, Object.keys(data), publishing);

@@ -9,6 +9,13 @@ import type { HttpRequest, HttpResponse } from '../http/http-types.js';
 const PRINCIPAL = Symbol('cairn.principal');
 /** The request the context was made from. */
 const REQUEST = Symbol('cairn.request');
+/** The query as project code first read it, and its JSON then. */
+const QUERY_SEEN = Symbol('cairn.querySeen');
+
+interface QuerySeen {
+  query: Record<string, unknown> | undefined;
+  snapshot: string | undefined;
+}
 
 /** A Koa context with what Strapi adds to it (`ctx.send`, `ctx.badRequest`, …). */
 export type ProjectContext = Context;
@@ -83,8 +90,22 @@ export function createContext(
   req.headers = { ...(request.headers as IncomingMessage['headers']) };
   const res = new ServerResponse(req);
   const ctx = app.createContext(req, res);
-  const query = structuredClone(request.query) as Record<string, unknown>;
-  Object.defineProperty(ctx.request, 'query', { value: query, writable: true, configurable: true });
+  // Parsed on first use; what it was then is kept, so a core handler reached with the query as
+  // received reuses the parse Cairn remembers for that query string (api/parsed-queries.ts).
+  const seen: QuerySeen = { query: undefined, snapshot: undefined };
+  Object.defineProperty(ctx.request, 'query', {
+    get: () => {
+      if (seen.query === undefined) {
+        seen.query = request.query as Record<string, unknown>;
+        seen.snapshot = JSON.stringify(seen.query);
+      }
+      return seen.query;
+    },
+    set: (value: Record<string, unknown>) => {
+      seen.query = value;
+    },
+    configurable: true,
+  });
   Object.defineProperty(ctx, 'query', {
     get: () => ctx.request.query,
     set: (value: Record<string, unknown>) => {
@@ -97,6 +118,7 @@ export function createContext(
   (ctx.request as unknown as { params: unknown }).params = ctx.params;
   (ctx as unknown as Record<symbol, unknown>)[PRINCIPAL] = principal;
   (ctx as unknown as Record<symbol, unknown>)[REQUEST] = request;
+  (ctx as unknown as Record<symbol, unknown>)[QUERY_SEEN] = seen;
   return ctx;
 }
 
@@ -110,16 +132,18 @@ export function principalOf(ctx: ProjectContext): Principal {
   return (ctx as unknown as Record<symbol, Principal>)[PRINCIPAL] ?? { kind: 'public' };
 }
 
-/** The HttpRequest of this context as project code left it: its query, body and the given params. */
+/**
+ * The HttpRequest of this context as project code left it: its query, body and the given params.
+ * The raw query string is kept while the query is the one received (not read, or read and left
+ * as it was), so its parse is shared with every other request of that string.
+ */
 export function requestOf(ctx: ProjectContext, params: Readonly<Record<string, string>>): HttpRequest {
   const request = (ctx as unknown as Record<symbol, HttpRequest>)[REQUEST] as HttpRequest;
-  return {
-    ...request,
-    params,
-    query: ctx.query as Record<string, unknown>,
-    rawQuery: undefined,
-    body: (ctx.request as { body?: unknown }).body,
-  };
+  const seen = (ctx as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] as QuerySeen;
+  const body = (ctx.request as { body?: unknown }).body;
+  if (seen.query === undefined) return { ...request, params, body };
+  const unchanged = seen.snapshot !== undefined && JSON.stringify(seen.query) === seen.snapshot;
+  return { ...request, params, body, query: seen.query, rawQuery: unchanged ? request.rawQuery : undefined };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { ProjectError } from '../core/errors.js';
-import { usablePrivateFolder } from '../core/private-folder.js';
 import { isGeneratedBoilerplate } from '../project/generated-boilerplate.js';
+import type { CodeImporter } from './code-module-loader.js';
 import { CORE_FACTORY } from './strapi-packages.js';
 import { projectFrame } from './unoffered-member.js';
 
@@ -20,6 +20,8 @@ export interface ApiCode {
   readonly routes: readonly CodeFile[];
   readonly policies: ReadonlyMap<string, CodeFile>;
   readonly middlewares: ReadonlyMap<string, CodeFile>;
+  /** `content-types/<name>/lifecycles.*`, by content type name. */
+  readonly lifecycles: ReadonlyMap<string, CodeFile>;
 }
 
 /** A project's server code as Strapi loads it, not yet run: modules only. */
@@ -39,45 +41,15 @@ const CODE = /\.(js|cjs|mjs|ts|cts|mts)$/;
 const SKIPPED = /\.d\.[cm]?ts$|\.(test|spec)\.[cm]?[jt]s$/;
 const KINDS = ['controllers', 'services', 'routes', 'policies', 'middlewares'] as const;
 
-/** How the files are imported: a jiti-like `import` with Strapi's packages replaced by Cairn's. */
-export interface CodeImporter {
-  import(file: string): Promise<unknown>;
-}
-
-/**
- * Creates the importer of one project load: TypeScript, ES modules and CommonJS alike, compiled
- * by jiti (its output kept in `transpileCache` between runs, keyed by content), with `modules`
- * (strapi-packages.ts) in place of Strapi's packages and source maps so stack lines are the
- * project's own.
- */
-export async function createCodeImporter(
-  projectDir: string,
-  modules: Record<string, unknown>,
-  transpileCache: string | null,
-): Promise<CodeImporter> {
-  const { createJiti } = await import('jiti');
-  const fsCache = transpileCache !== null && usablePrivateFolder(transpileCache) ? transpileCache : false;
-  const jiti = createJiti(join(projectDir, 'package.json'), {
-    fsCache,
-    sourceMaps: true,
-    virtualModules: modules,
-    interopDefault: true,
-  });
-  return { import: (file) => jiti.import(file, { default: true }) };
-}
-
 /**
  * Finds and imports the project's server code: `src/index`, `src/api/<name>/{controllers,
  * services,routes,policies,middlewares}/*`, `src/policies/*`, `src/middlewares/*`. Files that
  * Strapi's generators write unchanged are not imported (listed in `generated`). A file that does
  * not compile or throws while loading stops the start with one message naming it and the line.
  */
-export async function loadCodeFiles(
-  projectDir: string,
-  createImporter: () => Promise<CodeImporter>,
-): Promise<CodeFiles> {
+export async function loadCodeFiles(projectDir: string, createImporter: () => CodeImporter): Promise<CodeFiles> {
   const generated: string[] = [];
-  let importer: Promise<CodeImporter> | null = null;
+  let importer: CodeImporter | null = null;
   const load = async (file: string): Promise<CodeFile | null> => {
     const path = relative(projectDir, file);
     const source = readFileSync(file, 'utf8');
@@ -89,7 +61,7 @@ export async function loadCodeFiles(
     }
     try {
       importer ??= createImporter();
-      return { path, exports: await (await importer).import(file) };
+      return { path, exports: await importer.import(file) };
     } catch (error) {
       throw loadError(projectDir, path, error);
     }
@@ -110,7 +82,14 @@ export async function loadCodeFiles(
     const [controllers, services, routeFiles, policies, middlewares] = await Promise.all(
       KINDS.map((kind) => byName(join(dir, kind))),
     );
+    const lifecycles = new Map<string, CodeFile>();
+    for (const name of subfolders(join(dir, 'content-types'))) {
+      const file = codeFilesIn(join(dir, 'content-types', name)).find((candidate) => stem(candidate) === 'lifecycles');
+      const loaded = file ? await load(file) : null;
+      if (loaded) lifecycles.set(name, loaded);
+    }
     apis.set(api, {
+      lifecycles,
       controllers: controllers as Map<string, CodeFile>,
       services: services as Map<string, CodeFile>,
       routes: [...(routeFiles as Map<string, CodeFile>).values()],
@@ -130,11 +109,6 @@ export async function loadCodeFiles(
 /** What `factories.createCoreRouter(uid)` exports, for a generated router file left unloaded. */
 function generatedRouter(uid: string): object {
   return { [CORE_FACTORY]: { kind: 'router', uid, config: {} }, type: 'content-api', prefix: undefined };
-}
-
-/** Whether the folder holds a route file for this api (then only its routes are served). */
-export function hasRouteFiles(projectDir: string, api: string): boolean {
-  return codeFilesIn(join(projectDir, 'src', 'api', api, 'routes')).length > 0;
 }
 
 /** The code files directly in `dir`, sorted by name; one per name (`x.ts` over `x.js`, as a TS build would). */

@@ -1,7 +1,8 @@
 import type { EnvHelper } from '../config/env-helper.js';
 import { loadOtherConfigFiles, type RawConfig } from '../config/load-config-files.js';
 import type { Schema } from '../schema/types.js';
-import { createCodeImporter, loadCodeFiles, type CodeFiles } from './load-code-files.js';
+import { createCodeImporter } from './code-module-loader.js';
+import { loadCodeFiles, type CodeFiles } from './load-code-files.js';
 import { projectRouteTable, routeActions, typesWithRouteFiles, type ProjectRoute } from './project-routes.js';
 import { strapiPackages, type CoreBuilders } from './strapi-packages.js';
 
@@ -64,7 +65,7 @@ export async function loadProjectCode(options: {
     files.middlewares.size > 0 ||
     [...files.apis.values()].some(
       (api) =>
-        api.controllers.size + api.services.size + api.policies.size + api.middlewares.size > 0 ||
+        api.controllers.size + api.services.size + api.policies.size + api.middlewares.size + api.lifecycles.size > 0 ||
         api.routes.some((route) => !files.generated.includes(route.path)),
     );
   if (!hasCode && !ownMiddlewares) return null;

@@ -3,7 +3,6 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import type { GuardedRoute } from '../api/guard.js';
 import { contentApiRoutes } from '../api/content-api.js';
 import { getApiToken } from '../api-tokens/api-token-store.js';
-import type { Config } from '../config/config.js';
 import { ProjectError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
@@ -22,6 +21,10 @@ import { createKoaRunner, globalMiddlewares, type KoaRunner } from './koa-routes
 import { createProjectConfig } from './project-config.js';
 import { createProjectDocuments, type ProjectDocuments } from './project-documents.js';
 import type { ProjectCode } from './project-code.js';
+import type { Lifecycles } from './lifecycles.js';
+import { createProjectCron } from './cron.js';
+import { createEntityService } from './entity-service.js';
+import { readRow } from '../documents/row-hooks.js';
 import { routeChain } from './route-pipeline.js';
 import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
@@ -44,6 +47,10 @@ export interface ProjectCodeDeps {
   readonly now: () => Date;
   /** Reads the users-permissions roles and permissions again (and tells the other instances): after a Query Engine write to them. */
   readonly reloadRoles: () => Promise<void>;
+  /** The project's lifecycles, which `strapi.db.lifecycles.subscribe` adds to. */
+  readonly lifecycles: Lifecycles;
+  /** Whether this instance runs scheduled work now (cluster leader, or alone). */
+  readonly leads: () => boolean;
 }
 
 /** The users-permissions types whose rows the access checks hold in memory. */
@@ -132,6 +139,12 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
   };
   code.bindCore(core);
   let strapi: Record<string, unknown> | null = null;
+  const cron = createProjectCron({
+    config: (code.configFiles.server as { cron?: unknown } | undefined)?.cron,
+    strapi: () => strapi,
+    leads: deps.leads,
+    logger,
+  });
   const registry: CodeRegistry = createCodeRegistry(files, schema, () => strapi, core);
   const schemas = strapiSchemas(project);
   strapi = createStrapiObject({
@@ -158,6 +171,16 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     service: (uid) => registry.service(uid),
     controller: (uid) => registry.controller(uid),
     pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
+    lifecycles: deps.lifecycles,
+    cron,
+    entityService: createEntityService({
+      schema,
+      documents,
+      rowById: async (uid, id) => {
+        const type = schema.contentTypes.get(uid);
+        return type ? readRow(deps.db, deps.db.dialect, type, id) : null;
+      },
+    }),
   });
   const previousGlobal = (globalThis as { strapi?: unknown }).strapi;
   (globalThis as { strapi?: unknown }).strapi = strapi;
@@ -210,8 +233,12 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     },
     routes: koaRoutes,
     wrap: (routes) => runner.wrap(routes),
-    bootstrap: () => runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap'),
+    async bootstrap() {
+      await runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap');
+      cron.start();
+    },
     async destroy() {
+      cron.stop();
       try {
         await runHook(lifecycle.destroy, strapi, files.index?.path, 'destroy');
       } finally {
@@ -223,6 +250,9 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       ...koaRoutes.map((route) => `${route.method} ${route.path} → ${route.action ?? 'a function'} (project code)`),
       ...(globals.names.length > 0 ? [`global middlewares: ${globals.names.join(', ')}`] : []),
       ...(lifecycle.names.length > 0 ? [`${files.index?.path}: ${lifecycle.names.join(', ')}`] : []),
+      ...(cron.jobs.length > 0
+        ? [`cron: ${cron.jobs.map((job) => `${job.name} (${job.options.rule})`).join(', ')}`]
+        : []),
     ],
   };
 }

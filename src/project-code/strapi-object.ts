@@ -9,6 +9,8 @@ import type { LocaleEntry } from '../i18n/locales.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
 import { bearerToken } from '../access/principal.js';
 import type { Config } from '../config/config.js';
+import type { ProjectCron } from './cron.js';
+import type { EntityService } from './entity-service.js';
 import type { ProjectConfig } from './project-config.js';
 import type { ProjectDocuments } from './project-documents.js';
 import type { ProjectContext } from './koa-context.js';
@@ -34,6 +36,12 @@ export interface StrapiObjectDeps {
   /** `strapi.service(uid)` / `strapi.controller(uid)`: the project's, or the core ones. */
   service(uid: string): object | undefined;
   controller(uid: string): object | undefined;
+  /** `strapi.entityService`. */
+  readonly entityService: EntityService;
+  /** `strapi.cron`. */
+  readonly cron: ProjectCron;
+  /** `strapi.db.lifecycles`. */
+  readonly lifecycles: { subscribe(subscriber: unknown): void };
   /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
   readonly pluginServices: Readonly<Record<string, Readonly<Record<string, object>>>>;
 }
@@ -93,7 +101,14 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
       Object.entries(deps.pluginServices).map(([name, services]) => [name, { services, controllers: {} }]),
     ),
     store: coreStore(db, storeKey),
-    db: strict('strapi.db', { query: (uid: string) => deps.query(uid) }),
+    cron: deps.cron,
+    entityService: strict('strapi.entityService', { ...deps.entityService }),
+    db: strict('strapi.db', {
+      query: (uid: string) => deps.query(uid),
+      lifecycles: strict('strapi.db.lifecycles', {
+        subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
+      }),
+    }),
     /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */
     query: (uid: string) => deps.query(uid),
     dirs: {

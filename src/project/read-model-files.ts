@@ -96,25 +96,24 @@ export function readPluginExtensions(projectDir: string): PluginExtension[] {
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 
 /**
- * Custom code Strapi would execute and Cairn does not run yet: content-type lifecycles
- * (`lifecycles.js` beside a content type's schema), everything under `src/extensions`, and the
- * migrations of `database/migrations/` Strapi runs before it starts. Controllers, services,
- * routes, policies, middlewares and `src/index` run (project-code/). Files Strapi's generators
+ * Custom code Strapi would execute and Cairn does not run yet: everything under
+ * `src/extensions`, and the migrations of `database/migrations/` Strapi runs before it starts.
+ * Controllers, services, routes, policies, middlewares, lifecycles and `src/index` run
+ * (project-code/). Files Strapi's generators
  * wrote unchanged are left out: they do what Cairn does (generated-boilerplate.ts).
  */
 export function listIgnoredCodeFiles(projectDir: string): string[] {
   const found: string[] = [];
-  const walk = (dir: string, keep: (path: string) => boolean = () => true) => {
+  const walk = (dir: string) => {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir).sort()) {
       const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path, keep);
-      else if (CODE_FILE.test(entry) && keep(path) && !isGeneratedBoilerplate(readFileSync(path, 'utf8')))
+      if (statSync(path).isDirectory()) walk(path);
+      else if (CODE_FILE.test(entry) && !isGeneratedBoilerplate(readFileSync(path, 'utf8')))
         found.push(relative(projectDir, path));
     }
   };
   const src = join(projectDir, 'src');
-  walk(join(src, 'api'), (path) => /[\\/]content-types[\\/][^\\/]+[\\/]lifecycles\.[cm]?[jt]s$/.test(path));
   walk(join(src, 'extensions'));
   walk(join(projectDir, 'database', 'migrations'));
   return found.sort();

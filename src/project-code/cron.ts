@@ -1,0 +1,134 @@
+import { Cron } from 'croner';
+import type { Logger } from 'pino';
+import { ProjectError, ValidationError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
+
+/** One scheduled task as `strapi.cron.jobs` lists it. */
+export interface CronJob {
+  readonly name: string;
+  readonly options: { readonly rule: string; readonly tz?: string; readonly start?: unknown; readonly end?: unknown };
+  readonly job: Cron;
+}
+
+/** `strapi.cron`: the project's scheduled tasks. */
+export interface ProjectCron {
+  add(tasks: unknown): void;
+  remove(name: string): void;
+  readonly jobs: readonly CronJob[];
+  /** Starts the tasks (after `bootstrap`, as Strapi does); tasks added later start at once. */
+  start(): void;
+  /** Stops every task (the server is stopping). */
+  stop(): void;
+}
+
+/**
+ * Strapi's cron: `config/server` `cron: { enabled, tasks }` (tasks usually imported from
+ * `config/cron-tasks`) and `strapi.cron.add/remove/jobs`, in both of Strapi's forms,
+ * `{ name: { task, options: { rule, tz, start, end } } }` (or `options: '<rule>'`) and
+ * `{ '<rule>': task }`. Rules have 5 or 6 fields (the first of six is the second), scheduled by
+ * croner. A task runs `task({ strapi })` only on the instance that leads (`leads`: with several
+ * instances on one database, one runs them), never twice at once; what it throws is logged.
+ * Tasks are added only when `enabled`; `strapi.cron.add` adds them whatever it says, as in Strapi.
+ */
+export function createProjectCron(options: {
+  readonly config: unknown;
+  readonly strapi: () => unknown;
+  readonly leads: () => boolean;
+  readonly logger: Logger;
+}): ProjectCron {
+  const jobs: CronJob[] = [];
+  let started = false;
+  const add = (tasks: unknown, where: string) => {
+    if (!isRecord(tasks)) throw new ValidationError(`${where}: cron tasks must be an object`);
+    for (const [key, entry] of Object.entries(tasks)) {
+      const { task, rule, tz, start, end, name } = readTask(key, entry, where);
+      const run = async () => {
+        if (!options.leads()) return;
+        try {
+          await task({ strapi: options.strapi() });
+        } catch (error) {
+          options.logger.error({ err: error }, `the cron task ${name} failed`);
+        }
+      };
+      let job: Cron;
+      try {
+        job = new Cron(
+          rule,
+          {
+            protect: true,
+            paused: !started,
+            ...(tz !== undefined && { timezone: tz }),
+            ...(start !== undefined && { startAt: start as Date | string }),
+            ...(end !== undefined && { stopAt: end as Date | string }),
+          },
+          run,
+        );
+      } catch (error) {
+        throw new ValidationError(
+          `${where}: the cron task ${name} has an invalid rule ${rule}: ${(error as Error).message}`,
+        );
+      }
+      jobs.push({ name, options: { rule, ...(tz !== undefined && { tz }), start, end }, job });
+    }
+  };
+  const config = isRecord(options.config) ? options.config : {};
+  if (config.enabled === true && config.tasks !== undefined) {
+    try {
+      add(config.tasks, 'config/server cron.tasks');
+    } catch (error) {
+      throw new ProjectError((error as Error).message);
+    }
+  }
+  return {
+    add: (tasks) => add(tasks, 'strapi.cron.add'),
+    remove(name) {
+      for (let index = jobs.length - 1; index >= 0; index--) {
+        const job = jobs[index] as CronJob;
+        if (job.name !== name) continue;
+        job.job.stop();
+        jobs.splice(index, 1);
+      }
+    },
+    get jobs() {
+      return [...jobs];
+    },
+    start() {
+      started = true;
+      for (const job of jobs) job.job.resume();
+    },
+    stop() {
+      for (const job of jobs.splice(0)) job.job.stop();
+    },
+  };
+}
+
+type TaskFunction = (args: { strapi: unknown }) => unknown;
+
+function readTask(
+  key: string,
+  entry: unknown,
+  where: string,
+): { task: TaskFunction; rule: string; tz?: string; start?: unknown; end?: unknown; name: string } {
+  if (typeof entry === 'function') return { task: entry as TaskFunction, rule: key, name: key };
+  if (!isRecord(entry) || typeof entry.task !== 'function')
+    throw new ValidationError(`${where}: ${key} must be a function or { task, options }`);
+  const opts = entry.options;
+  if (typeof opts === 'string') return { task: entry.task as TaskFunction, rule: opts, name: key };
+  if (isRecord(opts) && typeof opts.rule === 'string') {
+    return {
+      task: entry.task as TaskFunction,
+      rule: opts.rule,
+      name: key,
+      ...(typeof opts.tz === 'string' && { tz: opts.tz }),
+      ...(opts.start !== undefined && { start: opts.start }),
+      ...(opts.end !== undefined && { end: opts.end }),
+    };
+  }
+  // `{ '<rule>': { task, options: { tz } } }`: the key is the rule.
+  return {
+    task: entry.task as TaskFunction,
+    rule: key,
+    name: key,
+    ...(isRecord(opts) && typeof opts.tz === 'string' && { tz: opts.tz }),
+  };
+}

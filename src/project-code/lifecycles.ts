@@ -1,0 +1,107 @@
+import { ProjectError, ValidationError } from '../core/errors.js';
+import { isRecord } from '../core/is-record.js';
+import type { RowAction, RowEvent, RowHooks } from '../documents/row-hooks.js';
+import type { ContentType, Schema } from '../schema/types.js';
+import type { CodeFiles } from './load-code-files.js';
+
+/** A subscriber as `strapi.db.lifecycles.subscribe` takes it: hooks by event (optionally `models`), or one function. */
+type Subscriber =
+  | { readonly models: ReadonlySet<string> | null; readonly hooks: Readonly<Record<string, unknown>> }
+  | { readonly all: (event: unknown) => unknown };
+
+/** The project's lifecycles: the write path's RowHooks, and `strapi.db.lifecycles`. */
+export interface Lifecycles extends RowHooks {
+  /** `strapi.db.lifecycles.subscribe(subscriber)`. */
+  subscribe(subscriber: unknown): void;
+}
+
+const ACTIONS: readonly RowAction[] = [
+  'beforeCreate',
+  'afterCreate',
+  'beforeUpdate',
+  'afterUpdate',
+  'beforeDelete',
+  'afterDelete',
+];
+
+/**
+ * Strapi's database lifecycles: each content type's `lifecycles.{js,ts}` (registered first, as
+ * Strapi loads them with the model) and the subscribers project code adds with
+ * `strapi.db.lifecycles.subscribe({ models, beforeCreate, … })` or a function, called in that order.
+ * A hook gets Strapi's event: `action`, `model` (uid, singularName, tableName, attributes),
+ * `params` (changes to `params.data` in a before-hook are what is written), `state` (shared by a
+ * before and its after) and `result`; it may be async; what it throws aborts the write.
+ */
+export function createLifecycles(files: CodeFiles, schema: Schema): Lifecycles {
+  const subscribers: Subscriber[] = [];
+  for (const [api, code] of files.apis) {
+    for (const [name, file] of code.lifecycles) {
+      const uid = `api::${api}.${name}`;
+      if (!schema.contentTypes.has(uid)) continue;
+      if (!isRecord(file.exports)) throw new ProjectError(`${file.path}: must export an object of lifecycle hooks`);
+      subscribers.push({ models: new Set([uid]), hooks: file.exports });
+    }
+  }
+  const models = new Map<string, Record<string, unknown>>();
+  const modelOf = (type: ContentType) => {
+    let model = models.get(type.uid);
+    if (!model) {
+      model = Object.freeze({
+        uid: type.uid,
+        singularName: type.singularName,
+        tableName: type.table,
+        attributes: Object.fromEntries(
+          [...type.attributes].map(([name, attribute]) => [name, { type: attribute.type }]),
+        ),
+      });
+      models.set(type.uid, model);
+    }
+    return model;
+  };
+  const handlers = (uid: string, action: string) =>
+    subscribers.flatMap((subscriber) => {
+      if ('all' in subscriber) return [subscriber.all];
+      if (subscriber.models && !subscriber.models.has(uid)) return [];
+      const hook = subscriber.hooks[action];
+      return typeof hook === 'function'
+        ? [(event: unknown) => (hook as (e: unknown) => unknown).call(subscriber.hooks, event)]
+        : [];
+    });
+  return {
+    has: (uid, actions) => actions.some((action) => handlers(uid, action).length > 0),
+    async fire(event: RowEvent) {
+      const shown = {
+        action: event.action,
+        model: modelOf(event.model),
+        params: event.params,
+        state: event.state,
+        ...(event.result !== undefined && { result: event.result }),
+      };
+      for (const handler of handlers(event.model.uid, event.action)) await handler(shown);
+    },
+    subscribe(subscriber) {
+      if (typeof subscriber === 'function') {
+        subscribers.push({ all: subscriber as (event: unknown) => unknown });
+        return;
+      }
+      if (!isRecord(subscriber))
+        throw new ValidationError('strapi.db.lifecycles.subscribe() takes { models?, beforeCreate, … } or a function');
+      const listed = Array.isArray(subscriber.models) ? new Set(subscriber.models.map(String)) : null;
+      const unknownHook = Object.keys(subscriber).find((key) => key !== 'models' && !isKnownEvent(key));
+      if (
+        unknownHook !== undefined &&
+        typeof subscriber[unknownHook] === 'function' &&
+        !/^(before|after)/.test(unknownHook)
+      )
+        throw new ValidationError(`strapi.db.lifecycles.subscribe(): ${unknownHook} is not a lifecycle event`);
+      subscribers.push({ models: listed, hooks: subscriber });
+    },
+  };
+}
+
+function isKnownEvent(name: string): boolean {
+  return (
+    (ACTIONS as readonly string[]).includes(name) ||
+    /^(before|after)(FindOne|FindMany|Count|CreateMany|UpdateMany|DeleteMany)$/.test(name)
+  );
+}
