@@ -19,6 +19,19 @@ const FILES = {
     { method: 'GET', path: '/qe-recent-tags', handler: 'qe.recentTags' },
   ],
 };`,
+  'src/api/author/content-types/author/lifecycles.js': `'use strict';
+const { errors } = require('@strapi/utils');
+module.exports = {
+  beforeCreate(event) {
+    if (event.params.data.bio === undefined) event.params.data.bio = 'set by beforeCreate';
+  },
+  beforeUpdate(event) {
+    if (event.params.data.name === 'Forbidden') throw new errors.ApplicationError('authors are never named Forbidden');
+  },
+  async afterDelete(event) {
+    await strapi.db.query('api::tag.tag').create({ data: { name: 'deleted ' + event.result.name } });
+  },
+};`,
   'src/api/qe/controllers/qe.js': `'use strict';
 module.exports = ({ strapi }) => ({
   async run(ctx) {
@@ -262,6 +275,18 @@ for (const database of inject('databases')) {
       });
       expect(rest.json.data?.cover, rest.text).toMatchObject({ id: fileId });
       expect(await qe(ARTICLE, 'deleteMany', { where })).toEqual({ count: 2 }); // the draft and the published row
+    });
+
+    it("fires the project's lifecycles around single-row writes, inside their transaction", async () => {
+      const author = await qe(AUTHOR, 'create', { data: { name: 'Grace' }, select: ['name', 'bio'] });
+      expect(author).toEqual({ name: 'Grace', bio: 'set by beforeCreate' });
+      const refused = await qe(AUTHOR, 'update', { where: { name: 'Grace' }, data: { name: 'Forbidden' } }, 400);
+      expect(refused.error.message).toBe('authors are never named Forbidden');
+      expect(await qe(AUTHOR, 'count', { where: { name: 'Grace' } })).toBe(1);
+      await qe(AUTHOR, 'delete', { where: { name: 'Grace' } });
+      const logged = await qe(TAG, 'findOne', { where: { name: 'deleted Grace' }, select: ['name'] });
+      expect(logged).toEqual({ name: 'deleted Grace' });
+      await qe(TAG, 'delete', { where: { name: 'deleted Grace' } });
     });
 
     it('pages, counts, limits and orders in every form', async () => {

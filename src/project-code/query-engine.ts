@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import type { Database, Transaction } from '../db/database.js';
+import type { RowAction, RowEvent, RowHooks } from '../documents/row-hooks.js';
 import type { ChangeBus } from '../events/change-bus.js';
 import { getModel, type Model, type Schema } from '../schema/types.js';
 import { MOST_DOCUMENT_CHANGES, publishRowChanges } from './query-engine-changes.js';
@@ -27,6 +28,8 @@ export interface QueryEngineDeps {
    * again (the users-permissions roles and permissions the access checks use).
    */
   readonly afterWrite?: (uid: string) => Promise<void>;
+  /** The project's lifecycles, fired around each single-row write (create, update, delete). */
+  readonly hooks?: RowHooks;
 }
 
 /** `findPage`'s answer. */
@@ -53,8 +56,9 @@ export interface QueryEngineApi {
  * Strapi's Query Engine (`strapi.db.query(uid)`, its entity manager): reads and writes ROWS of any
  * content type or component — a published document under draft & publish is two rows, nothing
  * defaults a status or a locale, nothing checks permissions. `where` is planned by Cairn's filter
- * planner, statements compiled by sql/; writes run in one transaction each, then publish their
- * change (query-engine-changes.ts). An unknown uid or attribute is a ValidationError naming it.
+ * planner, statements compiled by sql/; writes run in one transaction each (the project's
+ * lifecycles around a single-row write, inside it), then publish their change
+ * (query-engine-changes.ts). An unknown uid or attribute is a ValidationError naming it.
  */
 export function createQueryEngine(deps: QueryEngineDeps): (uid: string) => QueryEngineApi {
   const engines = new Map<string, QueryEngineApi>();
@@ -91,6 +95,24 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     publishRowChanges(deps.changes, model, kind, rows, deps.now());
     await deps.afterWrite?.(model.uid);
   };
+  /**
+   * The project's lifecycles of one row operation (Strapi's entity manager fires them for the
+   * Query Engine too): `params` is the caller's object, so what a before-hook changes in it
+   * (`params.data`, `params.where`) is what runs; the after-hook gets the row returned, and is not
+   * fired when no row matched. Inside the write's transaction: a throw rolls it back. Null when
+   * the type has no such hook (nothing is built).
+   */
+  const lifecycles = (before: RowAction, after: RowAction, p: object) => {
+    const hooks = deps.hooks;
+    if (model.modelType !== 'contentType' || !hooks?.has(model.uid, [before, after])) return null;
+    const state: Record<string, unknown> = {};
+    const event = { model, params: p as RowEvent['params'], state };
+    return {
+      before: () => (hooks.has(model.uid, [before]) ? hooks.fire({ ...event, action: before }) : Promise.resolve()),
+      after: (result: FoundRow | null) =>
+        hooks.has(model.uid, [after]) ? hooks.fire({ ...event, action: after, result }) : Promise.resolve(),
+    };
+  };
   const findOne = async (raw?: FindParams) => (await findRows(pool, model, params(raw, 'findOne'), 1))[0] ?? null;
   const idWhere = (id: number) => ({ id });
 
@@ -108,13 +130,16 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     count: async (raw) => countRows(pool, model, params(raw, 'count').where),
 
     async create(raw) {
-      const { data, select, populate } = params(raw, 'create');
-      const row = rowData(schema, model, data, 'create', deps.now());
+      const p = params(raw, 'create');
+      const hooks = lifecycles('beforeCreate', 'afterCreate', p);
       const { found, written } = await db.transaction(async (tx) => {
         const reader = inTx(tx);
-        const id = await insertRow(reader, model, row);
+        await hooks?.before();
+        const id = await insertRow(reader, model, rowData(schema, model, p.data, 'create', deps.now()));
         const [created] = await rowsWhere(reader, model, idWhere(id), true);
-        return { found: await readBack(reader, id, select, populate), written: created ? [created] : [] };
+        const result = await readBack(reader, id, p.select, p.populate);
+        await hooks?.after(result);
+        return { found: result, written: created ? [created] : [] };
       });
       await committed('create', written);
       return found;
@@ -137,19 +162,20 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     },
 
     async update(raw) {
-      const { where, data, select, populate } = params(raw, 'update');
-      requireWhere(where, 'update');
-      const row = rowData(schema, model, data, 'update', deps.now());
+      const p = params(raw, 'update');
+      requireWhere(p.where, 'update');
+      const hooks = lifecycles('beforeUpdate', 'afterUpdate', p);
       const { found, written } = await db.transaction(async (tx) => {
         const reader = inTx(tx);
-        const [target] = await rowsWhere(reader, model, where, true);
+        await hooks?.before();
+        const row = rowData(schema, model, p.data, 'update', deps.now());
+        const [target] = await rowsWhere(reader, model, p.where, true);
         if (!target) return { found: null, written: [] };
         await updateRow(reader, model, target.id, row);
         const [after] = await rowsWhere(reader, model, idWhere(target.id), true);
-        return {
-          found: await readBack(reader, target.id, select, populate),
-          written: [target, ...(after ? [after] : [])],
-        };
+        const result = await readBack(reader, target.id, p.select, p.populate);
+        await hooks?.after(result);
+        return { found: result, written: [target, ...(after ? [after] : [])] };
       });
       await committed('update', written);
       return found;
@@ -183,16 +209,20 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     },
 
     async delete(raw) {
-      const { where, select, populate } = params(raw, 'delete');
-      requireWhere(where, 'delete');
-      const withId =
-        select === undefined || select === null ? select : ['id', ...(Array.isArray(select) ? select : [select])];
+      const p = params(raw, 'delete');
+      requireWhere(p.where, 'delete');
+      const hooks = lifecycles('beforeDelete', 'afterDelete', p);
       const { found, written } = await db.transaction(async (tx) => {
         const reader = inTx(tx);
-        const [target] = await rowsWhere(reader, model, where, true);
+        await hooks?.before();
+        const [target] = await rowsWhere(reader, model, p.where, true);
         if (!target) return { found: null, written: [] };
-        const entity = await readBack(reader, target.id, withId, populate);
+        const select = p.select;
+        const withId =
+          select === undefined || select === null ? select : ['id', ...(Array.isArray(select) ? select : [select])];
+        const entity = await readBack(reader, target.id, withId, p.populate);
         await deleteRows(reader, model, [target.id]);
+        await hooks?.after(entity);
         return { found: entity, written: [target] };
       });
       await committed('delete', written);

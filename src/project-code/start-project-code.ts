@@ -162,6 +162,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       afterWrite: async (uid) => {
         if (ROLE_TYPES.has(uid)) await deps.reloadRoles();
       },
+      hooks: deps.lifecycles,
     }),
     contentTypes: schemas.contentTypes,
     components: schemas.components,
