@@ -25,8 +25,14 @@ module.exports = {
   beforeCreate(event) {
     if (event.params.data.bio === undefined) event.params.data.bio = 'set by beforeCreate';
   },
-  beforeUpdate(event) {
-    if (event.params.data.name === 'Forbidden') throw new errors.ApplicationError('authors are never named Forbidden');
+  async beforeUpdate(event) {
+    if (event.params.data.name !== 'Forbidden') return;
+    // Written inside the update's transaction, then rolled back with it: never in force.
+    const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+    await strapi.db
+      .query('plugin::users-permissions.permission')
+      .create({ data: { action: 'api::secret.secret.find', role: role.id } });
+    throw new errors.ApplicationError('authors are never named Forbidden');
   },
   async afterDelete(event) {
     await strapi.db.query('api::tag.tag').create({ data: { name: 'deleted ' + event.result.name } });
@@ -283,6 +289,9 @@ for (const database of inject('databases')) {
       const refused = await qe(AUTHOR, 'update', { where: { name: 'Grace' }, data: { name: 'Forbidden' } }, 400);
       expect(refused.error.message).toBe('authors are never named Forbidden');
       expect(await qe(AUTHOR, 'count', { where: { name: 'Grace' } })).toBe(1);
+      const permission = { action: 'api::secret.secret.find' };
+      expect(await qe('plugin::users-permissions.permission', 'count', { where: permission })).toBe(0);
+      expect((await server.request('GET', '/api/secrets', { auth: 'public' })).status).toBe(403);
       await qe(AUTHOR, 'delete', { where: { name: 'Grace' } });
       const logged = await qe(TAG, 'findOne', { where: { name: 'deleted Grace' }, select: ['name'] });
       expect(logged).toEqual({ name: 'deleted Grace' });

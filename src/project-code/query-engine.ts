@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import type { Database, Transaction } from '../db/database.js';
+import { afterCommit } from '../db/nested-transactions.js';
 import type { RowAction, RowEvent, RowHooks } from '../documents/row-hooks.js';
 import type { ChangeBus } from '../events/change-bus.js';
 import { getModel, type Model, type Schema } from '../schema/types.js';
@@ -90,10 +91,13 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     if (!isRecord(where) || Object.keys(where).length === 0)
       throw queryError(model.uid, `${verb} requires a where parameter`);
   };
+  // Told once committed: a write made inside another one's transaction (a lifecycle hook's) waits for its commit.
   const committed = async (kind: 'create' | 'update' | 'delete', rows: readonly RowIdentity[]) => {
     if (rows.length === 0) return;
-    publishRowChanges(deps.changes, model, kind, rows, deps.now());
-    await deps.afterWrite?.(model.uid);
+    await afterCommit(db, async () => {
+      publishRowChanges(deps.changes, model, kind, rows, deps.now());
+      await deps.afterWrite?.(model.uid);
+    });
   };
   /**
    * The project's lifecycles of one row operation (Strapi's entity manager fires them for the
