@@ -318,6 +318,17 @@ for (const database of inject('databases')) {
       const first = await qe(TAG, 'findOne', { where: { name: { $ne: 'alpha' } }, orderBy: { name: 'desc' } });
       expect(first.name).toBe('gamma');
       expect(await qe(TAG, 'findOne', { where: { name: 'nope' } })).toBeNull();
+      const limited = await qe(TAG, 'findOne', {
+        where: { name: 'gamma' },
+        select: ['name'],
+        populate: { articles: { select: ['title'], orderBy: { title: 'desc' }, limit: 1, offset: 1 } },
+      });
+      expect(limited.articles).toEqual([{ title: 'First' }]); // Second, First: the second one
+      const byRelation = await qe(ARTICLE, 'findMany', {
+        select: ['title'],
+        orderBy: [{ tags: { name: 'asc' } }, { title: 'asc' }],
+      });
+      expect(names(byRelation)).toEqual(['third draft', 'First', 'Second']); // no tag sorts first
     });
 
     it('updates and deletes one row or many, returning what Strapi returns', async () => {
