@@ -17,6 +17,7 @@ import { streamRoutes } from './api/stream-routes.js';
 import { createStreamHub, type StreamHub } from './realtime/stream-hub.js';
 import type { Database, QueryListener } from './db/database.js';
 import { joinNestedTransactions } from './db/nested-transactions.js';
+import type { Lifecycles } from './project-code/lifecycles.js';
 import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
 import { createDocumentContext, type DocumentContext } from './documents/context.js';
@@ -94,9 +95,10 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
   const now = options.now ?? (() => new Date());
   const opened = await openDatabase(loaded.config.database, options.onQuery);
   // Project code's hooks write inside the writes that fire them: their transactions join the open one.
-  const db = loaded.code ? joinNestedTransactions(opened) : opened;
+  const db = loaded.code ? joinNestedTransactions(opened, () => lifecycles?.any() === true) : opened;
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
+  let lifecycles: Lifecycles | undefined;
   try {
     // Several instances on one database: they start one at a time (schema, roles, settings), then share changes.
     const cluster = await startCluster(loaded.config, logger);
@@ -114,7 +116,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     const project = withDefaultLocale(loaded, await syncLocales(db, loaded.config.i18n, now()));
     const { config } = project;
     // The project's lifecycles (lifecycles.js files, strapi.db.lifecycles.subscribe), fired by every write.
-    const lifecycles = project.code
+    lifecycles = project.code
       ? (await import('./project-code/lifecycles.js')).createLifecycles(project.code.files, project.schema)
       : undefined;
     const documents: DocumentContext = {
@@ -226,7 +228,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           changes,
           now,
           reloadRoles: rolesChanged,
-          lifecycles: lifecycles as NonNullable<typeof lifecycles>,
+          lifecycles: lifecycles as Lifecycles,
           leads: () => cluster.leads(),
         })
       : null;

@@ -17,10 +17,11 @@ interface Deferring {
  * document calls) joins the open one instead of waiting for a connection the open one holds (on
  * SQLite, forever), and statements run on the database from inside it run on it too. So what a
  * hook writes commits or rolls back with the write that fired it, as in Strapi. Outside a
- * transaction it is the database itself. Used only for projects with code (app.ts): Cairn's own
- * work passes its transaction explicitly.
+ * transaction it is the database itself. Used only for projects with code (app.ts), and only
+ * while `needed()` says so (the project has hooks): tracking the open transaction makes Node
+ * follow every promise, which costs every request. Cairn's own work passes its transaction explicitly.
  */
-export function joinNestedTransactions(db: Database): Database {
+export function joinNestedTransactions(db: Database, needed: () => boolean): Database {
   const open = new AsyncLocalStorage<{ tx: Transaction; committed: CommitWork[] }>();
   const on = (): Executor => open.getStore()?.tx ?? db;
   const joined: Database & Deferring = {
@@ -32,6 +33,7 @@ export function joinNestedTransactions(db: Database): Database {
     async transaction(work, options) {
       const current = open.getStore();
       if (current) return work(current.tx);
+      if (!needed()) return db.transaction(work, options);
       const committed: CommitWork[] = [];
       const result = await db.transaction((tx) => {
         // A transaction run again after a conflict keeps only what its last attempt deferred.

@@ -1,5 +1,4 @@
 import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
-import { Socket } from 'node:net';
 import Koa, { type Context } from 'koa';
 import type { Principal } from '../access/principal.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
@@ -81,14 +80,16 @@ export function createContext(
   params: Readonly<Record<string, string>>,
   principal: Principal,
 ): ProjectContext {
-  const socket = new Socket();
-  Object.defineProperty(socket, 'remoteAddress', { value: request.ip });
-  Object.defineProperty(socket, 'encrypted', { value: request.secure });
-  const req = new IncomingMessage(socket);
-  req.method = request.method;
-  req.url = request.rawQuery ? `${request.path}?${request.rawQuery}` : request.path;
-  req.headers = { ...(request.headers as IncomingMessage['headers']) };
-  const res = new ServerResponse(req);
+  // What Koa's request reads of Node's (the body is parsed already, the socket is Cairn's to write).
+  const req = {
+    method: request.method,
+    url: request.rawQuery ? `${request.path}?${request.rawQuery}` : request.path,
+    headers: request.headers as IncomingMessage['headers'],
+    socket: { remoteAddress: request.ip, encrypted: request.secure },
+    httpVersionMajor: 1,
+    httpVersionMinor: 1,
+  } as unknown as IncomingMessage;
+  const res = new ResponseState() as unknown as ServerResponse;
   const ctx = app.createContext(req, res);
   // Parsed on first use; what it was then is kept, so a core handler reached with the query as
   // received reuses the parse Cairn remembers for that query string (api/parsed-queries.ts).
@@ -141,9 +142,59 @@ export function requestOf(ctx: ProjectContext, params: Readonly<Record<string, s
   const request = (ctx as unknown as Record<symbol, HttpRequest>)[REQUEST] as HttpRequest;
   const seen = (ctx as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] as QuerySeen;
   const body = (ctx.request as { body?: unknown }).body;
-  if (seen.query === undefined) return { ...request, params, body };
-  const unchanged = seen.snapshot !== undefined && JSON.stringify(seen.query) === seen.snapshot;
-  return { ...request, params, body, query: seen.query, rawQuery: unchanged ? request.rawQuery : undefined };
+  const read = seen.query;
+  const unchanged = read === undefined || (seen.snapshot !== undefined && JSON.stringify(read) === seen.snapshot);
+  // Not spread: the request's `query` is a getter that parses only when read.
+  return {
+    method: request.method,
+    path: request.path,
+    params,
+    get query() {
+      return read ?? request.query;
+    },
+    rawQuery: unchanged ? request.rawQuery : undefined,
+    body,
+    headers: request.headers,
+    ip: request.ip,
+    secure: request.secure,
+    multipart: request.multipart,
+  };
+}
+
+/**
+ * What Koa's response writes to in place of Node's ServerResponse: the status and the headers,
+ * kept until the chain has run (Cairn's server writes the answer, not Koa).
+ */
+class ResponseState {
+  statusCode = 404;
+  statusMessage = '';
+  readonly headersSent = false;
+  readonly writableEnded = false;
+  readonly finished = false;
+  readonly socket = null;
+  private readonly headers = new Map<string, { name: string; value: number | string | string[] }>();
+
+  getHeader(name: string): number | string | string[] | undefined {
+    return this.headers.get(name.toLowerCase())?.value;
+  }
+  getHeaders(): Record<string, number | string | string[]> {
+    const all: Record<string, number | string | string[]> = Object.create(null);
+    for (const [key, { value }] of this.headers) all[key] = value;
+    return all;
+  }
+  getHeaderNames(): string[] {
+    return [...this.headers.keys()];
+  }
+  hasHeader(name: string): boolean {
+    return this.headers.has(name.toLowerCase());
+  }
+  setHeader(name: string, value: number | string | string[]): this {
+    this.headers.set(name.toLowerCase(), { name, value });
+    return this;
+  }
+  removeHeader(name: string): void {
+    this.headers.delete(name.toLowerCase());
+  }
 }
 
 /**

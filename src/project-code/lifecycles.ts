@@ -13,6 +13,8 @@ type Subscriber =
 export interface Lifecycles extends RowHooks {
   /** `strapi.db.lifecycles.subscribe(subscriber)`. */
   subscribe(subscriber: unknown): void;
+  /** Whether any hook is registered at all. */
+  any(): boolean;
 }
 
 const ACTIONS: readonly RowAction[] = [
@@ -68,6 +70,7 @@ export function createLifecycles(files: CodeFiles, schema: Schema): Lifecycles {
         : [];
     });
   return {
+    any: () => subscribers.length > 0,
     has: (uid, actions) => actions.some((action) => handlers(uid, action).length > 0),
     async fire(event: RowEvent) {
       const shown = {
