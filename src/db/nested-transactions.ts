@@ -1,6 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Database, Executor, Transaction } from './database.js';
 
+/** What runs once the outermost transaction committed (see afterCommit). */
+type CommitWork = () => Promise<void> | void;
+
+const DEFER = Symbol('deferAfterCommit');
+
+/** A Database from joinNestedTransactions, which can hold work until its open transaction commits. */
+interface Deferring {
+  readonly [DEFER]: (work: CommitWork) => Promise<void>;
+}
+
 /**
  * The database as a project's hooks need it: a transaction opened by code that runs inside
  * another one (a lifecycle hook writing another document, `strapi.db.transaction` around
@@ -12,20 +22,44 @@ import type { Database, Executor, Transaction } from './database.js';
  * follow every promise, which costs every request. Cairn's own work passes its transaction explicitly.
  */
 export function joinNestedTransactions(db: Database, needed: () => boolean): Database {
-  const open = new AsyncLocalStorage<Transaction>();
-  const on = (): Executor => open.getStore() ?? db;
-  return {
+  const open = new AsyncLocalStorage<{ tx: Transaction; committed: CommitWork[] }>();
+  const on = (): Executor => open.getStore()?.tx ?? db;
+  const joined: Database & Deferring = {
     dialect: db.dialect,
     ...(db.notices && { notices: db.notices }),
     all: (query) => on().all(query),
     run: (query) => on().run(query),
     insert: (query, rowCount) => on().insert(query, rowCount),
-    transaction(work, options) {
+    async transaction(work, options) {
       const current = open.getStore();
-      if (current) return work(current);
+      if (current) return work(current.tx);
       if (!needed()) return db.transaction(work, options);
-      return db.transaction((tx) => open.run(tx, () => work(tx)), options);
+      const committed: CommitWork[] = [];
+      const result = await db.transaction((tx) => {
+        // A transaction run again after a conflict keeps only what its last attempt deferred.
+        committed.length = 0;
+        return open.run({ tx, committed }, () => work(tx));
+      }, options);
+      for (const run of committed) await run();
+      return result;
     },
     close: () => db.close(),
+    [DEFER]: async (work) => {
+      const current = open.getStore();
+      if (current) current.committed.push(work);
+      else await work();
+    },
   };
+  return joined;
+}
+
+/**
+ * Runs `work` once what was written is committed: now, unless `db` (from joinNestedTransactions)
+ * has a transaction open in this call's context, whose outermost commit then runs it (never, if
+ * it rolls back). What a write tells others (a change on the bus, a reload of what the instance
+ * holds in memory) must wait for that: a lifecycle hook's write commits with the write that fired it.
+ */
+export function afterCommit(db: Database, work: CommitWork): Promise<void> {
+  const defer = (db as Partial<Deferring>)[DEFER];
+  return defer ? defer(work) : Promise.resolve(work());
 }

@@ -17,6 +17,11 @@ export interface DocumentChange {
    */
   readonly published: boolean;
   readonly at: Date;
+  /**
+   * A row-level write of the project's code (`strapi.db.query()`, project-code/query-engine.ts):
+   * caches and streams take the document as changed, but Strapi sends no webhook for it.
+   */
+  readonly rowLevel?: boolean;
 }
 
 /**

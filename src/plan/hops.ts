@@ -123,9 +123,12 @@ export function hopOf(schema: Schema, model: Model, name: string, component?: st
   }
 }
 
-/** The version of a draft & publish target a request at `status` sees; nothing for other models. */
-export function statusCondition(model: Model, alias: string, status: Status): Condition | null {
-  if (model.modelType !== 'contentType' || !model.draftAndPublish) return null;
+/**
+ * The version of a draft & publish target a request at `status` sees; nothing for other models,
+ * nor for a row-level read (`status` null: the Query Engine follows links to whichever rows they name).
+ */
+export function statusCondition(model: Model, alias: string, status: Status | null): Condition | null {
+  if (status === null || model.modelType !== 'contentType' || !model.draftAndPublish) return null;
   return {
     kind: 'compare',
     column: { alias, column: 'published_at' },
@@ -162,7 +165,7 @@ export function hopRows(
   source: { alias: string; table: string },
   targetAlias: string,
   linkAlias: string,
-  status: Status,
+  status: Status | null,
 ): HopRows {
   const from = { table: hop.target.table, alias: targetAlias };
   const statusOfTarget = statusCondition(hop.target, targetAlias, status);
@@ -235,7 +238,7 @@ export function hopRowsForParents(
   parentTable: string,
   parentIds: readonly number[],
   aliases: { target: string; link: string; parent: string },
-  status: Status,
+  status: Status | null,
 ): ParentRows {
   const from = { table: hop.target.table, alias: aliases.target };
   const statusOfTarget = statusCondition(hop.target, aliases.target, status);

@@ -20,8 +20,8 @@ export interface FilterScope {
   readonly alias: string;
   /** Subquery depth; aliases `t<depth>`/`l<depth>` are free below it. */
   readonly depth: number;
-  /** Which version of draft & publish targets related rows are read in. */
-  readonly status: Status;
+  /** Which version of draft & publish targets related rows are read in; null: every row (the Query Engine). */
+  readonly status: Status | null;
 }
 
 /**

@@ -16,7 +16,7 @@ export function planSort(
   model: Model,
   alias: string,
   terms: readonly SortTerm[],
-  status: Status,
+  status: Status | null,
 ): OrderTerm[] {
   const order: OrderTerm[] = terms.map((term) => {
     const path = term.path;
@@ -41,7 +41,7 @@ function relatedPath(
   model: Model,
   alias: string,
   attributes: readonly string[],
-  status: Status,
+  status: Status | null,
 ): { target: Model; through: { path: RelatedPath; lastAlias: string } } {
   let current = model;
   let currentAlias = alias;
@@ -72,7 +72,7 @@ function relatedPath(
 }
 
 /** One hop seen two ways: starting a subquery at its target, or continuing a join chain from its source. */
-function joinStep(hop: Hop, sourceAlias: string, targetAlias: string, linkAlias: string, status: Status) {
+function joinStep(hop: Hop, sourceAlias: string, targetAlias: string, linkAlias: string, status: Status | null) {
   const targetCondition = statusCondition(hop.target, targetAlias, status);
   const targetTable = { table: hop.target.table, alias: targetAlias };
   switch (hop.kind) {

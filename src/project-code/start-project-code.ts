@@ -7,6 +7,7 @@ import { ProjectError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { EmailTransport } from '../email/email-transport.js';
+import type { ChangeBus } from '../events/change-bus.js';
 import type { Route } from '../http/http-types.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Project } from '../project/load-project.js';
@@ -25,6 +26,7 @@ import { createProjectCron } from './cron.js';
 import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
 import { routeChain } from './route-pipeline.js';
+import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
@@ -40,6 +42,11 @@ export interface ProjectCodeDeps {
   readonly auth: AuthContext;
   readonly mail: EmailTransport;
   readonly locales: () => Promise<LocaleEntry[]>;
+  /** The change bus: Query Engine writes publish theirs (the HTTP cache and realtime streams listen). */
+  readonly changes: ChangeBus;
+  readonly now: () => Date;
+  /** Reads the users-permissions roles and permissions again (and tells the other instances): after a Query Engine write to them. */
+  readonly reloadRoles: () => Promise<void>;
   /** The project's lifecycles, which `strapi.db.lifecycles.subscribe` adds to. */
   readonly lifecycles: Lifecycles;
   /** The Document Service middlewares `strapi.documents.use` adds to (the document service runs them). */
@@ -47,6 +54,9 @@ export interface ProjectCodeDeps {
   /** Whether this instance runs scheduled work now (cluster leader, or alone). */
   readonly leads: () => boolean;
 }
+
+/** The users-permissions types whose rows the access checks hold in memory. */
+const ROLE_TYPES = new Set(['plugin::users-permissions.role', 'plugin::users-permissions.permission']);
 
 /** The project's code, registered and ready to serve. */
 export interface RunningCode {
@@ -146,6 +156,16 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     logger,
     db: deps.db,
     documents,
+    query: createQueryEngine({
+      schema,
+      db: deps.db,
+      changes: deps.changes,
+      now: deps.now,
+      afterWrite: async (uid) => {
+        if (ROLE_TYPES.has(uid)) await deps.reloadRoles();
+      },
+      hooks: deps.lifecycles,
+    }),
     contentTypes: schemas.contentTypes,
     components: schemas.components,
     auth: deps.auth,
@@ -209,7 +229,8 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       const byAction = new Map(cairn.map((route) => [route.action, route]));
       for (const route of fastRoutes) {
         const own = byAction.get(`${route.core?.type.uid}.${route.core?.verb}`);
-        if (own) kept.push({ ...own, path: route.path });
+        // Strapi's core router names the document `:id`; Cairn's handler reads `:documentId`.
+        if (own) kept.push({ ...own, path: route.path.replace(/\/:id(?=\/|$)/g, '/:documentId') });
       }
       return kept;
     },

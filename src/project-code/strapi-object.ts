@@ -14,6 +14,7 @@ import type { EntityService } from './entity-service.js';
 import type { ProjectConfig } from './project-config.js';
 import type { ProjectDocuments } from './project-documents.js';
 import type { ProjectContext } from './koa-context.js';
+import type { QueryEngineApi } from './query-engine.js';
 import { unofferedMember } from './unoffered-member.js';
 
 /** What the `strapi` object is built from: Cairn's services, never copies of them. */
@@ -24,6 +25,8 @@ export interface StrapiObjectDeps {
   readonly logger: Logger;
   readonly db: Database;
   readonly documents: ProjectDocuments;
+  /** `strapi.db.query(uid)`: the Query Engine (query-engine.ts). */
+  readonly query: (uid: string) => QueryEngineApi;
   /** Strapi-shaped schemas (`strapi.contentTypes`, `strapi.components`), by uid. */
   readonly contentTypes: Readonly<Record<string, unknown>>;
   readonly components: Readonly<Record<string, unknown>>;
@@ -49,7 +52,9 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
 /**
  * The `strapi` object project code receives (`register({ strapi })`, factories, policies,
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
- * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`. Every other
+ * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
+ * and its deprecated alias `query(uid)` (of `strapi.db`, only the Query Engine: `connection`,
+ * `transaction`… are refused). Every other
  * member throws an error naming it and the project file that used it (unoffered-member.ts).
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
@@ -99,10 +104,13 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     cron: deps.cron,
     entityService: strict('strapi.entityService', { ...deps.entityService }),
     db: strict('strapi.db', {
+      query: (uid: string) => deps.query(uid),
       lifecycles: strict('strapi.db.lifecycles', {
         subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
       }),
     }),
+    /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */
+    query: (uid: string) => deps.query(uid),
     dirs: {
       app: {
         root: projectDir,

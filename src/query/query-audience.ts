@@ -10,9 +10,12 @@ import type { Attribute, Model } from '../schema/types.js';
  *   (ADMIN_USER_QUERY_FIELDS). The content manager's "Created by" filter sends
  *   `filters[$and][0][createdBy][id][$eq]=1`; its list sorts by `createdBy.firstname`.
  *
- * Passwords and dynamic zones are never queryable.
+ * - `query-engine`: the project's own code through `strapi.db.query()`, trusted as Strapi trusts
+ *   it: every attribute, private ones and passwords included.
+ *
+ * Dynamic zones are never queryable; passwords only by the Query Engine.
  */
-export type QueryAudience = 'content-api' | 'admin';
+export type QueryAudience = 'content-api' | 'admin' | 'query-engine';
 
 /** The admin users' model, which the creator fields point to. */
 export const ADMIN_USER_UID = 'admin::user';
@@ -43,7 +46,9 @@ export function isCreatorField(attribute: Attribute): boolean {
  *   admin:       article.createdBy → true    user.email → true    user.password / user.roles → false
  */
 export function isQueryable(model: Model, attribute: Attribute, audience: QueryAudience): boolean {
-  if (attribute.type === 'password' || attribute.type === 'dynamiczone') return false;
+  if (attribute.type === 'dynamiczone') return false;
+  if (audience === 'query-engine') return true;
+  if (attribute.type === 'password') return false;
   if (audience === 'admin') {
     if (model.uid === ADMIN_USER_UID) return ADMIN_USER_QUERY_FIELDS.has(attribute.name);
     if (isCreatorField(attribute)) return true;

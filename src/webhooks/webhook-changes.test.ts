@@ -74,6 +74,15 @@ describe('webhooks on the change bus', () => {
     ]);
   });
 
+  it('a row-level change (strapi.db.query) sends no webhook, as Strapi fires none for the Query Engine', () => {
+    const { bus, sent } = recordingBus(['entry.create', 'entry.update', 'entry.publish']);
+    bus.publish({ ...change(tag, 'create', 'doc-rows', true), rowLevel: true });
+    bus.publish({ ...change(article, 'update', 'doc-rows', true), rowLevel: true });
+    expect(sent).toEqual([]);
+    bus.publish(change(tag, 'create', 'doc-documents'));
+    expect(sent).toHaveLength(1);
+  });
+
   it('a delete that failed sends no entry.delete, only the word to forget the kept entries', async () => {
     const { bus, notices, sent } = recordingBus(['entry.create', 'entry.delete']);
     (await bus.deleting(change(article, 'delete', 'doc2')))(false);

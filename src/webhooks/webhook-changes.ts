@@ -66,6 +66,8 @@ export function webhookChanges(webhooks: WebhookTarget, deletingReader: EntryRea
         webhooks.send([{ kind: 'built', event, body: JSON.stringify(body) }]);
         return;
       }
+      // Strapi's Query Engine fires no webhook: only the document service does.
+      if (change.rowLevel) return;
       const event = ENTRY_EVENT[change.kind];
       // A delete's entry.delete went out when it committed (see `deleting`).
       if (event === null || event === 'entry.delete') return;
