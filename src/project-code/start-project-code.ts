@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { EmailTransport } from '../email/email-transport.js';
 import type { ChangeBus } from '../events/change-bus.js';
-import type { Route } from '../http/http-types.js';
+import type { HttpRequest, Route } from '../http/http-types.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Project } from '../project/load-project.js';
 import type { ContentType } from '../schema/types.js';
@@ -229,8 +229,9 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       const byAction = new Map(cairn.map((route) => [route.action, route]));
       for (const route of fastRoutes) {
         const own = byAction.get(`${route.core?.type.uid}.${route.core?.verb}`);
-        // Strapi's core router names the document `:id`; Cairn's handler reads `:documentId`.
-        if (own) kept.push({ ...own, path: route.path.replace(/\/:id(?=\/|$)/g, '/:documentId') });
+        // Strapi's core router names the document `:id` (as the project's other routes on that
+        // path do, so one path has one parameter name); Cairn's handler reads `:documentId`.
+        if (own) kept.push({ ...own, path: route.path, handle: documentIdFromId(own.handle) });
       }
       return kept;
     },
@@ -257,6 +258,17 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
         ? [`cron: ${cron.jobs.map((job) => `${job.name} (${job.options.rule})`).join(', ')}`]
         : []),
     ],
+  };
+}
+
+/** A core handler served at a core router's path: the `:id` parameter handed on as `documentId`. */
+function documentIdFromId(handle: GuardedRoute['handle']): GuardedRoute['handle'] {
+  return (request, principal) => {
+    const id = request.params.id;
+    if (id === undefined) return handle(request, principal);
+    // Not spread: the request's `query` is a getter that parses only when read.
+    const renamed: HttpRequest = Object.create(request, { params: { value: { ...request.params, documentId: id } } });
+    return handle(renamed, principal);
   };
 }
 
