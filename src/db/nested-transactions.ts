@@ -5,10 +5,12 @@ import type { Database, Executor, Transaction } from './database.js';
 type CommitWork = () => Promise<void> | void;
 
 const DEFER = Symbol('deferAfterCommit');
+const JOINABLE = Symbol('joinableTransaction');
 
 /** A Database from joinNestedTransactions, which can hold work until its open transaction commits. */
 interface Deferring {
   readonly [DEFER]: (work: CommitWork) => Promise<void>;
+  readonly [JOINABLE]: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -24,6 +26,8 @@ interface Deferring {
 export function joinNestedTransactions(db: Database, needed: () => boolean): Database {
   const open = new AsyncLocalStorage<{ tx: Transaction; committed: CommitWork[] }>();
   const on = (): Executor => open.getStore()?.tx ?? db;
+  /** Set while `inOneTransaction` opens one: the open transaction is tracked even without hooks. */
+  let forced = false;
   const joined: Database & Deferring = {
     dialect: db.dialect,
     ...(db.notices && { notices: db.notices }),
@@ -33,7 +37,7 @@ export function joinNestedTransactions(db: Database, needed: () => boolean): Dat
     async transaction(work, options) {
       const current = open.getStore();
       if (current) return work(current.tx);
-      if (!needed()) return db.transaction(work, options);
+      if (!needed() && !forced) return db.transaction(work, options);
       const committed: CommitWork[] = [];
       const result = await db.transaction((tx) => {
         // A transaction run again after a conflict keeps only what its last attempt deferred.
@@ -44,6 +48,15 @@ export function joinNestedTransactions(db: Database, needed: () => boolean): Dat
       return result;
     },
     close: () => db.close(),
+    [JOINABLE]: async <T>(work: () => Promise<T>): Promise<T> => {
+      if (open.getStore()) return work();
+      forced = true;
+      try {
+        return await joined.transaction(() => work());
+      } finally {
+        forced = false;
+      }
+    },
     [DEFER]: async (work) => {
       const current = open.getStore();
       if (current) current.committed.push(work);
@@ -51,6 +64,17 @@ export function joinNestedTransactions(db: Database, needed: () => boolean): Dat
     },
   };
   return joined;
+}
+
+/**
+ * Runs `work` in one transaction that what it calls joins (`strapi.db.transaction`): the
+ * document service's and the Query Engine's writes inside commit or roll back together. Inside
+ * an open one, it joins it. `db` must come from joinNestedTransactions.
+ */
+export function inOneTransaction<T>(db: Database, work: () => Promise<T>): Promise<T> {
+  const joinable = (db as Partial<Deferring>)[JOINABLE];
+  if (!joinable) return db.transaction(() => work());
+  return joinable(work);
 }
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { putStoreJson, readStoreJson } from '../db/core-store.js';
+import { inOneTransaction } from '../db/nested-transactions.js';
 import type { EmailTransport } from '../email/email-transport.js';
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
@@ -105,6 +106,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     entityService: strict('strapi.entityService', { ...deps.entityService }),
     db: strict('strapi.db', {
       query: (uid: string) => deps.query(uid),
+      transaction: (work: unknown) => projectTransaction(db, work, refuse),
       lifecycles: strict('strapi.db.lifecycles', {
         subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
       }),
@@ -126,6 +128,42 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     },
   };
   return strict('strapi', members) as Record<string, unknown>;
+}
+
+/**
+ * `strapi.db.transaction(async ({ trx, onCommit, onRollback }) => …)`: the document service's and
+ * the Query Engine's calls inside share one transaction (nested-transactions.ts); `onCommit` and
+ * `onRollback` callbacks run after it ends. `trx` is Strapi's knex transaction, which Cairn does
+ * not offer: using it throws naming it.
+ */
+async function projectTransaction(db: Database, work: unknown, refuse: (member: string) => Error): Promise<unknown> {
+  if (typeof work !== 'function') throw new ValidationError('strapi.db.transaction() takes an async function');
+  const committed: (() => unknown)[] = [];
+  const rolledBack: (() => unknown)[] = [];
+  const trx = new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if (typeof key === 'symbol' || key === 'then') return undefined;
+        throw refuse(`strapi.db.transaction's trx (a knex transaction): ${key}`);
+      },
+    },
+  );
+  let result: unknown;
+  try {
+    result = await inOneTransaction(db, async () =>
+      (work as (args: object) => unknown)({
+        trx,
+        onCommit: (callback: () => unknown) => void committed.push(callback),
+        onRollback: (callback: () => unknown) => void rolledBack.push(callback),
+      }),
+    );
+  } catch (error) {
+    for (const callback of rolledBack) await callback();
+    throw error;
+  }
+  for (const callback of committed) await callback();
+  return result;
 }
 
 /**
