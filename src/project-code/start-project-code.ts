@@ -207,7 +207,8 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       const byAction = new Map(cairn.map((route) => [route.action, route]));
       for (const route of fastRoutes) {
         const own = byAction.get(`${route.core?.type.uid}.${route.core?.verb}`);
-        if (own) kept.push({ ...own, path: route.path });
+        // Cairn's handler reads `:documentId`; the core router's path names it `:id`.
+        if (own) kept.push({ ...own, path: route.path.replace(/\/:id$/, '/:documentId') });
       }
       return kept;
     },
