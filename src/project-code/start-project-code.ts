@@ -207,8 +207,15 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       const byAction = new Map(cairn.map((route) => [route.action, route]));
       for (const route of fastRoutes) {
         const own = byAction.get(`${route.core?.type.uid}.${route.core?.verb}`);
-        // Cairn's handler reads `:documentId`; the core router's path names it `:id`.
-        if (own) kept.push({ ...own, path: route.path.replace(/\/:id$/, '/:documentId') });
+        if (!own) continue;
+        // At the route file's path, `:id` as Strapi names it (the same path string as the touched
+        // routes beside it, or the 405 matcher sees two paths); Cairn's handler reads `documentId`.
+        const handle: GuardedRoute['handle'] = (request, principal) =>
+          own.handle(
+            request.params.id === undefined ? request : { ...request, params: { documentId: request.params.id } },
+            principal,
+          );
+        kept.push({ ...own, path: route.path, handle });
       }
       return kept;
     },
