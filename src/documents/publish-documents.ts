@@ -11,6 +11,7 @@ import { publishDraft } from './publish-draft.js';
 import { deleteRows } from './write-documents.js';
 import { findOneDocument } from './read-documents.js';
 import { repointIncomingLinks } from './copy-links.js';
+import { fireCopyCreateHooks } from './copy-hooks.js';
 import { copyRowTree } from './row-tree.js';
 import { lockDocument, lockDocumentForDelete } from './write-locks.js';
 
@@ -97,9 +98,12 @@ export async function discardDraft(
       );
       if (draftId === undefined) throw new Error(`Copying ${type.uid} row ${version.id} returned no id`);
       await copyRowTree(writer, type, version.id, draftId, undefined, 'draft');
-      if (drafts.length === 0) continue;
-      await repointIncomingLinks(writer, type, drafts, draftId);
-      await deleteRows(ctx, tx, type, drafts);
+      if (drafts.length > 0) {
+        await repointIncomingLinks(writer, type, drafts, draftId);
+        await deleteRows(ctx, tx, type, drafts);
+      }
+      // Strapi deletes the drafts, then creates the new one: its create hooks come last.
+      await fireCopyCreateHooks(ctx, tx, type, draftId);
     }
     return readVersion(ctx, tx, type, documentId, query, 'draft');
   });

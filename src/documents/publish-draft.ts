@@ -15,7 +15,8 @@ import { copyRowTree, deleteRowTrees } from './row-tree.js';
 import { repointIncomingLinks } from './copy-links.js';
 import { findVersionIds } from './document-rows.js';
 import { componentPublishErrors } from './publish-checks.js';
-import { hooksFor, readRow, readRows } from './row-hooks.js';
+import { fireCopyCreateHooks } from './copy-hooks.js';
+import { hooksFor, readRows } from './row-hooks.js';
 
 /**
  * Publishes the draft row `draftId` of a document: checks required attributes and uniqueness
@@ -73,18 +74,13 @@ export async function publishDraft(
 
   // Locked now: a link another write is inserting to the row replaced is committed first, then moved (write-locks.ts).
   const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' }, true);
-  const hooks = hooksFor(ctx.hooks, type, PUBLISH_EVENTS);
+  const hooks = hooksFor(ctx.hooks, type, DELETE_EVENTS);
   const now = ctx.now();
-  // Strapi's order: the published version deleted, then the new one created (before-hooks now, after-hooks once written).
+  // Strapi's order: the published version deleted, then the new one created. The copy is made
+  // first (links to the replaced row move to it), its create hooks fired once the row is deleted.
   const replaced = hooks ? await readRows(tx, dialect, type, previous) : [];
   const deletes = previous.map((id) => ({ params: { where: { id } }, state: {} }));
-  const created = hooks
-    ? { params: { data: publishedData(await readRows(tx, dialect, type, [draftId]), now) }, state: {} }
-    : null;
-  if (hooks) {
-    for (const event of deletes) await hooks.fire({ action: 'beforeDelete', model: type, ...event });
-    await hooks.fire({ action: 'beforeCreate', model: type, ...(created as NonNullable<typeof created>) });
-  }
+  if (hooks) for (const event of deletes) await hooks.fire({ action: 'beforeDelete', model: type, ...event });
   const [publishedId] = await tx.insert(
     compileCopyRows(dialect, {
       table: type.table,
@@ -101,17 +97,10 @@ export async function publishDraft(
     await deleteRowTrees(writer, type, previous);
     await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', previous) }));
   }
-  if (!hooks) return;
-  for (const [index, event] of deletes.entries())
-    await hooks.fire({ action: 'afterDelete', model: type, ...event, result: replaced[index] ?? null });
-  const result = await readRow(tx, dialect, type, publishedId);
-  await hooks.fire({ action: 'afterCreate', model: type, ...(created as NonNullable<typeof created>), result });
+  if (hooks)
+    for (const [index, event] of deletes.entries())
+      await hooks.fire({ action: 'afterDelete', model: type, ...event, result: replaced[index] ?? null });
+  await fireCopyCreateHooks(ctx, tx, type, publishedId);
 }
 
-const PUBLISH_EVENTS = ['beforeCreate', 'afterCreate', 'beforeDelete', 'afterDelete'] as const;
-
-/** The data of a published copy as its create's hooks see it: the draft's values, published now. */
-function publishedData(rows: readonly Record<string, unknown>[], now: Date): Record<string, unknown> {
-  const { id: _id, ...values } = rows[0] ?? {};
-  return { ...values, publishedAt: now.toISOString() };
-}
+const DELETE_EVENTS = ['beforeDelete', 'afterDelete'] as const;
