@@ -139,8 +139,15 @@ function stem(file: string): string {
 
 /** One message for a file that does not load: the file, the line when known, and the cause. */
 function loadError(projectDir: string, path: string, error: unknown): ProjectError {
-  const message = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof Error ? error.message : String(error);
+  // A compile error puts the site on a line of its own, as an absolute path: one line, from the project.
+  const message = raw
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => (/^\/\S+:\d+:\d+$/.test(line) ? `(at ${projectFrame(`x\n${line}`, projectDir) ?? line})` : line))
+    .join(' ');
   const site = error instanceof Error ? projectFrame(error.stack ?? '', projectDir) : null;
   const where = site && !message.includes(path) ? ` (at ${site})` : '';
-  return new ProjectError(`${path}: could not load this file: ${message.trim()}${where}`);
+  return new ProjectError(`${path}: could not load this file: ${message}${where}`);
 }
