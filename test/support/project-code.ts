@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import pino from 'pino';
 import type { DatabaseKind } from './databases.js';
-import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
+import { EXAMPLE_PROJECT, startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 /** The languages of the project-code fixtures: test/fixtures/projects/shop-code-{js,ts}. */
 export type CodeLanguage = 'js' | 'ts';
@@ -61,4 +62,18 @@ export async function registerUser(server: TestServer, username: string, email: 
   });
   if (response.status !== 200) throw new Error(`register ${email}: ${response.status} ${response.text}`);
   return response.json.jwt as string;
+}
+
+/**
+ * A project folder for `cairn start`: a copy of examples/blog with the `language` fixture and
+ * `files` laid over it (relative path → content). The caller removes it.
+ */
+export function shopProjectDir(language: CodeLanguage, files: Readonly<Record<string, string>> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-shop-'));
+  cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
+  for (const [file, content] of Object.entries({ ...shopCodeFiles(language), ...files })) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), content);
+  }
+  return dir;
 }
