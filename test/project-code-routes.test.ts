@@ -99,6 +99,22 @@ for (const database of inject('databases'))
         expect(list.json.data.map((a: Doc) => a.title)).toEqual(['Alpha', 'Zeta']);
       });
 
+      it("core services' find, findOne, create, update and delete take Strapi 5's parameters", async () => {
+        const response = await server.request('POST', '/api/shop/core-service');
+        expect(response.status, response.text).toBe(200);
+        expect(response.json).toEqual({
+          created: 'Via service',
+          // the core service reads and writes published versions
+          found: { title: 'Via service', published: true },
+          updated: 'Via service 2',
+          // through the project's own find override (sort, titleLength)
+          page: { results: [['Via service 2', 13]], pagination: { page: 1, pageSize: 1, pageCount: 1, total: 1 } },
+          // Strapi's delete drops every version of the document: the draft and the published one
+          removed: { deletedEntries: 2 },
+          after: null,
+        });
+      });
+
       it('plain-object controllers and services, strapi.service, strapi.controller and strapi.plugin(name).service', async () => {
         const ping = await server.request('GET', '/api/ping');
         expect(ping.status, ping.text).toBe(200);
