@@ -80,11 +80,26 @@ for (const database of inject('databases'))
           expect(result.code).toBe(1);
           const lines = result.stderr.trim().split('\n');
           expect(lines, result.stderr).toHaveLength(1);
+          const name = file.replace(/\./g, '\\.');
           expect(lines[0]).toMatch(
-            new RegExp(
-              `^cairn: ${file.replace(/\./g, '\\.')}: ${hook}\\(\\) failed: the shop cannot open \\(at .*${file.replace(/\./g, '\\.')}:5:\\d+\\)$`,
-            ),
+            new RegExp(`^cairn: ${name}: ${hook}\\(\\) failed: the shop cannot open \\(at ${name}:5:\\d+\\)$`),
           );
         },
       );
+
+      it('a member Cairn does not offer, used in bootstrap, stops the start naming it and the line that used it', async () => {
+        const [file, content] = throwingIndex(language, 'bootstrap');
+        const unoffered = content.replace("throw new Error('the shop cannot open');", 'strapi.cron.add({});');
+        const { dir, env } = await prepare({ [file]: unoffered });
+        const result = await cairnWithEnv(env, 'start', '--dir', dir);
+        expect(result.code).toBe(1);
+        const lines = result.stderr.trim().split('\n');
+        expect(lines, result.stderr).toHaveLength(1);
+        const name = file.replace(/\./g, '\\.');
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^cairn: ${name}: bootstrap\\(\\) failed: Cairn does not offer strapi\\.cron \\(used at ${name}:5:\\d+\\)`,
+          ),
+        );
+      });
     });
