@@ -168,8 +168,8 @@ for (const database of inject('databases'))
       });
 
       it.each([
-        ['cron', 'strapi.cron', 'strapi.cron.add({'],
-        ['entity', 'strapi.entityService', 'strapi.entityService.findMany('],
+        ['telemetry', 'strapi.telemetry', 'strapi.telemetry.send('],
+        ['admin', 'strapi.admin', 'strapi.admin.services'],
       ])(
         'a member Cairn does not offer (%s) answers 501 naming it and the project file and line',
         async (kind, member, text) => {

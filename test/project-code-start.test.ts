@@ -68,7 +68,9 @@ for (const database of inject('databases'))
         const lines = result.stderr.trim().split('\n');
         expect(lines, result.stderr).toHaveLength(1);
         const name = file.replace(/\./g, '\\.');
-        expect(lines[0]).toMatch(new RegExp(`^cairn: ${name}: could not load this file: .+ \\(at ${name}:3:\\d+\\)$`));
+        expect(lines[0]).toMatch(
+          new RegExp(`^cairn: ${name}: could not load this file: .+ \\(at ${name}:3(:\\d+)?\\)$`),
+        );
       });
 
       it.each(['register', 'bootstrap'] as const)(
@@ -89,7 +91,10 @@ for (const database of inject('databases'))
 
       it('a member Cairn does not offer, used in bootstrap, stops the start naming it and the line that used it', async () => {
         const [file, content] = throwingIndex(language, 'bootstrap');
-        const unoffered = content.replace("throw new Error('the shop cannot open');", 'strapi.cron.add({});');
+        const unoffered = content.replace(
+          "throw new Error('the shop cannot open');",
+          "strapi.telemetry.send('didStart');",
+        );
         const { dir, env } = await prepare({ [file]: unoffered });
         const result = await cairnWithEnv(env, 'start', '--dir', dir);
         expect(result.code).toBe(1);
@@ -98,7 +103,7 @@ for (const database of inject('databases'))
         const name = file.replace(/\./g, '\\.');
         expect(lines[0]).toMatch(
           new RegExp(
-            `^cairn: ${name}: bootstrap\\(\\) failed: Cairn does not offer strapi\\.cron \\(used at ${name}:5:\\d+\\)`,
+            `^cairn: ${name}: bootstrap\\(\\) failed: Cairn does not offer strapi\\.telemetry \\(used at ${name}:5:\\d+\\)`,
           ),
         );
       });

@@ -71,7 +71,7 @@ describe('loading a Strapi 5 project folder', () => {
     expect(project.config.database.filename).toBe(join(project.dir, '.tmp/data.db'));
   });
 
-  it("lists the custom code it will not run (lifecycles, extensions, migrations), leaving out the files Strapi's generators wrote unchanged", async () => {
+  it("lists the custom code it will not run (extensions, migrations), leaving out the files Strapi's generators wrote unchanged", async () => {
     const migration = 'database/migrations/2025.01.01T00.00.00.fill-slugs.js';
     const lifecycles = 'src/api/article/content-types/article/lifecycles.js';
     const extension = 'src/extensions/users-permissions/strapi-server.js';
@@ -87,8 +87,8 @@ describe('loading a Strapi 5 project folder', () => {
       }),
       {},
     );
-    // src/index and the controller run now: only what Cairn does not run is listed.
-    expect(project.ignoredFiles).toEqual([migration, lifecycles, extension]);
+    // src/index, the controller and the lifecycles run now: only what Cairn does not run is listed.
+    expect(project.ignoredFiles).toEqual([migration, extension]);
     expect(project.code?.files.index?.path).toBe('src/index.js');
     expect(project.code?.files.apis.get('article')?.controllers.get('article')?.path).toBe(controller);
     // The example's other controllers, routes and services are the generator's own: not listed, not loaded.
