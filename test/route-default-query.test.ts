@@ -9,9 +9,8 @@ import { EXAMPLE_PROJECT, startTestServer, type TestServer } from './support/tes
 
 /*
  * `config/api.js` `defaultQueries` (Cairn): a route's default populate / fields / filters / sort,
- * each replaced by the request's own parameter of that name; checked at start. And the notice a
- * project with Strapi populate middlewares gets: the equivalent configuration, read from the
- * middleware's syntax tree without running it.
+ * each replaced by the request's own parameter of that name; checked at start. (A project's own
+ * populate middlewares run as its code: test/project-code-routes.test.ts.)
  */
 
 type Doc = Record<string, any>;
@@ -28,71 +27,6 @@ const API_CONFIG = `module.exports = {
     'api::author.author.find': { filters: { name: { $startsWith: 'A' } }, sort: ['name'] },
   },
 };`;
-
-/** Strapi populate middlewares as projects write them, and the routes files that attach them. */
-const MIDDLEWARE_FILES: Record<string, string> = {
-  // on article.find, which config/api.js already configures: no suggestion
-  'src/api/article/middlewares/article-populate.ts': `import type { Core } from '@strapi/strapi';
-export default (config: unknown, { strapi }: { strapi: Core.Strapi }) => {
-  return async (ctx, next) => {
-    ctx.query.populate = { author: { fields: ['name'] } };
-    await next();
-  };
-};`,
-  'src/api/article/routes/article.ts': `import { factories } from '@strapi/strapi';
-export default factories.createCoreRouter('api::article.article', {
-  config: { find: { middlewares: ['api::article.article-populate'] } },
-});`,
-  // the spread form, with sort, on tag.find and tag.findOne
-  'src/api/tag/middlewares/tag-populate.js': `'use strict';
-module.exports = (config, { strapi }) => async (ctx, next) => {
-  ctx.query = {
-    ...ctx.query,
-    populate: { articles: { fields: ['title'], filters: { views: { $gte: 1 } } } },
-    sort: ['name:asc'],
-  };
-  await next();
-};`,
-  'src/api/tag/routes/tag.js': `'use strict';
-const { factories } = require('@strapi/strapi');
-module.exports = factories.createCoreRouter('api::tag.tag', {
-  config: {
-    find: { middlewares: ['api::tag.tag-populate'] },
-    findOne: { middlewares: [{ name: 'api::tag.tag-populate', config: {} }] },
-  },
-});`,
-  // a const bound to a literal, on author.findOne
-  'src/api/author/middlewares/author-populate.ts': `const populate = {
-  avatar: true,
-  articles: { fields: ['title'], populate: { 'it\\'s': true } },
-} as const;
-export default () => async (context, next) => {
-  context.request.query.populate ??= populate;
-  await next();
-};`,
-  'src/api/author/routes/author.ts': `export default factories.createCoreRouter('api::author.author', {
-  config: { findOne: { middlewares: ['api::author.author-populate'] } },
-});`,
-  // not a literal
-  'src/api/global/middlewares/global-populate.js': `module.exports = () => async (ctx, next) => {
-  ctx.query.populate = buildPopulate(ctx.params);
-  await next();
-};`,
-  'src/api/global/routes/global.js': `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::global.global', {
-  config: { find: { middlewares: ['api::global.global-populate'] } },
-});`,
-  // on no route
-  'src/api/tag/middlewares/tag-fields.js': `module.exports = () => async (ctx, next) => { ctx.query.fields = ['name']; await next(); };`,
-  // reads the query, sets nothing
-  'src/api/secret/middlewares/log-query.js': `module.exports = () => async (ctx, next) => { console.log(ctx.query); await next(); };`,
-};
-
-const SUGGESTION =
-  'populate middlewares Cairn does not run: src/api/author/middlewares/author-populate.ts, src/api/tag/middlewares/tag-populate.js. ' +
-  "The same defaults in config/api.js (a request's own populate, fields, filters or sort then replaces the default's): " +
-  "defaultQueries: { 'api::author.author.findOne': { populate: { avatar: true, articles: { fields: ['title'], populate: { 'it\\'s': true } } } }, " +
-  "'api::tag.tag.find': { populate: { articles: { fields: ['title'], filters: { views: { $gte: 1 } } } }, sort: ['name:asc'] }, " +
-  "'api::tag.tag.findOne': { populate: { articles: { fields: ['title'], filters: { views: { $gte: 1 } } } }, sort: ['name:asc'] } }";
 
 for (const database of inject('databases'))
   describe(`[${database}] default queries per route (config/api.js defaultQueries)`, () => {
@@ -111,7 +45,7 @@ for (const database of inject('databases'))
     };
 
     beforeAll(async () => {
-      server = await startTestServer({ database, files: { 'config/api.js': API_CONFIG, ...MIDDLEWARE_FILES } });
+      server = await startTestServer({ database, files: { 'config/api.js': API_CONFIG } });
       const ada = await create('authors', { name: 'Ada' });
       await create('authors', { name: 'Grace' });
       const tag = await create('tags', { name: 'cms' });
@@ -173,25 +107,6 @@ for (const database of inject('databases'))
       server.resetQueries();
       await list('/api/articles');
       expect(server.queries).toHaveLength(5);
-    });
-
-    it('prints the config/api.js equivalent of the populate middlewares it does not run', () => {
-      const notices = server.app.notices;
-      expect(notices).toContain(SUGGESTION);
-      expect(notices).toContain(
-        'src/api/global/middlewares/global-populate.js sets populate: buildPopulate(ctx.params) is not a literal; write its default in config/api.js defaultQueries by hand',
-      );
-      expect(notices).toContain(
-        "src/api/tag/middlewares/tag-fields.js (api::tag.tag-fields) sets the request's query, but no routes file attaches it to a route",
-      );
-      expect(notices.filter((notice) => notice.includes('article-populate') || notice.includes('log-query'))).toEqual(
-        [],
-      );
-      const copied = new Function(`return {${SUGGESTION.slice(SUGGESTION.indexOf('defaultQueries: '))}}`)() as Doc;
-      expect(copied.defaultQueries['api::tag.tag.find']).toEqual({
-        populate: { articles: { fields: ['title'], filters: { views: { $gte: 1 } } } },
-        sort: ['name:asc'],
-      });
     });
   });
 

@@ -55,9 +55,17 @@ export function createCodeImporter(
       .update(`${CACHE_VERSION}\0${extname(file)}\0${source}`)
       .digest('hex');
     const cached = cacheDir ? join(cacheDir, `${key}.cjs`) : null;
-    if (cached && existsSync(cached)) return readFileSync(cached, 'utf8');
+    if (cached && existsSync(cached)) {
+      const kept = readFileSync(cached, 'utf8');
+      // A file that did not parse is never kept now; an older cache may hold one.
+      const failed = transformError(kept, file);
+      if (failed) throw failed;
+      return kept;
+    }
     transformer ??= loadTransformer(projectDir);
     const code = transformer(source, file);
+    const failed = transformError(code, file);
+    if (failed) throw failed;
     if (cached) {
       mkdirSync(cacheDir as string, { recursive: true });
       writeFileSync(cached, code);
@@ -117,6 +125,30 @@ function loadTransformer(projectDir: string): (source: string, file: string) => 
   const jitiPackage = createRequire(import.meta.url)(['ji', 'ti'].join('')) as typeof import('jiti');
   const jiti = jitiPackage.createJiti(join(projectDir, 'package.json'), { fsCache: false, moduleCache: false });
   return (source, file) => jiti.transform({ source, filename: file, ts: /\.[cm]?tsx?$/.test(file), retainLines: true });
+}
+
+/**
+ * What jiti's transform answers for a file that does not parse is a module exporting
+ * `__JITI_ERROR__` (jiti's own import throws it): that error, thrown here, with `file` and the line
+ * and column as its stack's frame; null for a transform that worked.
+ *
+ *   exports.__JITI_ERROR__ = {"filename":"/p/src/x.ts","line":3,"column":16,"code":"ParseError","message":"…"}
+ *   → SyntaxError "ParseError: …", stack frame "at /p/src/x.ts:3:16"
+ */
+function transformError(code: string, file: string): SyntaxError | null {
+  const prefix = 'exports.__JITI_ERROR__ = ';
+  if (!code.startsWith(prefix)) return null;
+  let info: { filename?: string; line?: number; column?: number; code?: string; message?: string } = {};
+  try {
+    info = JSON.parse(code.slice(prefix.length).trim().replace(/;$/, '')) as typeof info;
+  } catch {
+    // The error's shape changed: its message still says the file did not parse.
+  }
+  const error = new SyntaxError(`${info.code ?? 'ParseError'}: ${(info.message ?? 'the file does not parse').trim()}`);
+  // The file being loaded (a kept transform may have been made for the same content elsewhere).
+  if (info.line !== undefined)
+    error.stack = `${error.name}: ${error.message}\n    at ${file}:${info.line}:${info.column ?? 0}`;
+  return error;
 }
 
 /** A module's exports as Strapi reads them: an ES module's `default`, or CommonJS `module.exports`. */

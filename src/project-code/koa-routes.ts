@@ -86,7 +86,7 @@ export function createKoaRunner(app: Koa, globals: GlobalMiddlewares, logger: Lo
         logger.error({ err: error }, `${ctx.method} ${ctx.path} failed${site ? ` at ${site}` : ''}`);
       }
       ctx.status = envelope.status;
-      ctx.body = envelope.body;
+      ctx.body = bareHttpError(error) ? { data: null, error: withoutDetails(envelope.body.error) } : envelope.body;
     }
   };
   const run = (chain: readonly Middleware[]) => {
@@ -122,4 +122,21 @@ function cairnRoute(route: Route): Middleware {
     }
     if (response.body !== undefined) ctx.body = response.body;
   };
+}
+
+/**
+ * An http-errors error without details (`ctx.throw(400, 'message')`, Koa's own): Strapi's error
+ * middleware reads its `details`, undefined, so the answer has none.
+ */
+function bareHttpError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    typeof (error as { expose?: unknown }).expose === 'boolean' &&
+    (error as { details?: unknown }).details === undefined
+  );
+}
+
+function withoutDetails<T extends { details?: unknown }>(error: T): Omit<T, 'details'> {
+  const { details: _details, ...rest } = error;
+  return rest;
 }

@@ -139,8 +139,26 @@ function stem(file: string): string {
 
 /** One message for a file that does not load: the file, the line when known, and the cause. */
 function loadError(projectDir: string, path: string, error: unknown): ProjectError {
-  const message = error instanceof Error ? error.message : String(error);
-  const site = error instanceof Error ? projectFrame(error.stack ?? '', projectDir) : null;
+  const raw = error instanceof Error ? error.message : String(error);
+  // A compile error puts the site on a line of its own, as an absolute path: one line, from the project.
+  const message = raw
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => (/^\/\S+:\d+:\d+$/.test(line) ? `(at ${projectFrame(`x\n${line}`, projectDir) ?? line})` : line))
+    .join(' ');
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const site = projectFrame(stack, projectDir) ?? compileSite(stack, projectDir);
   const where = site && !message.includes(path) ? ` (at ${site})` : '';
-  return new ProjectError(`${path}: could not load this file: ${message.trim()}${where}`);
+  return new ProjectError(`${path}: could not load this file: ${message}${where}`);
+}
+
+/**
+ * Where Node's compiler stopped on a file that does not parse: its SyntaxError's stack starts with
+ * the file and the line (no column), `/p/src/x.js:3`; as `src/x.js:3`, or null.
+ */
+function compileSite(stack: string, projectDir: string): string | null {
+  const first = /^(.+):(\d+)$/.exec(stack.split('\n')[0] ?? '');
+  if (!first?.[1] || !first[1].startsWith(projectDir) || first[1].includes('node_modules')) return null;
+  return `${relative(projectDir, first[1])}:${first[2]}`;
 }

@@ -30,6 +30,7 @@ import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
+import { projectFrame } from './unoffered-member.js';
 
 /** What running a project's code needs from the composition root. */
 export interface ProjectCodeDeps {
@@ -188,7 +189,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
   const previousGlobal = (globalThis as { strapi?: unknown }).strapi;
   (globalThis as { strapi?: unknown }).strapi = strapi;
   const lifecycle = indexHooks(files.index?.exports, files.index?.path ?? 'src/index');
-  await runHook(lifecycle.register, strapi, files.index?.path, 'register');
+  await runHook(lifecycle.register, strapi, files.index?.path, 'register', project.dir);
 
   const app = createKoaApp(config.server.appKeys);
   const globals = globalMiddlewares(code.middlewareList, registry, () => strapi);
@@ -238,13 +239,13 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     routes: koaRoutes,
     wrap: (routes) => runner.wrap(routes),
     async bootstrap() {
-      await runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap');
+      await runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap', project.dir);
       cron.start();
     },
     async destroy() {
       cron.stop();
       try {
-        await runHook(lifecycle.destroy, strapi, files.index?.path, 'destroy');
+        await runHook(lifecycle.destroy, strapi, files.index?.path, 'destroy', project.dir);
       } finally {
         if ((globalThis as { strapi?: unknown }).strapi === strapi)
           (globalThis as { strapi?: unknown }).strapi = previousGlobal;
@@ -293,14 +294,22 @@ function indexHooks(
 }
 
 /** Runs `register`, `bootstrap` or `destroy`; a throw becomes one ProjectError naming the file and the line. */
-async function runHook(hook: Hook, strapi: unknown, path: string | undefined, name: string): Promise<void> {
+async function runHook(
+  hook: Hook,
+  strapi: unknown,
+  path: string | undefined,
+  name: string,
+  projectDir: string,
+): Promise<void> {
   if (!hook) return;
   try {
     await hook({ strapi });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const line = error instanceof Error ? /\((\/[^)]*:\d+:\d+)\)/.exec(error.stack ?? '')?.[1] : undefined;
-    throw new ProjectError(`${path}: ${name}() failed: ${message}${line ? ` (at ${line})` : ''}`);
+    // The first frame in the project's own files (not Cairn's, e.g. where an unoffered member throws).
+    const line = error instanceof Error ? projectFrame(error.stack ?? '', projectDir) : null;
+    const where = line && !message.includes(line) ? ` (at ${line})` : '';
+    throw new ProjectError(`${path}: ${name}() failed: ${message}${where}`);
   }
 }
 

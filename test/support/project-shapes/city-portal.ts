@@ -26,17 +26,18 @@ export function cityPortalScenario(database: DatabaseKind): void {
     });
     afterAll(() => project.server.close());
 
-    it('starts unchanged with every type, component and the GraphQL endpoint', () => {
+    it('starts cleanly with every type, component and the GraphQL endpoint', () => {
       expectCleanStart(project, 0);
       const { schema, config } = project.server.app.project;
       expect([...schema.contentTypes.values()].filter((t) => t.origin === 'api')).toHaveLength(21);
       expect(schema.components.size).toBe(84);
       expect(config.graphql).toMatchObject({ endpoint: '/graphql', depthLimit: 12, defaultLimit: 20 });
-      // src/api/event/routes/event.js is the generator's core router, unchanged: not listed.
+      // src/index.js runs (its bootstrap); the migration does not. src/api/event/routes/event.js is
+      // the generator's core router, unchanged: not listed.
       expect(project.server.app.project.ignoredFiles).toEqual([
         'database/migrations/2025.02.03T00.00.00.backfill-district-slugs.js',
-        'src/index.js',
       ]);
+      expect(project.server.app.project.code?.files.index?.path).toBe('src/index.js');
     });
 
     it("answers CORS as config/middlewares.js's function form configures it", async () => {

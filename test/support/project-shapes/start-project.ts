@@ -1,9 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import pino from 'pino';
 import { expect } from 'vitest';
-import { createApp } from '../../../src/app.js';
-import { loadProject } from '../../../src/project/load-project.js';
 import type { DatabaseKind } from '../databases.js';
 import { uploadBody } from '../multipart.js';
 import { startTestServer, type TestResponse, type TestServer } from '../test-server.js';
@@ -65,47 +62,6 @@ export async function create(
   query = '',
 ): Promise<Record<string, any>> {
   return (await project.call('POST', `/api/${plural}${query}`, { data })).json.data;
-}
-
-/** The JavaScript object literal a start-up notice prints after `defaultQueries: `, as text. */
-export function printedDefaultQueries(notices: readonly string[]): string {
-  const notice = notices.find((line) => line.startsWith('populate middlewares Cairn does not run: '));
-  expect(notice, notices.join('\n')).toBeDefined();
-  return (notice as string).slice((notice as string).indexOf('defaultQueries: ') + 'defaultQueries: '.length);
-}
-
-/**
- * A second server on the same project copy and database, after `edit` changed files of the copy
- * (as a user edits the project and restarts). `get` answers GETs with the full-access token.
- */
-export async function restartWith(
-  project: StartedProject,
-  edit: (dir: string) => void,
-): Promise<{ get(path: string): Promise<Record<string, any>>; close(): Promise<void> }> {
-  const { server } = project;
-  edit(server.dir);
-  const app = await createApp(await loadProject(server.dir, server.app.project.env));
-  return {
-    async get(path) {
-      const response = await app.server.inject({
-        method: 'GET',
-        url: path,
-        headers: { authorization: `Bearer ${server.tokens.full}` },
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      return JSON.parse(response.body) as Record<string, any>;
-    },
-    close: () => app.close(),
-  };
-}
-
-/** Adds `defaultQueries: <printed>` to a TypeScript `config/api.ts` that exports an object literal. */
-export function addDefaultQueries(dir: string, printed: string): void {
-  const file = join(dir, 'config/api.ts');
-  const source = readFileSync(file, 'utf8');
-  const end = source.lastIndexOf('};');
-  expect(end).toBeGreaterThan(0);
-  writeFileSync(file, `${source.slice(0, end)}  defaultQueries: ${printed},\n${source.slice(end)}`);
 }
 
 /** The start-up notice every fixture gets: none grants Public anything outside bootstrap code. */
