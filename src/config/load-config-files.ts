@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { usablePrivateFolder } from '../core/private-folder.js';
+import { extname, join } from 'node:path';
+import { createCodeImporter, type CodeImporter } from '../core/code-module-loader.js';
 import { ProjectError } from '../core/errors.js';
 import { importFile } from '../core/import-file.js';
 import { compiledConfigFile, compiledProjectRoot } from './compiled-config-dir.js';
@@ -26,17 +26,27 @@ const EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.json'] as const;
 
 /**
  * How config files are loaded: `transpileCache` is the folder where the JavaScript that TypeScript
- * and ES module files compile to is kept between runs, keyed by each file's content (jiti's file
- * cache), or null to compile them at every load.
+ * and ES module files compile to is kept between runs, keyed by each file's content
+ * (core/code-module-loader.ts), or null to compile them at every load.
  */
 export interface ConfigLoadOptions {
   readonly transpileCache: string | null;
 }
 
-/** What reading one config file needs: the compiled copy Strapi would run, and jiti's cache folder. */
+/** What reading one config file needs: the compiled copy Strapi would run, and the importer of compiled files. */
 interface ConfigLoader {
   readonly compiledAs: (file: string) => string | null;
-  readonly fsCache: string | false;
+  readonly importer: () => CodeImporter;
+}
+
+/** The loader of one project's config files (its importer made on first need). */
+function configLoader(dir: string, options: ConfigLoadOptions): ConfigLoader {
+  const compiledRoot = compiledProjectRoot(dir);
+  let importer: CodeImporter | null = null;
+  return {
+    compiledAs: (file: string) => compiledConfigFile(dir, compiledRoot, file),
+    importer: () => (importer ??= createCodeImporter(dir, STRAPI_CONFIG_MODULES, options.transpileCache)),
+  };
 }
 
 /** Raw config values by file name; a missing file is absent. */
@@ -45,7 +55,8 @@ export type RawConfig = Partial<Record<ConfigName, unknown>>;
 /**
  * Reads `config/<name>.{js,cjs,mjs,ts,json}` (and `config/env/<NODE_ENV>/<name>.*` on top, merged
  * as Strapi does). A module may export an object or a function `({ env }) => object`.
- * CommonJS is loaded natively; ESM, TypeScript and CommonJS inside an ESM package go through jiti.
+ * CommonJS is loaded natively; TypeScript and ES module syntax are compiled to CommonJS first
+ * (core/transpile.ts, the output kept by content in `transpileCache`).
  * In a TypeScript project the files see the `__dirname` and `__filename` of the compiled copy
  * Strapi runs (compiled-config-dir.ts), so paths built from them name what they name in Strapi.
  */
@@ -56,12 +67,7 @@ export async function loadConfigFiles(
   options: ConfigLoadOptions = { transpileCache: null },
 ): Promise<RawConfig> {
   const config: RawConfig = {};
-  const compiledRoot = compiledProjectRoot(dir);
-  const loader: ConfigLoader = {
-    compiledAs: (file: string) => compiledConfigFile(dir, compiledRoot, file),
-    fsCache:
-      options.transpileCache !== null && usablePrivateFolder(options.transpileCache) ? options.transpileCache : false,
-  };
+  const loader = configLoader(dir, options);
   for (const name of CONFIG_NAMES) {
     const base = await readConfigValue(join(dir, 'config', name), env, loader);
     const override = nodeEnv
@@ -86,12 +92,7 @@ export async function loadOtherConfigFiles(
 ): Promise<Record<string, unknown>> {
   const folder = join(dir, 'config');
   if (!existsSync(folder)) return {};
-  const compiledRoot = compiledProjectRoot(dir);
-  const loader: ConfigLoader = {
-    compiledAs: (file: string) => compiledConfigFile(dir, compiledRoot, file),
-    fsCache:
-      options.transpileCache !== null && usablePrivateFolder(options.transpileCache) ? options.transpileCache : false,
-  };
+  const loader = configLoader(dir, options);
   const known = new Set<string>(CONFIG_NAMES);
   const names = new Set<string>();
   for (const entry of readdirSync(folder)) {
@@ -115,9 +116,7 @@ async function readConfigValue(pathWithoutExtension: string, env: EnvHelper, loa
   try {
     const compiled = loader.compiledAs(file);
     const exported =
-      compiled === null
-        ? await importConfigModule(file, loader.fsCache)
-        : await importAsCompiled(file, compiled, loader.fsCache);
+      compiled === null ? await importConfigModule(file, loader) : await loader.importer().import(file, compiled);
     return typeof exported === 'function'
       ? await (exported as (args: { env: EnvHelper }) => unknown)({ env })
       : exported;
@@ -126,13 +125,13 @@ async function readConfigValue(pathWithoutExtension: string, env: EnvHelper, loa
   }
 }
 
-async function importConfigModule(file: string, fsCache: string | false): Promise<unknown> {
+async function importConfigModule(file: string, loader: ConfigLoader): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') return JSON.parse(readFileSync(file, 'utf8'));
-  const source = ext === '.mjs' ? '' : readFileSync(file, 'utf8');
-  // A file importing Strapi's packages runs through jiti, which gives it Cairn's stand-ins for them.
-  if (importsStrapiConfigModule(source)) return interopDefault(await evaluateWithJiti(file, source, fsCache));
-  if (ext === '.js' || ext === '.cjs') {
+  if (ext === '.mjs') return interopDefault(await importFile(file));
+  const source = readFileSync(file, 'utf8');
+  // A file importing Strapi's packages gets Cairn's stand-ins for them from the importer.
+  if ((ext === '.js' || ext === '.cjs') && !importsStrapiConfigModule(source)) {
     const require = createRequire(file);
     try {
       delete require.cache[file];
@@ -141,28 +140,8 @@ async function importConfigModule(file: string, fsCache: string | false): Promis
       if ((error as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw error;
     }
   }
-  if (ext === '.mjs') return interopDefault(await importFile(file));
-  return interopDefault(await evaluateWithJiti(file, source, fsCache));
-}
-
-/**
- * Compiles `source` (the text of `file`, or a version of it) with jiti and runs it, its imports
- * resolved from where the file is, Strapi's packages by Cairn's stand-ins (strapi-config-modules.ts).
- */
-async function evaluateWithJiti(file: string, source: string, fsCache: string | false): Promise<unknown> {
-  const { createJiti } = await import('jiti');
-  const jiti = createJiti(file, { moduleCache: false, fsCache, virtualModules: STRAPI_CONFIG_MODULES });
-  return jiti.evalModule(source, { id: file, filename: file, async: true, forceTranspile: true });
-}
-
-/**
- * Runs `file` (resolving its imports from where it is) with `__dirname` and `__filename` those of
- * `compiled`, the copy Strapi would run. The declarations go on the file's first line, so error
- * positions keep their line numbers.
- */
-async function importAsCompiled(file: string, compiled: string, fsCache: string | false): Promise<unknown> {
-  const names = `var __dirname = ${JSON.stringify(dirname(compiled))}, __filename = ${JSON.stringify(compiled)};`;
-  return interopDefault(await evaluateWithJiti(file, names + readFileSync(file, 'utf8'), fsCache));
+  // TypeScript, ES module syntax: compiled to CommonJS (kept by content), then run by Node.
+  return loader.importer().import(file);
 }
 
 function interopDefault(module: unknown): unknown {

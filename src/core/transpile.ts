@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ProjectError } from './errors.js';
 
 type Sucrase = typeof import('sucrase');
 
@@ -12,8 +11,8 @@ let sucrase: Sucrase | null = null;
  * stripped, `import`/`export` turned into `require`/`exports` (`import()` into a promise of a
  * `require`), lines kept where they were, so stack lines name the source's own. Sucrase does it
  * (loaded on first use, about a tenth of Babel's start-up, and a few milliseconds a file); it
- * checks no types, as Strapi's build does not need it to run. A file that does not parse is a
- * ProjectError naming it and the line.
+ * checks no types, as Strapi's build does not need it to run. A file that does not parse throws
+ * a SyntaxError whose stack's frame is the file, line and column (`at /p/src/x.ts:3:16`).
  */
 export function transpileToCommonJs(source: string, file: string): string {
   // The package name is built at run time so the bundler leaves it to node_modules.
@@ -31,8 +30,13 @@ export function transpileToCommonJs(source: string, file: string): string {
       ...(/\.tsx$/.test(file) && { transforms: ['typescript', 'imports', 'jsx'] }),
     }).code;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const at = /\((\d+):(\d+)\)/.exec(message);
-    throw new ProjectError(`${file}${at ? `:${at[1]}:${at[2]}` : ''}: does not parse: ${message.replace(/\s*\(\d+:\d+\)$/, '')}`);
+    const loc = (error as { loc?: { line?: number; column?: number } }).loc;
+    // Sucrase's message names the file (absolute) and ends with the position: both said once, below.
+    const message = (error instanceof Error ? error.message : String(error))
+      .replace(/^Error transforming [^:]+: /, '')
+      .replace(/\s*\(\d+:\d+\)\s*$/, '');
+    const failure = new SyntaxError(message);
+    failure.stack = `SyntaxError: ${message}\n    at ${file}:${loc?.line ?? 1}:${(loc?.column ?? 0) + 1}`;
+    throw failure;
   }
 }

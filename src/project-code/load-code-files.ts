@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { ProjectError } from '../core/errors.js';
 import { isGeneratedBoilerplate } from '../project/generated-boilerplate.js';
-import type { CodeImporter } from './code-module-loader.js';
+import type { CodeImporter } from '../core/code-module-loader.js';
 import { CORE_FACTORY } from './strapi-packages.js';
 import { projectFrame } from './unoffered-member.js';
 

@@ -1,7 +1,7 @@
 import type { EnvHelper } from '../config/env-helper.js';
 import { loadOtherConfigFiles, type RawConfig } from '../config/load-config-files.js';
 import type { Schema } from '../schema/types.js';
-import { createCodeImporter } from './code-module-loader.js';
+import { createCodeImporter } from '../core/code-module-loader.js';
 import { loadCodeFiles, type CodeFiles } from './load-code-files.js';
 import { projectRouteTable, routeActions, typesWithRouteFiles, type ProjectRoute } from './project-routes.js';
 import { strapiPackages, type CoreBuilders } from './strapi-packages.js';
