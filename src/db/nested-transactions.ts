@@ -28,17 +28,26 @@ export function joinNestedTransactions(db: Database, needed: () => boolean): Dat
   const on = (): Executor => open.getStore()?.tx ?? db;
   /** Set while `inOneTransaction` opens one: the open transaction is tracked even without hooks. */
   let forced = false;
+  /** From the first tracked transaction on, statements run on the open transaction of their context. */
+  const track = () => {
+    if (joined.all !== db.all) return;
+    joined.all = (query) => on().all(query);
+    joined.run = (query) => on().run(query);
+    joined.insert = (query, rowCount) => on().insert(query, rowCount);
+  };
   const joined: Database & Deferring = {
     dialect: db.dialect,
     ...(db.notices && { notices: db.notices }),
-    all: (query) => on().all(query),
-    run: (query) => on().run(query),
-    insert: (query, rowCount) => on().insert(query, rowCount),
+    // The database's own until a transaction is tracked (track below): no cost before.
+    all: db.all,
+    run: db.run,
+    insert: db.insert,
     async transaction(work, options) {
       const current = open.getStore();
       if (current) return work(current.tx);
       if (!needed() && !forced) return db.transaction(work, options);
       const committed: CommitWork[] = [];
+      track();
       const result = await db.transaction((tx) => {
         // A transaction run again after a conflict keeps only what its last attempt deferred.
         committed.length = 0;

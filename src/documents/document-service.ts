@@ -251,54 +251,77 @@ function withMiddlewares(verbs: DocumentService, middlewares: DocumentMiddleware
     shown?: (result: T) => unknown,
     kept?: (result: T, shown: unknown) => T,
   ): Promise<T> =>
-    middlewares.active()
-      ? throughMiddlewares(middlewares, schema, type, action, call, verb, shown, kept ?? ((_r, s) => s as T))
-      : verb(call);
+    throughMiddlewares(middlewares, schema, type, action, call, verb, shown, kept ?? ((_r, s) => s as T));
   const idOf = (call: DocumentCall) => call.documentId ?? '';
   return {
     findMany: (type, query, caller, answer) =>
-      via(
-        type,
-        'findMany',
-        { query },
-        (call) => verbs.findMany(type, call.query, caller, answer),
-        (page) => page.documents,
-        (page, shown) => (Array.isArray(shown) ? { ...page, documents: shown as Document[] } : page),
-      ),
+      !middlewares.active()
+        ? verbs.findMany(type, query, caller, answer)
+        : via(
+            type,
+            'findMany',
+            { query },
+            (call) => verbs.findMany(type, call.query, caller, answer),
+            (page) => page.documents,
+            (page, shown) => (Array.isArray(shown) ? { ...page, documents: shown as Document[] } : page),
+          ),
     findOne: (type, documentId, query, caller, answer) =>
-      via(type, 'findOne', { query, documentId }, (call) =>
-        verbs.findOne(type, idOf(call), call.query, caller, answer),
-      ),
+      !middlewares.active()
+        ? verbs.findOne(type, documentId, query, caller, answer)
+        : via(type, 'findOne', { query, documentId }, (call) =>
+            verbs.findOne(type, idOf(call), call.query, caller, answer),
+          ),
     findFirst: (type, query, caller, answer) =>
-      via(type, 'findFirst', { query }, (call) => verbs.findFirst(type, call.query, caller, answer)),
-    count: (type, query, caller) => via(type, 'count', { query }, (call) => verbs.count(type, call.query, caller)),
+      !middlewares.active()
+        ? verbs.findFirst(type, query, caller, answer)
+        : via(type, 'findFirst', { query }, (call) => verbs.findFirst(type, call.query, caller, answer)),
+    count: (type, query, caller) =>
+      !middlewares.active()
+        ? verbs.count(type, query, caller)
+        : via(type, 'count', { query }, (call) => verbs.count(type, call.query, caller)),
     create: (type, data, query, caller) =>
-      via(type, 'create', { query, data }, (call) => verbs.create(type, call.data, call.query, caller)),
+      !middlewares.active()
+        ? verbs.create(type, data, query, caller)
+        : via(type, 'create', { query, data }, (call) => verbs.create(type, call.data, call.query, caller)),
     update: (type, documentId, data, query, caller) =>
-      via(type, 'update', { query, data, documentId }, (call) =>
-        verbs.update(type, idOf(call), call.data, call.query, caller),
-      ),
+      !middlewares.active()
+        ? verbs.update(type, documentId, data, query, caller)
+        : via(type, 'update', { query, data, documentId }, (call) =>
+            verbs.update(type, idOf(call), call.data, call.query, caller),
+          ),
     put: (type, data, query, caller) =>
-      via(
-        type,
-        'update',
-        { query, data },
-        (call) => verbs.put(type, call.data, call.query, caller),
-        (written) => written.document,
-        (written, shown) =>
-          shown && typeof shown === 'object' ? { ...written, document: shown as Document } : written,
-      ),
+      !middlewares.active()
+        ? verbs.put(type, data, query, caller)
+        : via(
+            type,
+            'update',
+            { query, data },
+            (call) => verbs.put(type, call.data, call.query, caller),
+            (written) => written.document,
+            (written, shown) =>
+              shown && typeof shown === 'object' ? { ...written, document: shown as Document } : written,
+          ),
     delete: (type, documentId, query, caller) =>
-      via(type, 'delete', { query, documentId }, (call) =>
-        verbs.delete(type, call.documentId ?? null, call.query, caller),
-      ),
+      !middlewares.active()
+        ? verbs.delete(type, documentId, query, caller)
+        : via(type, 'delete', { query, documentId }, (call) =>
+            verbs.delete(type, call.documentId ?? null, call.query, caller),
+          ),
     publish: (type, documentId, query, caller) =>
-      via(type, 'publish', { query, documentId }, (call) => verbs.publish(type, idOf(call), call.query, caller)),
+      !middlewares.active()
+        ? verbs.publish(type, documentId, query, caller)
+        : via(type, 'publish', { query, documentId }, (call) => verbs.publish(type, idOf(call), call.query, caller)),
     unpublish: (type, documentId, query, caller) =>
-      via(type, 'unpublish', { query, documentId }, (call) => verbs.unpublish(type, idOf(call), call.query, caller)),
+      !middlewares.active()
+        ? verbs.unpublish(type, documentId, query, caller)
+        : via(type, 'unpublish', { query, documentId }, (call) =>
+            verbs.unpublish(type, idOf(call), call.query, caller),
+          ),
     discardDraft: (type, documentId, query, caller) =>
-      via(type, 'discardDraft', { query, documentId }, (call) =>
-        verbs.discardDraft(type, idOf(call), call.query, caller),
-      ),
+      !middlewares.active()
+        ? verbs.discardDraft(type, documentId, query, caller)
+        : via(type, 'discardDraft', { query, documentId }, (call) =>
+            verbs.discardDraft(type, idOf(call), call.query, caller),
+          ),
   };
 }
