@@ -46,6 +46,14 @@ for (const database of inject('databases'))
         return { dir, env: db.env };
       };
 
+      it("routes:list lists the route files' routes in place of their types' core routes", async () => {
+        const { dir, env } = await prepare();
+        const listed = await cairnWithEnv(env, 'routes:list', '--dir', dir);
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(listed.stdout).toContain('GET     /api/shop/info  api::shop.shop.info  (project code, public)');
+        expect(listed.stdout).toContain('GET     /api/users/me  plugin::users-permissions.user.me');
+      });
+
       it('serves the project code and runs destroy when the server stops', async () => {
         const { dir, env } = await prepare();
         const mark = join(dir, 'destroyed.txt');

@@ -26,13 +26,24 @@ export async function listContentTypesCommand(args: CliArgs, out: Output): Promi
   }
 }
 
-/** `routes:list`: method, path and permission action of every route. */
+/**
+ * `routes:list`: method, path and permission action of every route. A project's route files
+ * replace the core routes of their API's types; their routes are marked `(project code)`, or
+ * `(public)` with `auth: false`.
+ */
 export async function listRoutesCommand(args: CliArgs, out: Output): Promise<void> {
   const project = await loadProject(args.dir, process.env);
   out('GET     /_health');
   const prefix = project.config.api.prefix;
+  const code = project.code;
+  const replaced = code?.typesWithRouteFiles ?? new Set<string>();
+  for (const route of code?.routes ?? []) {
+    const action = route.controller && route.action ? `${route.controller}.${route.action}` : 'a function';
+    const marks = [route.core ? null : 'project code', route.config.auth === false ? 'public' : null].filter(Boolean);
+    out(`${route.method.padEnd(7)} ${route.path}  ${action}${marks.length > 0 ? `  (${marks.join(', ')})` : ''}`);
+  }
   for (const route of [
-    ...contentRouteTable(project.schema, prefix),
+    ...contentRouteTable(project.schema, prefix).filter((route) => !replaced.has(route.type.uid)),
     ...authRouteTable(prefix),
     ...usersRouteTable(prefix),
     ...rolesRouteTable(prefix),

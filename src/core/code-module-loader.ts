@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import Module from 'node:module';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { usablePrivateFolder } from './private-folder.js';
-import { transpileToCommonJs } from './transpile.js';
+import { preloadTranspiler, transpileToCommonJs } from './transpile.js';
 
 /** How the project's files are imported: `import(file)` gives the module's exports (`default` unwrapped). */
 export interface CodeImporter {
@@ -53,11 +53,16 @@ export function createCodeImporter(
   const cacheDir = transpileCache !== null && usablePrivateFolder(transpileCache) ? transpileCache : null;
   const table = new Map<string, NodeModule>();
 
-  const transform = (file: string, source: string): string => {
+  /** Where the compiled form of `source` is kept (null: no cache folder). */
+  const keptAt = (file: string, source: string): string | null => {
+    if (!cacheDir) return null;
     const key = createHash('sha256')
       .update(`${CACHE_VERSION}\0${extname(file)}\0${source}`)
       .digest('hex');
-    const cached = cacheDir ? join(cacheDir, `${key}.cjs`) : null;
+    return join(cacheDir, `${key}.cjs`);
+  };
+  const transform = (file: string, source: string): string => {
+    const cached = keptAt(file, source);
     if (cached && existsSync(cached)) return readFileSync(cached, 'utf8');
     const code = transpileToCommonJs(source, file);
     if (cached) {
@@ -100,7 +105,14 @@ export function createCodeImporter(
   };
 
   return {
-    import: async (file, runAs) => interopDefault(load(file, undefined, runAs)),
+    async import(file, runAs) {
+      // A file to compile that is not kept: the compiler is loaded first (a kept one needs none).
+      if (!table.has(file) && TRANSFORMED.test(file)) {
+        const kept = keptAt(file, readFileSync(file, 'utf8'));
+        if (kept === null || !existsSync(kept)) await preloadTranspiler();
+      }
+      return interopDefault(load(file, undefined, runAs));
+    },
   };
 }
 

@@ -2,9 +2,17 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-type Sucrase = typeof import('sucrase');
+type Transform = typeof import('sucrase').transform;
 
-let sucrase: Sucrase | null = null;
+let sucrase: Transform | null = null;
+
+/**
+ * Loads the compiler ahead of a start that will compile (from Cairn's bundle, where it is kept
+ * compiled), so that compiling inside a synchronous `require` finds it loaded.
+ */
+export async function preloadTranspiler(): Promise<void> {
+  sucrase ??= (await import('./sucrase-transform.js')).sucraseTransform;
+}
 
 /**
  * A project's TypeScript or ES module file as CommonJS that Node compiles itself: types
@@ -15,8 +23,9 @@ let sucrase: Sucrase | null = null;
  * a SyntaxError whose stack's frame is the file, line and column (`at /p/src/x.ts:3:16`).
  */
 export function transpileToCommonJs(source: string, file: string): string {
-  // The package name is built at run time so the bundler leaves it to node_modules.
-  sucrase ??= createRequire(import.meta.url)(['suc', 'rase'].join('')) as Sucrase;
+  // Not preloaded (a file reached by a require nobody saw coming): from node_modules. The package
+  // name is built at run time so the bundler leaves this one to node_modules.
+  sucrase ??= (createRequire(import.meta.url)(['suc', 'rase'].join('')) as typeof import('sucrase')).transform;
   const typescript = /\.[cm]?tsx?$/.test(file);
   // CommonJS has no import.meta: what ES modules read of it, as this file's values.
   const code = source
@@ -24,7 +33,7 @@ export function transpileToCommonJs(source: string, file: string): string {
     .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(file)))
     .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(file));
   try {
-    return sucrase.transform(code, {
+    return sucrase(code, {
       transforms: typescript ? ['typescript', 'imports'] : ['imports'],
       filePath: file,
       ...(/\.tsx$/.test(file) && { transforms: ['typescript', 'imports', 'jsx'] }),

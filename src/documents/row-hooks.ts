@@ -9,7 +9,24 @@ import { shapeRows } from '../shape/shape-rows.js';
 
 /** The row events Strapi's lifecycles name, fired per database operation on a content type's table. */
 export type RowAction =
-  'beforeCreate' | 'afterCreate' | 'beforeUpdate' | 'afterUpdate' | 'beforeDelete' | 'afterDelete';
+  | 'beforeCreate'
+  | 'afterCreate'
+  | 'beforeUpdate'
+  | 'afterUpdate'
+  | 'beforeDelete'
+  | 'afterDelete'
+  | 'beforeCreateMany'
+  | 'afterCreateMany'
+  | 'beforeUpdateMany'
+  | 'afterUpdateMany'
+  | 'beforeDeleteMany'
+  | 'afterDeleteMany'
+  | 'beforeFindOne'
+  | 'afterFindOne'
+  | 'beforeFindMany'
+  | 'afterFindMany'
+  | 'beforeCount'
+  | 'afterCount';
 
 /**
  * One lifecycle event, as Strapi passes it to a subscriber: `params` (`data` of a create or an
@@ -20,9 +37,10 @@ export type RowAction =
 export interface RowEvent {
   readonly action: RowAction;
   readonly model: ContentType;
-  readonly params: { data?: Record<string, unknown>; where?: Record<string, unknown> };
+  readonly params: { data?: Record<string, unknown>; where?: Record<string, unknown>; [other: string]: unknown };
   readonly state: Record<string, unknown>;
-  result?: Record<string, unknown> | null;
+  /** The row (a write), what was found (a read: a row, rows or a count), `{ count }` (a `*Many`). */
+  result?: unknown;
 }
 
 /**

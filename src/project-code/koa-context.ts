@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import Koa, { type Context } from 'koa';
 import type { Principal } from '../access/principal.js';
@@ -163,9 +164,10 @@ export function requestOf(ctx: ProjectContext, params: Readonly<Record<string, s
 
 /**
  * What Koa's response writes to in place of Node's ServerResponse: the status and the headers,
- * kept until the chain has run (Cairn's server writes the answer, not Koa).
+ * kept until the chain has run (Cairn's server writes the answer, not Koa). An event emitter, as
+ * Koa listens to it for a stream body (read whole by responseOf).
  */
-class ResponseState {
+class ResponseState extends EventEmitter {
   statusCode = 404;
   statusMessage = '';
   readonly headersSent = false;

@@ -8,6 +8,7 @@ import { toErrorEnvelope } from '../http/error-envelope.js';
 import type { HttpRequest, HttpResponse, Route } from '../http/http-types.js';
 import type { CodeRegistry } from './code-registry.js';
 import { createContext, headersOf, requestOf, responseOf, type ProjectContext } from './koa-context.js';
+import { readFormBody } from './multipart-body.js';
 import { projectFrame } from './unoffered-member.js';
 
 /** Where a Cairn route's own answer waits while the project's global middlewares run around it. */
@@ -74,8 +75,17 @@ export interface KoaRunner {
   wrap(routes: readonly Route[]): Route[];
 }
 
-/** Builds the runner. An error that is not one of Strapi's is a 500, logged with the project file and line. */
-export function createKoaRunner(app: Koa, globals: GlobalMiddlewares, logger: Logger, projectDir: string): KoaRunner {
+/**
+ * Builds the runner. An error that is not one of Strapi's is a 500, logged with the project file
+ * and line. `limits.fileSize`: the largest file a project route's multipart body may carry.
+ */
+export function createKoaRunner(
+  app: Koa,
+  globals: GlobalMiddlewares,
+  logger: Logger,
+  projectDir: string,
+  limits: { readonly fileSize: number },
+): KoaRunner {
   const errors: Middleware = async (ctx, next) => {
     try {
       await next();
@@ -89,23 +99,37 @@ export function createKoaRunner(app: Koa, globals: GlobalMiddlewares, logger: Lo
       ctx.body = bareHttpError(error) ? { data: null, error: withoutDetails(envelope.body.error) } : envelope.body;
     }
   };
-  const run = (chain: readonly Middleware[]) => {
+  const run = (chain: readonly Middleware[], readsForms: boolean) => {
     const composed = compose([...globals.outer, errors, ...globals.inner, ...chain]);
     return async (request: HttpRequest): Promise<HttpResponse> => {
-      const ctx = createContext(app, request, request.params, { kind: 'public' });
-      await composed(ctx);
-      const answer = (ctx as unknown as Record<symbol, HttpResponse | undefined>)[ANSWER];
-      if (answer && ctx.body === answer)
-        return { ...answer, status: ctx.status, headers: { ...answer.headers, ...headersOf(ctx) } };
-      return responseOf(ctx);
+      // A project route reads a multipart body as Strapi's body parser does; Cairn's own read theirs.
+      const form = readsForms && request.multipart ? await readFormBody(request.multipart, limits.fileSize) : null;
+      try {
+        const ctx = createContext(app, form ? withBody(request, form.fields) : request, request.params, {
+          kind: 'public',
+        });
+        if (form) (ctx.request as { files?: unknown }).files = form.files;
+        await composed(ctx);
+        const answer = (ctx as unknown as Record<symbol, HttpResponse | undefined>)[ANSWER];
+        if (answer && ctx.body === answer)
+          return { ...answer, status: ctx.status, headers: { ...answer.headers, ...headersOf(ctx) } };
+        return await responseOf(ctx);
+      } finally {
+        await form?.cleanup();
+      }
     };
   };
   const hasGlobals = globals.outer.length + globals.inner.length > 0;
   return {
-    serve: (chain) => run(chain),
+    serve: (chain) => run(chain, true),
     wrap: (routes) =>
-      hasGlobals ? routes.map((route) => ({ ...route, handle: run([cairnRoute(route)]) })) : [...routes],
+      hasGlobals ? routes.map((route) => ({ ...route, handle: run([cairnRoute(route)], false) })) : [...routes],
   };
+}
+
+/** The request with `body` in place of its (multipart) one; not spread: its `query` is a getter. */
+function withBody(request: HttpRequest, body: unknown): HttpRequest {
+  return Object.create(request, { body: { value: body } }) as HttpRequest;
 }
 
 /** A Cairn route as the last step of a Koa chain: its answer is put on the context for the middlewares to see. */

@@ -24,6 +24,18 @@ const ACTIONS: readonly RowAction[] = [
   'afterUpdate',
   'beforeDelete',
   'afterDelete',
+  'beforeCreateMany',
+  'afterCreateMany',
+  'beforeUpdateMany',
+  'afterUpdateMany',
+  'beforeDeleteMany',
+  'afterDeleteMany',
+  'beforeFindOne',
+  'afterFindOne',
+  'beforeFindMany',
+  'afterFindMany',
+  'beforeCount',
+  'afterCount',
 ];
 
 /**

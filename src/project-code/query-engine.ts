@@ -113,16 +113,30 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     const event = { model, params: p as RowEvent['params'], state };
     return {
       before: () => (hooks.has(model.uid, [before]) ? hooks.fire({ ...event, action: before }) : Promise.resolve()),
-      after: (result: FoundRow | null) =>
+      after: (result: unknown) =>
         hooks.has(model.uid, [after]) ? hooks.fire({ ...event, action: after, result }) : Promise.resolve(),
     };
   };
-  const findOne = async (raw?: FindParams) => (await findRows(pool, model, params(raw, 'findOne'), 1))[0] ?? null;
+  /** A read between its before- and after-hooks (`result` what it found), as Strapi's entity manager fires them. */
+  const read = async <T>(before: RowAction, after: RowAction, p: object, run: () => Promise<T>): Promise<T> => {
+    const hooks = lifecycles(before, after, p);
+    await hooks?.before();
+    const result = await run();
+    await hooks?.after(result);
+    return result;
+  };
+  const findOne = (raw?: FindParams) => {
+    const p = params(raw, 'findOne');
+    return read('beforeFindOne', 'afterFindOne', p, async () => (await findRows(pool, model, p, 1))[0] ?? null);
+  };
   const idWhere = (id: number) => ({ id });
 
   return {
     findOne,
-    findMany: (raw) => findRows(pool, model, params(raw, 'findMany')),
+    findMany: (raw) => {
+      const p = params(raw, 'findMany');
+      return read('beforeFindMany', 'afterFindMany', p, () => findRows(pool, model, p));
+    },
     async findPage(raw) {
       const { page: rawPage, pageSize: rawSize, ...rest } = params(raw, 'findPage');
       const page = Math.max(1, Math.floor(Number(rawPage) || 1));
@@ -131,7 +145,10 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
       const total = await countRows(pool, model, rest.where);
       return { results, pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } };
     },
-    count: async (raw) => countRows(pool, model, params(raw, 'count').where),
+    count: (raw) => {
+      const p = params(raw, 'count');
+      return read('beforeCount', 'afterCount', p, () => countRows(pool, model, p.where));
+    },
 
     async create(raw) {
       const p = params(raw, 'create');
@@ -150,15 +167,19 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     },
 
     async createMany(raw) {
-      const { data } = params(raw, 'createMany');
+      const p = params(raw, 'createMany');
+      const { data } = p;
       if (!Array.isArray(data)) throw queryError(model.uid, 'createMany expects data to be an array');
+      const hooks = lifecycles('beforeCreateMany', 'afterCreateMany', p);
       if (data.length === 0) throw queryError(model.uid, 'createMany: nothing to insert');
       const now = deps.now();
-      const rows = data.map((item) => rowData(schema, model, item, 'create', now));
       const { ids, written } = await db.transaction(async (tx) => {
         const reader = inTx(tx);
+        await hooks?.before();
+        const rows = (p.data as unknown[]).map((item) => rowData(schema, model, item, 'create', now));
         const inserted: number[] = [];
         for (const row of rows) inserted.push(await insertRow(reader, model, row));
+        await hooks?.after({ count: inserted.length, ids: inserted });
         return { ids: inserted, written: await rowsWithIds(reader, model, inserted) };
       });
       await committed('create', written);
@@ -186,11 +207,13 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     },
 
     async updateMany(raw) {
-      const { where, data } = params(raw, 'updateMany');
-      const row = rowData(schema, model, data, 'updateMany', deps.now());
+      const p = params(raw, 'updateMany');
+      const hooks = lifecycles('beforeUpdateMany', 'afterUpdateMany', p);
       const written = await db.transaction(async (tx) => {
         const reader = inTx(tx);
-        const targets = await rowsWhere(reader, model, where);
+        await hooks?.before();
+        const row = rowData(schema, model, p.data, 'updateMany', deps.now());
+        const targets = await rowsWhere(reader, model, p.where);
         await updateRows(
           reader,
           model,
@@ -206,6 +229,7 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
                 targets.map((t) => t.id),
               )
             : [];
+        await hooks?.after({ count: targets.length });
         return { count: targets.length, rows: [...targets, ...after] };
       });
       await committed('update', written.rows);
@@ -234,15 +258,18 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     },
 
     async deleteMany(raw) {
-      const { where } = params(raw, 'deleteMany');
+      const p = params(raw, 'deleteMany');
+      const hooks = lifecycles('beforeDeleteMany', 'afterDeleteMany', p);
       const written = await db.transaction(async (tx) => {
         const reader = inTx(tx);
-        const targets = await rowsWhere(reader, model, where);
+        await hooks?.before();
+        const targets = await rowsWhere(reader, model, p.where);
         await deleteRows(
           reader,
           model,
           targets.map((target) => target.id),
         );
+        await hooks?.after({ count: targets.length });
         return targets;
       });
       await committed('delete', written);

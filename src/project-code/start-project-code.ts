@@ -193,7 +193,9 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
 
   const app = createKoaApp(config.server.appKeys);
   const globals = globalMiddlewares(code.middlewareList, registry, () => strapi);
-  const runner: KoaRunner = createKoaRunner(app, globals, logger, project.dir);
+  const runner: KoaRunner = createKoaRunner(app, globals, logger, project.dir, {
+    fileSize: config.upload.sizeLimitBytes,
+  });
   const stateOf = async (principal: Principal) => stateOfPrincipal(deps, principal);
   const touched = (route: ProjectRoute): boolean => {
     if (!route.core) return true;
