@@ -25,12 +25,12 @@ import type { Lifecycles } from './lifecycles.js';
 import { createProjectCron } from './cron.js';
 import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
+import { indexHooks, runHook } from './index-hooks.js';
 import { routeChain } from './route-pipeline.js';
 import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
-import { projectFrame } from './unoffered-member.js';
 
 /** What running a project's code needs from the composition root. */
 export interface ProjectCodeDeps {
@@ -273,46 +273,6 @@ function documentIdFromId(handle: GuardedRoute['handle']): GuardedRoute['handle'
     const renamed: HttpRequest = Object.create(request, { params: { value: { ...request.params, documentId: id } } });
     return handle(renamed, principal);
   };
-}
-
-type Hook = ((args: { strapi: unknown }) => unknown) | undefined;
-
-function indexHooks(
-  exported: unknown,
-  path: string,
-): { register: Hook; bootstrap: Hook; destroy: Hook; names: string[] } {
-  if (exported === undefined || exported === null)
-    return { register: undefined, bootstrap: undefined, destroy: undefined, names: [] };
-  if (typeof exported !== 'object') throw new ProjectError(`${path}: must export { register, bootstrap, destroy }`);
-  const hooks = exported as Record<string, unknown>;
-  const hook = (name: string): Hook => {
-    const value = hooks[name];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'function') throw new ProjectError(`${path}: ${name} must be a function`);
-    return value as Hook;
-  };
-  const names = ['register', 'bootstrap', 'destroy'].filter((name) => hooks[name] !== undefined);
-  return { register: hook('register'), bootstrap: hook('bootstrap'), destroy: hook('destroy'), names };
-}
-
-/** Runs `register`, `bootstrap` or `destroy`; a throw becomes one ProjectError naming the file and the line. */
-async function runHook(
-  hook: Hook,
-  strapi: unknown,
-  path: string | undefined,
-  name: string,
-  projectDir: string,
-): Promise<void> {
-  if (!hook) return;
-  try {
-    await hook({ strapi });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // The first frame in the project's own files (not Cairn's, e.g. where an unoffered member throws).
-    const line = error instanceof Error ? projectFrame(error.stack ?? '', projectDir) : null;
-    const where = line && !message.includes(line) ? ` (at ${line})` : '';
-    throw new ProjectError(`${path}: ${name}() failed: ${message}${where}`);
-  }
 }
 
 /** `ctx.state.auth` and `ctx.state.user` as Strapi's strategies leave them. */
