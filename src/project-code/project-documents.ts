@@ -84,7 +84,7 @@ export function createProjectDocuments(deps: {
           return service.put(type, params.data ?? {}, query, TRUSTED_CODE).then((put) => put.document);
         return service.update(type, documentId(), params.data ?? {}, query, TRUSTED_CODE);
       case 'delete':
-        return deleteDocument(service, type, documentId(), params, query);
+        return deleteDocument(service, type, documentId(), query);
       case 'publish':
         return service.publish(type, documentId(), query, TRUSTED_CODE).then(entries);
       case 'unpublish':
@@ -128,7 +128,6 @@ async function deleteDocument(
   service: DocumentService,
   type: ContentType,
   documentId: string,
-  params: DocumentParams,
   query: ReturnType<typeof queryOfParams>,
 ): Promise<{ documentId: string; entries: Document[] }> {
   const versions: Document[] = [];
@@ -136,7 +135,6 @@ async function deleteDocument(
     const found = await service.findOne(type, documentId, { ...query, status, populate: [] }, TRUSTED_CODE);
     if (found) versions.push(found);
   }
-  void params;
   const removed = await service.delete(type, documentId, query, TRUSTED_CODE);
   return { documentId, entries: removed ? versions : [] };
 }
