@@ -17,7 +17,6 @@ import { streamRoutes } from './api/stream-routes.js';
 import { createStreamHub, type StreamHub } from './realtime/stream-hub.js';
 import type { Database, QueryListener } from './db/database.js';
 import { joinNestedTransactions } from './db/nested-transactions.js';
-import type { Lifecycles } from './project-code/lifecycles.js';
 import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
 import { createDocumentContext, type DocumentContext } from './documents/context.js';
@@ -93,12 +92,15 @@ export interface App {
 export async function createApp(loaded: Project, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? (() => new Date());
+  // The project code's lifecycles and Document Service middlewares, loaded only for projects that have code.
+  const hooks = loaded.code
+    ? (await import('./project-code/project-hooks.js')).createProjectHooks(loaded.code, loaded.schema)
+    : null;
   const opened = await openDatabase(loaded.config.database, options.onQuery);
   // Project code's hooks write inside the writes that fire them: their transactions join the open one.
-  const db = loaded.code ? joinNestedTransactions(opened, () => lifecycles?.any() === true) : opened;
+  const db = hooks ? joinNestedTransactions(opened, () => hooks.lifecycles.any()) : opened;
   // What is started below, stopped again (last first) if a later step fails: a failed start leaves nothing running.
   const undo: (() => Promise<void>)[] = [];
-  let lifecycles: Lifecycles | undefined;
   try {
     // Several instances on one database: they start one at a time (schema, roles, settings), then share changes.
     const cluster = await startCluster(loaded.config, logger);
@@ -115,14 +117,11 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     // The default locale the database holds (set in the admin panel) wins over the configured one.
     const project = withDefaultLocale(loaded, await syncLocales(db, loaded.config.i18n, now()));
     const { config } = project;
-    // The project's lifecycles (lifecycles.js files, strapi.db.lifecycles.subscribe), fired by every write.
-    lifecycles = project.code
-      ? (await import('./project-code/lifecycles.js')).createLifecycles(project.code.files, project.schema)
-      : undefined;
     const documents: DocumentContext = {
       ...createDocumentContext(project.schema, db, config.i18n.defaultLocale, now),
       answerLimits: config.answerLimits,
-      ...(lifecycles && { hooks: lifecycles }),
+      // The lifecycles fire on every write, whoever makes it.
+      ...(hooks && { hooks: hooks.lifecycles }),
     };
     // The project's provider is loaded (and checked) even when a test captures the emails.
     const email = await loadEmailTransport(config.email, { projectDir: project.dir, logger });
@@ -181,15 +180,12 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       onError: onEventError,
     });
     undo.push(() => webhooks.close());
-    // The project's Document Service middlewares (strapi.documents.use), run around every consumer's calls.
-    const documentMiddlewares = project.code
-      ? (await import('./project-code/project-documents.js')).createMiddlewareList()
-      : undefined;
     const service = createDocumentService({
       documents,
       access,
       changes,
-      ...(documentMiddlewares && { middlewares: documentMiddlewares }),
+      // The Document Service middlewares run around every consumer's calls.
+      ...(hooks && { middlewares: hooks.documentMiddlewares }),
       ...(upload.context.urls.isPrivate && {
         signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
       }),
@@ -217,27 +213,27 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     });
     changes.subscribe(realtime.listener);
     // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
-    const code = project.code
-      ? await (
-          await import('./project-code/start-project-code.js')
-        ).startProjectCode({
-          project,
-          code: project.code,
-          logger,
-          db,
-          service,
-          access,
-          auth,
-          mail,
-          locales: () => listLocales(db, config.i18n.defaultLocale),
-          changes,
-          now,
-          reloadRoles: rolesChanged,
-          lifecycles: lifecycles as Lifecycles,
-          leads: () => cluster.leads(),
-          documentMiddlewares: documentMiddlewares as NonNullable<typeof documentMiddlewares>,
-        })
-      : null;
+    const code =
+      project.code && hooks
+        ? await (
+            await import('./project-code/start-project-code.js')
+          ).startProjectCode({
+            project,
+            code: project.code,
+            logger,
+            db,
+            service,
+            access,
+            auth,
+            mail,
+            locales: () => listLocales(db, config.i18n.defaultLocale),
+            changes,
+            now,
+            reloadRoles: rolesChanged,
+            hooks,
+            leads: () => cluster.leads(),
+          })
+        : null;
     if (code) undo.push(() => code.destroy());
     const contentRoutes = contentApiRoutes({ config, schema: project.schema, service, cache });
     const guarded = guardRoutes(

@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { EmailTransport } from '../email/email-transport.js';
 import type { ChangeBus } from '../events/change-bus.js';
-import type { HttpRequest, Route } from '../http/http-types.js';
+import { requestWith, type Route } from '../http/http-types.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Project } from '../project/load-project.js';
 import type { ContentType } from '../schema/types.js';
@@ -19,9 +19,9 @@ import { createCoreService } from './core-service.js';
 import { createKoaApp, principalOf, requestOf } from './koa-context.js';
 import { createKoaRunner, globalMiddlewares, type KoaRunner } from './koa-routes.js';
 import { createProjectConfig } from './project-config.js';
-import { createProjectDocuments, type MiddlewareList, type ProjectDocuments } from './project-documents.js';
+import { createProjectDocuments, type ProjectDocuments } from './project-documents.js';
 import type { ProjectCode } from './project-code.js';
-import type { Lifecycles } from './lifecycles.js';
+import type { ProjectHooks } from './project-hooks.js';
 import { createProjectCron } from './cron.js';
 import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
@@ -48,10 +48,8 @@ export interface ProjectCodeDeps {
   readonly now: () => Date;
   /** Reads the users-permissions roles and permissions again (and tells the other instances): after a Query Engine write to them. */
   readonly reloadRoles: () => Promise<void>;
-  /** The project's lifecycles, which `strapi.db.lifecycles.subscribe` adds to. */
-  readonly lifecycles: Lifecycles;
-  /** The Document Service middlewares `strapi.documents.use` adds to (the document service runs them). */
-  readonly documentMiddlewares: MiddlewareList;
+  /** Where `strapi.db.lifecycles.subscribe` and `strapi.documents.use` add to (Cairn's services run them). */
+  readonly hooks: ProjectHooks;
   /** Whether this instance runs scheduled work now (cluster leader, or alone). */
   readonly leads: () => boolean;
 }
@@ -100,7 +98,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     service: deps.service,
     api: config.api,
     defaultLocale: config.i18n.defaultLocale,
-    middlewares: deps.documentMiddlewares,
+    middlewares: deps.hooks.documentMiddlewares,
   });
   const coreHandlers = new Map(
     contentApiRoutes({ config, schema, service: deps.service }).map((route) => [route.action, route.handle]),
@@ -165,7 +163,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       afterWrite: async (uid) => {
         if (ROLE_TYPES.has(uid)) await deps.reloadRoles();
       },
-      hooks: deps.lifecycles,
+      hooks: deps.hooks.lifecycles,
     }),
     contentTypes: schemas.contentTypes,
     components: schemas.components,
@@ -175,7 +173,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     service: (uid) => registry.service(uid),
     controller: (uid) => registry.controller(uid),
     pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
-    lifecycles: deps.lifecycles,
+    lifecycles: deps.hooks.lifecycles,
     cron,
     entityService: createEntityService({
       schema,
@@ -269,9 +267,7 @@ function documentIdFromId(handle: GuardedRoute['handle']): GuardedRoute['handle'
   return (request, principal) => {
     const id = request.params.id;
     if (id === undefined) return handle(request, principal);
-    // Not spread: the request's `query` is a getter that parses only when read.
-    const renamed: HttpRequest = Object.create(request, { params: { value: { ...request.params, documentId: id } } });
-    return handle(renamed, principal);
+    return handle(requestWith(request, { params: { ...request.params, documentId: id } }), principal);
   };
 }
 
