@@ -90,6 +90,16 @@ export interface Route {
   readonly handle: (request: HttpRequest) => Promise<HttpResponse>;
 }
 
+/**
+ * `request` with `fields` in place of its own, the others read from it as they are: not a spread
+ * copy, which would read (and so parse) the query string a route may never look at.
+ */
+export function requestWith(request: HttpRequest, fields: Partial<HttpRequest>): HttpRequest {
+  const own: PropertyDescriptorMap = {};
+  for (const [name, value] of Object.entries(fields)) own[name] = { value, enumerable: true };
+  return Object.create(request, own) as HttpRequest;
+}
+
 /** Reads a single header value. */
 export function header(request: HttpRequest, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];

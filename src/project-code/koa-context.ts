@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import Koa, { type Context } from 'koa';
 import type { Principal } from '../access/principal.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
-import type { HttpRequest, HttpResponse } from '../http/http-types.js';
+import { requestWith, type HttpRequest, type HttpResponse } from '../http/http-types.js';
 
 /** Where the bridge keeps the caller Cairn authenticated on a context (project code never sees it). */
 const PRINCIPAL = Symbol('cairn.principal');
@@ -142,24 +142,14 @@ export function principalOf(ctx: ProjectContext): Principal {
 export function requestOf(ctx: ProjectContext, params: Readonly<Record<string, string>>): HttpRequest {
   const request = (ctx as unknown as Record<symbol, HttpRequest>)[REQUEST] as HttpRequest;
   const seen = (ctx as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] as QuerySeen;
-  const body = (ctx.request as { body?: unknown }).body;
   const read = seen.query;
   const unchanged = read === undefined || (seen.snapshot !== undefined && JSON.stringify(read) === seen.snapshot);
-  // Not spread: the request's `query` is a getter that parses only when read.
-  return {
-    method: request.method,
-    path: request.path,
+  return requestWith(request, {
     params,
-    get query() {
-      return read ?? request.query;
-    },
+    body: (ctx.request as { body?: unknown }).body,
     rawQuery: unchanged ? request.rawQuery : undefined,
-    body,
-    headers: request.headers,
-    ip: request.ip,
-    secure: request.secure,
-    multipart: request.multipart,
-  };
+    ...(read !== undefined && { query: read }),
+  });
 }
 
 /**

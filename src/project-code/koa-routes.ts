@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { ProjectError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
-import type { HttpRequest, HttpResponse, Route } from '../http/http-types.js';
+import { requestWith, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import type { CodeRegistry } from './code-registry.js';
 import { createContext, headersOf, requestOf, responseOf, type ProjectContext } from './koa-context.js';
 import { readFormBody } from './multipart-body.js';
@@ -105,7 +105,7 @@ export function createKoaRunner(
       // A project route reads a multipart body as Strapi's body parser does; Cairn's own read theirs.
       const form = readsForms && request.multipart ? await readFormBody(request.multipart, limits.fileSize) : null;
       try {
-        const ctx = createContext(app, form ? withBody(request, form.fields) : request, request.params, {
+        const ctx = createContext(app, form ? requestWith(request, { body: form.fields }) : request, request.params, {
           kind: 'public',
         });
         if (form) (ctx.request as { files?: unknown }).files = form.files;
@@ -125,11 +125,6 @@ export function createKoaRunner(
     wrap: (routes) =>
       hasGlobals ? routes.map((route) => ({ ...route, handle: run([cairnRoute(route)], false) })) : [...routes],
   };
-}
-
-/** The request with `body` in place of its (multipart) one; not spread: its `query` is a getter. */
-function withBody(request: HttpRequest, body: unknown): HttpRequest {
-  return Object.create(request, { body: { value: body } }) as HttpRequest;
 }
 
 /** A Cairn route as the last step of a Koa chain: its answer is put on the context for the middlewares to see. */
