@@ -196,7 +196,8 @@ async function selectDocuments(
   return { documents, rows };
 }
 
-function paginationMeta(pagination: Pagination, returned: number, total: number | undefined): PaginationMeta {
+/** `meta.pagination` for a page of `returned` documents (`total`: the count, when asked). */
+export function paginationMeta(pagination: Pagination, returned: number, total: number | undefined): PaginationMeta {
   const withTotal = <T extends object>(meta: T) => (total === undefined ? meta : { ...meta, total });
   if (pagination.mode === 'page') {
     const meta = { page: pagination.page, pageSize: pagination.pageSize };

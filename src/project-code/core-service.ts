@@ -1,5 +1,6 @@
 import type { ApiConfig } from '../config/config.js';
 import { NotFoundError } from '../core/errors.js';
+import { paginationMeta, type PaginationMeta } from '../documents/read-documents.js';
 import type { Pagination } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { queryOfParams, type DocumentParams, type ParamsReading } from './document-params.js';
@@ -16,7 +17,7 @@ export interface CoreServiceDeps {
 /** Strapi's core service of a collection type: what `super.find(params)` in a project's service reaches. */
 export interface CoreCollectionService {
   getFetchParams(params?: DocumentParams): Record<string, unknown>;
-  find(params?: DocumentParams): Promise<{ results: unknown; pagination: Record<string, number> }>;
+  find(params?: DocumentParams): Promise<{ results: unknown; pagination: PaginationMeta }>;
   findOne(documentId: string, params?: DocumentParams): Promise<unknown>;
   create(params?: DocumentParams): Promise<unknown>;
   update(documentId: string, params?: DocumentParams): Promise<unknown>;
@@ -74,7 +75,7 @@ export function createCoreService(deps: CoreServiceDeps, type: ContentType): Cor
       const { pagination: _given, page: _page, pageSize: _size, start: _start, limit: _limit, ...rest } = fetch;
       const results = await documents().findMany({ ...rest, ...window });
       const total = pagination.withCount ? ((await documents().count(rest)) as number) : undefined;
-      return { results, pagination: paginationMeta(pagination, total) };
+      return { results, pagination: paginationMeta(pagination, (results as unknown[]).length, total) };
     },
     findOne: (documentId, params) => documents().findOne({ ...getFetchParams(params), documentId }),
     create: (params = { data: {} }) => documents().create(getFetchParams(params)),
@@ -95,22 +96,5 @@ function windowOf(pagination: Pagination): { start?: number; limit?: number } {
         : { start: pagination.start, limit: pagination.limit };
     case 'all':
       return {};
-  }
-}
-
-/** Strapi's `meta.pagination`: `{ page, pageSize, pageCount, total }` or `{ start, limit, total }`. */
-function paginationMeta(pagination: Pagination, total: number | undefined): Record<string, number> {
-  const counted: Record<string, number> = total === undefined ? {} : { total };
-  switch (pagination.mode) {
-    case 'page':
-      return {
-        page: pagination.page,
-        pageSize: pagination.pageSize,
-        ...(total === undefined ? {} : { pageCount: Math.ceil(total / pagination.pageSize), total }),
-      };
-    case 'offset':
-      return { start: pagination.start, limit: pagination.limit ?? -1, ...counted };
-    case 'all':
-      return { start: 0, limit: -1, ...counted };
   }
 }
