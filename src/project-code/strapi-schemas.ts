@@ -1,3 +1,4 @@
+import { buildStrapiModels } from '../admin/content-manager/cm-strapi-models.js';
 import type { Project } from '../project/load-project.js';
 
 /** `strapi.contentTypes` and `strapi.components`: Strapi's schema objects by uid. */
@@ -7,46 +8,16 @@ export interface StrapiSchemas {
 }
 
 /**
- * The project's models as Strapi shows them to code: each definition as written
- * (`kind`, `info`, `options`, `attributes`, …) with `uid`, `modelType`, `modelName`, and for
- * content types `apiName`; components with `category`. Frozen: project code reads them.
+ * The project's models as Strapi registers them (the content manager's buildStrapiModels: each
+ * definition file with Strapi's defaults and added attributes, `uid`, `modelType`, `modelName`,
+ * `kind`, `info`, `options`, `attributes`), split into content types and components. Frozen:
+ * project code reads them.
  */
 export function strapiSchemas(project: Project): StrapiSchemas {
   const contentTypes: Record<string, unknown> = {};
-  for (const raw of project.modelFiles.contentTypes) {
-    const definition = raw.definition as unknown as Record<string, unknown>;
-    const info = (definition.info ?? {}) as { singularName?: string };
-    contentTypes[raw.uid] = Object.freeze({
-      ...definition,
-      uid: raw.uid,
-      modelType: 'contentType',
-      modelName: info.singularName ?? raw.uid.slice(raw.uid.lastIndexOf('.') + 1),
-      apiName: raw.uid.startsWith('api::') ? raw.uid.slice(5, raw.uid.indexOf('.')) : undefined,
-    });
-  }
-  for (const type of project.schema.contentTypes.values()) {
-    if (contentTypes[type.uid]) continue;
-    contentTypes[type.uid] = Object.freeze({
-      uid: type.uid,
-      modelType: 'contentType',
-      modelName: type.singularName,
-      kind: type.kind,
-      collectionName: type.table,
-      info: { singularName: type.singularName, pluralName: type.pluralName, displayName: type.displayName },
-      options: { draftAndPublish: type.draftAndPublish },
-      attributes: Object.fromEntries([...type.attributes].map(([name, attribute]) => [name, { type: attribute.type }])),
-    });
-  }
   const components: Record<string, unknown> = {};
-  for (const raw of project.modelFiles.components) {
-    const definition = raw.definition as unknown as Record<string, unknown>;
-    components[raw.uid] = Object.freeze({
-      ...definition,
-      uid: raw.uid,
-      modelType: 'component',
-      modelName: raw.uid.slice(raw.uid.indexOf('.') + 1),
-      category: raw.category,
-    });
+  for (const [uid, model] of buildStrapiModels(project.schema, project.modelFiles)) {
+    (model.modelType === 'contentType' ? contentTypes : components)[uid] = Object.freeze(model);
   }
   return { contentTypes: Object.freeze(contentTypes), components: Object.freeze(components) };
 }
