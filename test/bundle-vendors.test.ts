@@ -31,8 +31,11 @@ describe('the built server loads its vendored packages when they are first neede
         (group) => `${group}.cjs`,
       ),
     );
-    // What a start reads and V8 holds: the bundle without them.
-    expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_500_000);
+    // What a start reads and V8 holds: the bundle without them. Sucrase (~390 KB with its one
+    // dependency) stays in the bundle on purpose: a TypeScript project's first start compiles its
+    // files with it, and from the bundle's code cache it is ready at once, where its own script
+    // costs ~24 ms to compile on every such start (src/core/sucrase-transform.ts).
+    expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_700_000);
   });
 
   it('GraphQL, an .mjs config file, an admin login, an upload and the commands work from the build', async () => {
