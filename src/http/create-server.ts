@@ -2,12 +2,12 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import qs from 'qs';
 import type { CorsConfig } from '../config/config.js';
 import { NotFoundError } from '../core/errors.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { toErrorEnvelope } from './error-envelope.js';
-import type { HttpRequest, HttpResponse, Route, StreamBody } from './http-types.js';
+import { httpRequest, type HttpRequest, type HttpResponse, type Route, type StreamBody } from './http-types.js';
+import { parseQueryString } from './query-string.js';
 import { multipartParts } from './multipart-parts.js';
 import { adminPanelHandler, type AdminPanelHandler } from './admin-panel-files.js';
 import { deferredTable, underPrefixes, type DeferredRoutes, type DeferredTable } from './deferred-routes.js';
@@ -36,8 +36,6 @@ export interface HttpServerOptions {
   readonly deferred?: DeferredRoutes | null;
 }
 
-/** qs options Strapi's query middleware uses. */
-const QS_OPTIONS = { strictNullHandling: true, arrayLimit: 100, depth: 20 } as const;
 /** Fastify's `request.query`: Cairn's routes read HttpRequest's, parsed on first use. */
 const NOT_PARSED: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -181,22 +179,20 @@ function toHttpRequest(
   const url = request.url;
   const mark = url.indexOf('?');
   const rawQuery = mark < 0 ? '' : url.slice(mark + 1);
-  let query: Record<string, unknown> | undefined;
-  return {
-    method: request.method,
-    path: mark < 0 ? url : url.slice(0, mark),
-    rawQuery,
-    params,
-    get query() {
-      query ??= rawQuery === '' ? {} : (qs.parse(rawQuery, QS_OPTIONS) as Record<string, unknown>);
-      return query;
+  return httpRequest(
+    {
+      method: request.method,
+      path: mark < 0 ? url : url.slice(0, mark),
+      rawQuery,
+      params,
+      body: request.body,
+      headers: request.headers,
+      ip: request.ip,
+      secure: request.protocol === 'https',
+      multipart: request.isMultipart() ? (limits) => multipartParts(request, limits) : null,
     },
-    body: request.body,
-    headers: request.headers,
-    ip: request.ip,
-    secure: request.protocol === 'https',
-    multipart: request.isMultipart() ? (limits) => multipartParts(request, limits) : null,
-  };
+    () => parseQueryString(rawQuery),
+  );
 }
 
 function sendResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {

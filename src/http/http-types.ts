@@ -90,14 +90,57 @@ export interface Route {
   readonly handle: (request: HttpRequest) => Promise<HttpResponse>;
 }
 
+/** An HttpRequest's fields but its query, which is parsed (or found) when first read. */
+export type HttpRequestFields = Omit<HttpRequest, 'query'>;
+
 /**
- * `request` with `fields` in place of its own, the others read from it as they are: not a spread
- * copy, which would read (and so parse) the query string a route may never look at.
+ * An HttpRequest whose `query` is `parseQuery()`'s value, asked for on first read (a route that
+ * never looks at it costs no parse). Every request is made here, so all share one object shape:
+ * the code reading them stays monomorphic.
+ */
+export function httpRequest(
+  fields: HttpRequestFields,
+  parseQuery: () => Readonly<Record<string, unknown>>,
+): HttpRequest {
+  let query: Readonly<Record<string, unknown>> | undefined;
+  return {
+    method: fields.method,
+    path: fields.path,
+    params: fields.params,
+    get query() {
+      query ??= parseQuery();
+      return query;
+    },
+    rawQuery: fields.rawQuery,
+    body: fields.body,
+    headers: fields.headers,
+    ip: fields.ip,
+    secure: fields.secure,
+    multipart: fields.multipart,
+  };
+}
+
+/**
+ * `request` with `fields` in place of its own, the others read from it: its query is read (and
+ * so parsed) only if the new request's is, unless `fields` gives one.
  */
 export function requestWith(request: HttpRequest, fields: Partial<HttpRequest>): HttpRequest {
-  const own: PropertyDescriptorMap = {};
-  for (const [name, value] of Object.entries(fields)) own[name] = { value, enumerable: true };
-  return Object.create(request, own) as HttpRequest;
+  const has = (name: keyof HttpRequest) => Object.prototype.hasOwnProperty.call(fields, name);
+  const query = fields.query;
+  return httpRequest(
+    {
+      method: has('method') ? (fields.method as string) : request.method,
+      path: has('path') ? (fields.path as string) : request.path,
+      params: has('params') ? (fields.params as HttpRequest['params']) : request.params,
+      rawQuery: has('rawQuery') ? fields.rawQuery : request.rawQuery,
+      body: has('body') ? fields.body : request.body,
+      headers: has('headers') ? (fields.headers as HttpRequest['headers']) : request.headers,
+      ip: has('ip') ? (fields.ip as string) : request.ip,
+      secure: has('secure') ? (fields.secure as boolean) : request.secure,
+      multipart: has('multipart') ? (fields.multipart as HttpRequest['multipart']) : request.multipart,
+    },
+    query !== undefined ? () => query : () => request.query,
+  );
 }
 
 /** Reads a single header value. */

@@ -4,17 +4,19 @@ import Koa, { type Context } from 'koa';
 import type { Principal } from '../access/principal.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
 import { requestWith, type HttpRequest, type HttpResponse } from '../http/http-types.js';
+import { queryCopy, sameQuery } from './query-copies.js';
 
 /** Where the bridge keeps the caller Cairn authenticated on a context (project code never sees it). */
 const PRINCIPAL = Symbol('cairn.principal');
-/** The request the context was made from. */
-const REQUEST = Symbol('cairn.request');
-/** The query as project code first read it, and its JSON then. */
+/** The request the context was made from, and its query as project code sees it: made on first read (queryCopy), or set by it. */
 const QUERY_SEEN = Symbol('cairn.querySeen');
 
 interface QuerySeen {
+  readonly request: HttpRequest;
+  /** What `ctx.query` is (undefined until first read or set). */
   query: Record<string, unknown> | undefined;
-  snapshot: string | undefined;
+  /** The parse it was copied from. */
+  original: unknown;
 }
 
 /** A Koa context with what Strapi adds to it (`ctx.send`, `ctx.badRequest`, …). */
@@ -67,6 +69,24 @@ export function createKoaApp(keys: readonly string[]): Koa {
       return (helper as (...a: unknown[]) => void).apply(this.response, args);
     };
   }
+  // `ctx.request.query` (and `ctx.query`, which Koa's context delegates to it): the request's
+  // query as Strapi parses it (qs), one object for the whole request, so a middleware's changes
+  // reach the action.
+  Object.defineProperty(app.request, 'query', {
+    get(this: Record<symbol, QuerySeen>) {
+      const seen = this[QUERY_SEEN]!;
+      if (seen.query === undefined) {
+        const { copy, original } = queryCopy(seen.request);
+        seen.query = copy;
+        seen.original = original;
+      }
+      return seen.query;
+    },
+    set(this: Record<symbol, QuerySeen>, value: Record<string, unknown>) {
+      this[QUERY_SEEN]!.query = value;
+    },
+    configurable: true,
+  });
   return app;
 }
 
@@ -92,35 +112,12 @@ export function createContext(
   } as unknown as IncomingMessage;
   const res = new ResponseState() as unknown as ServerResponse;
   const ctx = app.createContext(req, res);
-  // Parsed on first use; what it was then is kept, so a core handler reached with the query as
-  // received reuses the parse Cairn remembers for that query string (api/parsed-queries.ts).
-  const seen: QuerySeen = { query: undefined, snapshot: undefined };
-  Object.defineProperty(ctx.request, 'query', {
-    get: () => {
-      if (seen.query === undefined) {
-        seen.query = request.query as Record<string, unknown>;
-        seen.snapshot = JSON.stringify(seen.query);
-      }
-      return seen.query;
-    },
-    set: (value: Record<string, unknown>) => {
-      seen.query = value;
-    },
-    configurable: true,
-  });
-  Object.defineProperty(ctx, 'query', {
-    get: () => ctx.request.query,
-    set: (value: Record<string, unknown>) => {
-      (ctx.request as { query: unknown }).query = value;
-    },
-    configurable: true,
-  });
+  const seen: QuerySeen = { request, query: undefined, original: undefined };
+  (ctx.request as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] = seen;
   (ctx.request as { body?: unknown }).body = request.body;
   ctx.params = { ...params };
   (ctx.request as unknown as { params: unknown }).params = ctx.params;
   (ctx as unknown as Record<symbol, unknown>)[PRINCIPAL] = principal;
-  (ctx as unknown as Record<symbol, unknown>)[REQUEST] = request;
-  (ctx as unknown as Record<symbol, unknown>)[QUERY_SEEN] = seen;
   return ctx;
 }
 
@@ -140,10 +137,10 @@ export function principalOf(ctx: ProjectContext): Principal {
  * as it was), so its parse is shared with every other request of that string.
  */
 export function requestOf(ctx: ProjectContext, params: Readonly<Record<string, string>>): HttpRequest {
-  const request = (ctx as unknown as Record<symbol, HttpRequest>)[REQUEST] as HttpRequest;
-  const seen = (ctx as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] as QuerySeen;
+  const seen = (ctx.request as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] as QuerySeen;
+  const { request } = seen;
   const read = seen.query;
-  const unchanged = read === undefined || (seen.snapshot !== undefined && JSON.stringify(read) === seen.snapshot);
+  const unchanged = read === undefined || (seen.original !== undefined && sameQuery(read, seen.original));
   return requestWith(request, {
     params,
     body: (ctx.request as { body?: unknown }).body,
