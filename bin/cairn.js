@@ -27,7 +27,8 @@ if (!existsSync(bundle)) {
   // open (seen once: a MySQL connection kept a failed import waiting for ever); a server (`start`,
   // no exit code) keeps running.
   const exit = (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  loaded.exports.main(argv, { afterStart: () => loaded.saveCompileCache() }).then(
+  const hooks = { afterStart: () => loaded.saveCompileCache(), savesCompileCache: loaded.savesCompileCache };
+  loaded.exports.main(argv, hooks).then(
     (code) => {
       if (typeof code !== 'number') return;
       if (code === 0) loaded.saveCompileCache();

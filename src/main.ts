@@ -21,6 +21,11 @@ export interface MainHooks {
    * second after it listens when none comes. V8 runs with the flags it started with then.
    */
   readonly afterStart?: () => void;
+  /**
+   * Whether `afterStart` saves the code cache (this run had none): the server then first compiles
+   * what later starts may need that this one did not use (the TypeScript compiler).
+   */
+  readonly savesCompileCache?: boolean;
 }
 
 /**
@@ -41,10 +46,10 @@ export async function main(argv: readonly string[], hooks: MainHooks = {}): Prom
     }
     switch (args.command) {
       case 'start':
-        await startCommand(args, { develop: false, afterStart: hooks.afterStart });
+        await startCommand(args, { develop: false, ...hooks });
         return undefined;
       case 'develop':
-        await startCommand(args, { develop: true, afterStart: hooks.afterStart });
+        await startCommand(args, { develop: true, ...hooks });
         return undefined;
       case 'api-token:create':
         await (await import('./cli/api-token-commands.js')).createTokenCommand(args, print);

@@ -45,6 +45,8 @@ const PARTIAL_SUFFIX = '.partial';
 /** A loaded bundle: its exports, and the way to save what V8 has compiled of it so far. */
 export interface LoadedBundle {
   readonly exports: Record<string, unknown>;
+  /** Whether `saveCompileCache` will write one (this run had no usable cache). */
+  readonly savesCompileCache: boolean;
   /**
    * Saves V8's code cache of the bundle (what has been compiled of it so far) when this run had
    * no usable one; otherwise, and from the second call on, does nothing. Never throws: a cache that
@@ -73,13 +75,14 @@ type ModuleFunction = (
 export function loadBundle(file: string, options: { variant: string; env?: NodeJS.ProcessEnv }): LoadedBundle {
   const source = readFileSync(file, 'latin1');
   if (process.sourceMapsEnabled)
-    return { exports: runModule(file, compiledByNode(file, source)), saveCompileCache() {} };
+    return { exports: runModule(file, compiledByNode(file, source)), savesCompileCache: false, saveCompileCache() {} };
   const cacheFile = cacheFileFor(file, source, options.variant, options.env ?? process.env);
   const cachedData = cacheFile === null ? undefined : readCache(cacheFile);
   const script = new Script(source, { filename: file, cachedData });
   let unsaved = cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     exports: runModule(file, script.runInThisContext() as ModuleFunction),
+    savesCompileCache: unsaved,
     saveCompileCache() {
       if (!unsaved || cacheFile === null) return;
       unsaved = false;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createApp, type App } from '../app.js';
 import { sqliteFile } from '../db/database-files.js';
 import { describeDatabase } from '../config/describe-database.js';
+import { warmTranspiler } from '../core/transpile.js';
 import { loadProject, type Project } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
 import { chooseLogFormat, createLogger } from './create-logger.js';
@@ -17,7 +18,7 @@ import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-genera
  */
 export async function startCommand(
   args: CliArgs,
-  options: { develop: boolean; afterStart?: () => void },
+  options: { develop: boolean; afterStart?: () => void; savesCompileCache?: boolean },
 ): Promise<void> {
   holdYoungGeneration();
   const format = chooseLogFormat(args.logFormat, process.env, process.stdout.isTTY === true);
@@ -25,7 +26,12 @@ export async function startCommand(
   let project = await loadProject(args.dir, process.env);
   exportEnv(project);
   let app = await launch(project, logger);
-  growYoungGenerationWhenBusy(options.afterStart);
+  // The code cache about to be saved also gets the TypeScript compiler compiled, when this start
+  // did not need it: a TypeScript project's first start then finds it ready.
+  const { afterStart } = options;
+  growYoungGenerationWhenBusy(
+    afterStart && options.savesCompileCache ? () => void warmTranspiler().then(afterStart, afterStart) : afterStart,
+  );
 
   let watchers: FSWatcher[] = [];
   if (options.develop) {

@@ -14,6 +14,32 @@ export async function preloadTranspiler(): Promise<void> {
   sucrase ??= (await import('./sucrase-transform.js')).sucraseTransform;
 }
 
+/** A small TypeScript module using what project files commonly do: what warmTranspiler compiles. */
+const WARM_SOURCE = `import { factories } from '@strapi/strapi';
+import type { Core } from '@strapi/strapi';
+import * as path from 'node:path';
+export interface Options<T = unknown> { readonly name?: string; items: T[] }
+enum Kind { A = 'a', B = 'b' }
+export default factories.createCoreController('api::a.a', ({ strapi }: { strapi: Core.Strapi }) => ({
+  async find(ctx: any): Promise<unknown> {
+    const { data, meta } = (await super.find(ctx)) as { data: unknown[]; meta: Record<string, unknown> };
+    const value = ctx.query?.locale ?? Kind.A;
+    return { data, meta: { ...meta, value, dir: path.join('a', \`\${value}\`) } };
+  },
+}));
+export const env = ({ env }: { env: (name: string, fallback?: string) => string }) => ({ key: env('KEY', 'x') as string });
+`;
+
+/**
+ * Runs the compiler once on a small module, so that its functions are compiled: a code cache of
+ * Cairn's bundle saved next holds them, and a TypeScript project's first start skips that work.
+ */
+export async function warmTranspiler(): Promise<void> {
+  await preloadTranspiler();
+  transpileToCommonJs(WARM_SOURCE, '/warm/controller.ts');
+  transpileToCommonJs('import a from "a";\nexport const b = () => a;\nexport default { b };\n', '/warm/config.mjs');
+}
+
 /**
  * A project's TypeScript or ES module file as CommonJS that Node compiles itself: types
  * stripped, `import`/`export` turned into `require`/`exports` (`import()` into a promise of a
