@@ -123,12 +123,10 @@ module.exports = ({ strapi }) => ({
     const role = await strapi.db.connection('up_roles').where({ type: 'public' }).first('id');
     const now = new Date();
     await strapi.db.connection.transaction(async (trx) => {
-      // mysql2 answers the new id, the others what returning asks for.
-      const [inserted] = await trx('up_permissions').insert(
-        { document_id: randomBytes(12).toString('hex'), action: ctx.request.body.action, created_at: now, updated_at: now, published_at: now },
-        ['id'],
-      );
-      await trx('up_permissions_role_lnk').insert({ permission_id: inserted.id ?? inserted, role_id: role.id });
+      const documentId = randomBytes(12).toString('hex');
+      await trx('up_permissions').insert({ document_id: documentId, action: ctx.request.body.action, created_at: now, updated_at: now, published_at: now });
+      const permission = await trx('up_permissions').where({ document_id: documentId }).first('id');
+      await trx('up_permissions_role_lnk').insert({ permission_id: permission.id, role_id: role.id });
     });
     ctx.body = { granted: ctx.request.body.action };
   },
