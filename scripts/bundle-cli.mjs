@@ -7,7 +7,9 @@
 // (dist/vendor/, bundle-vendors.mjs).
 // Native and optional drivers stay external (loaded from node_modules on demand), but for
 // better-sqlite3's JavaScript: bundled, it is not ~15 CommonJS files to resolve and load at every
-// start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). The
+// start on SQLite; its compiled addon is loaded from node_modules (src/db/sqlite-database.ts). knex
+// (project code's `strapi.db.connection`) is in no bundle: src/db/knex-connection.ts requires it from
+// node_modules when project code first uses it. The
 // webhook thread's program is a second script, dist/webhook-thread.cjs (a worker thread loads it
 // by that name). What bin/cairn.js loads before the bundle (cli-command.cjs, young-generation.cjs, load-bundle.cjs)
 // are small scripts of their own.

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,5 +93,52 @@ describe('the built server loads its vendored packages when they are first neede
     expect(exported.code).toBe(0);
     expect(existsSync(`${archive}.tar.gz`)).toBe(true);
     expect(statSync(`${archive}.tar.gz`).size).toBeGreaterThan(100);
+  });
+  it("knex (strapi.db.connection, strapi.db.transaction's trx) is required from node_modules when first used", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'cairn-knex-'));
+    temp.push(project);
+    cpSync(EXAMPLE_PROJECT, project, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
+    mkdirSync(join(project, 'src/api/sql/routes'), { recursive: true });
+    mkdirSync(join(project, 'src/api/sql/controllers'), { recursive: true });
+    writeFileSync(
+      join(project, 'src/api/sql/routes/sql.js'),
+      `module.exports = { routes: [
+  { method: 'GET', path: '/sql/loaded', handler: 'sql.loaded', config: { auth: false } },
+  { method: 'POST', path: '/sql/tags', handler: 'sql.create', config: { auth: false } },
+] };`,
+    );
+    writeFileSync(
+      join(project, 'src/api/sql/controllers/sql.js'),
+      `const { sep } = require('path');
+module.exports = {
+  loaded(ctx) {
+    ctx.body = { knex: Object.keys(require.cache).some((file) => file.includes(sep + 'node_modules' + sep + 'knex' + sep)) };
+  },
+  async create(ctx) {
+    ctx.body = await strapi.db.transaction(async ({ trx }) => {
+      const tag = await strapi.documents('api::tag.tag').create({ data: { name: ctx.request.body.name } });
+      await trx('tags').where({ document_id: tag.documentId }).update({ name: tag.name + ' +trx' });
+      const { n } = await strapi.db.connection('tags').where('name', 'like', '%+trx').count('* as n').first();
+      return { name: (await strapi.documents('api::tag.tag').findOne({ documentId: tag.documentId })).name, n };
+    });
+  },
+};`,
+    );
+    const running = await startCairn(project);
+    try {
+      const loaded = async () =>
+        ((await (await fetch(`${running.base}/api/sql/loaded`)).json()) as { knex: boolean }).knex;
+      expect(await loaded()).toBe(false);
+      const created = await fetch(`${running.base}/api/sql/tags`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'built' }),
+      });
+      expect(created.status).toBe(200);
+      expect(await created.json()).toEqual({ name: 'built +trx', n: 1 });
+      expect(await loaded()).toBe(true);
+    } finally {
+      expect(await running.stop()).toBe(0);
+    }
   });
 });

@@ -375,9 +375,9 @@ for (const database of inject('databases')) {
         'views',
       );
       expect(await qe(TAG, 'count', { where: { name: 'x' } })).toBe(0);
-      const refused = await server.request('GET', '/api/qe-db/connection', { auth: 'full' });
+      const refused = await server.request('GET', '/api/qe-db/metadata', { auth: 'full' });
       expect(refused.status).toBe(501);
-      expect(refused.json.error.message).toContain('strapi.db.connection');
+      expect(refused.json.error.message).toContain('strapi.db.metadata');
       const offered = await server.request('GET', '/api/qe-db/query', { auth: 'full' });
       expect(offered.json).toEqual({ value: 'function' });
     });

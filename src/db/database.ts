@@ -23,6 +23,22 @@ export interface Transaction extends Executor {
    * transaction runs at a time, there is nothing to wait for.
    */
   lock(keys: readonly string[]): Promise<void>;
+  /**
+   * The driver's connection the transaction runs on (see LentConnection): a statement sent on it
+   * directly runs inside the transaction, sees its uncommitted rows and commits or rolls back with it.
+   */
+  readonly connection: object;
+}
+
+/**
+ * A connection of the driver's own, lent to a library that sends SQL Cairn does not write (knex,
+ * for the project's `strapi.db.connection`, knex-connection.ts): better-sqlite3's Database, a
+ * `pg` PoolClient, a `mysql2` connection (its callback interface, which knex drives).
+ */
+export interface LentConnection {
+  readonly connection: object;
+  /** Gives it back; `broken` when the driver found it unusable (it is closed instead of reused). */
+  release(broken?: boolean): void;
 }
 
 /** How a transaction reads. */
@@ -34,6 +50,13 @@ export interface TransactionOptions {
    * committed before it started (see documents/write-locks.ts for why writes want that).
    */
   readonly snapshot?: boolean;
+  /**
+   * Run once: on PostgreSQL and MySQL, a conflict with another transaction goes to the caller
+   * instead of running `work` again (retry-conflicts.ts), for work that cannot run twice (a knex
+   * transaction whose caller holds it and commits it when it chooses). SQLite, whose write
+   * transactions take the file's lock at their BEGIN, meets no such conflict.
+   */
+  readonly once?: boolean;
 }
 
 /** A connection (pool) to one database. */
@@ -50,6 +73,12 @@ export interface Database extends Executor {
    * running it again is safe.
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Lends a connection outside any transaction, until released: a pooled one on PostgreSQL and
+   * MySQL; on SQLite the one connection, which nothing else uses meanwhile (a transaction waits
+   * for it, as for a statement): release it promptly.
+   */
+  lendConnection(): Promise<LentConnection>;
   close(): Promise<void>;
   /** What opening found worth telling the operator (logged at start), if anything. */
   readonly notices?: readonly string[];

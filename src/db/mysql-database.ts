@@ -13,7 +13,7 @@ import {
   type TransactionOptions,
 } from './database.js';
 import { serialQueue } from '../core/serial-queue.js';
-import { retryConflicts } from './retry-conflicts.js';
+import { attemptsOf, retryConflicts } from './retry-conflicts.js';
 import { translateDriverError } from './translate-driver-error.js';
 
 type Queryable = mysql.Pool | mysql.PoolConnection;
@@ -154,7 +154,8 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
             locked ||= keys.length > 0;
             await takeLocks(exec, mysqlDialect, keys);
           };
-          const result = await work({ ...exec, lock });
+          // knex drives the callback interface beneath mysql2/promise's.
+          const result = await work({ ...exec, lock, connection: client.connection });
           await client.commit();
           return result;
         } catch (error) {
@@ -163,7 +164,14 @@ export async function openMysqlDatabase(config: DatabaseConfig, onQuery?: QueryL
         } finally {
           await releaseConnection(client, locked);
         }
-      }),
+      }, attemptsOf(options)),
+    async lendConnection() {
+      const client = await pool.getConnection();
+      return {
+        connection: client.connection,
+        release: (broken) => (broken ? client.destroy() : client.release()),
+      };
+    },
     async close() {
       await pool.end();
     },

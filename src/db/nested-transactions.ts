@@ -1,16 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Database, Executor, Transaction } from './database.js';
+import type { Database, Executor, Transaction, TransactionOptions } from './database.js';
 
 /** What runs once the outermost transaction committed (see afterCommit). */
 type CommitWork = () => Promise<void> | void;
 
 const DEFER = Symbol('deferAfterCommit');
 const JOINABLE = Symbol('joinableTransaction');
+const OPEN = Symbol('openTransaction');
 
 /** A Database from joinNestedTransactions, which can hold work until its open transaction commits. */
 interface Deferring {
   readonly [DEFER]: (work: CommitWork) => Promise<void>;
-  readonly [JOINABLE]: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly [JOINABLE]: <T>(work: () => Promise<T>, options?: TransactionOptions) => Promise<T>;
+  readonly [OPEN]: () => Transaction | undefined;
 }
 
 /**
@@ -56,16 +58,18 @@ export function joinNestedTransactions(db: Database, needed: () => boolean): Dat
       for (const run of committed) await run();
       return result;
     },
+    lendConnection: () => db.lendConnection(),
     close: () => db.close(),
-    [JOINABLE]: async <T>(work: () => Promise<T>): Promise<T> => {
+    [JOINABLE]: async <T>(work: () => Promise<T>, options?: TransactionOptions): Promise<T> => {
       if (open.getStore()) return work();
       forced = true;
       try {
-        return await joined.transaction(() => work());
+        return await joined.transaction(() => work(), options);
       } finally {
         forced = false;
       }
     },
+    [OPEN]: () => open.getStore()?.tx,
     [DEFER]: async (work) => {
       const current = open.getStore();
       if (current) current.committed.push(work);
@@ -80,10 +84,19 @@ export function joinNestedTransactions(db: Database, needed: () => boolean): Dat
  * document service's and the Query Engine's writes inside commit or roll back together. Inside
  * an open one, it joins it. `db` must come from joinNestedTransactions.
  */
-export function inOneTransaction<T>(db: Database, work: () => Promise<T>): Promise<T> {
+export function inOneTransaction<T>(db: Database, work: () => Promise<T>, options?: TransactionOptions): Promise<T> {
   const joinable = (db as Partial<Deferring>)[JOINABLE];
-  if (!joinable) return db.transaction(() => work());
-  return joinable(work);
+  if (!joinable) return db.transaction(() => work(), options);
+  return joinable(work, options);
+}
+
+/**
+ * The transaction open in this call's context (one `inOneTransaction` opened, or a write whose
+ * hooks run), which what runs here joins; undefined outside one, or when `db` does not come from
+ * joinNestedTransactions.
+ */
+export function openTransaction(db: Database): Transaction | undefined {
+  return (db as Partial<Deferring>)[OPEN]?.();
 }
 
 /**

@@ -13,13 +13,11 @@ import {
   type TransactionOptions,
 } from './database.js';
 import { checkPostgresText } from './postgres-text.js';
+import { POSTGRES_TYPE, readUtcTimestamp } from './postgres-types.js';
 import { serialQueue } from '../core/serial-queue.js';
-import { retryConflicts } from './retry-conflicts.js';
+import { attemptsOf, retryConflicts } from './retry-conflicts.js';
 import { statementNamer } from './statement-names.js';
 import { translateDriverError } from './translate-driver-error.js';
-
-const TIMESTAMP_OID = 1114;
-const DATE_OID = 1082;
 
 /** Distinct statement texts kept prepared per connection (see statement-names.ts). */
 const PREPARED_STATEMENT_LIMIT = 100;
@@ -27,8 +25,8 @@ const PREPARED_STATEMENT_LIMIT = 100;
 /** Reads `timestamp` as UTC and `date` as text, whatever the process time zone. */
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMP_OID) return (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
-    if (oid === DATE_OID) return (value: string) => value;
+    if (oid === POSTGRES_TYPE.timestamp) return readUtcTimestamp;
+    if (oid === POSTGRES_TYPE.date) return (value: string) => value;
     return pg.types.getTypeParser(oid, format);
   },
 };
@@ -122,7 +120,11 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
         try {
           await client.query(options.snapshot ? 'begin isolation level repeatable read read only' : 'begin');
           const exec = executor(client);
-          const result = await work({ ...exec, lock: (keys) => takeLocks(exec, postgresDialect, keys) });
+          const result = await work({
+            ...exec,
+            lock: (keys) => takeLocks(exec, postgresDialect, keys),
+            connection: client,
+          });
           await client.query('commit');
           return result;
         } catch (error) {
@@ -133,7 +135,11 @@ export async function openPostgresDatabase(config: DatabaseConfig, onQuery?: Que
         } finally {
           client.release(broken);
         }
-      }),
+      }, attemptsOf(options)),
+    async lendConnection() {
+      const client = await pool.connect();
+      return { connection: client, release: (broken) => client.release(broken) };
+    },
     async close() {
       await pool.end();
     },

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TransactionOptions } from './database.js';
 
 /**
  * How many times in all a transaction runs before its conflict is reported to the client. On
@@ -51,18 +52,23 @@ function isTransactionConflict(error: unknown): boolean {
 
 /**
  * Runs `attempt` (one whole transaction, begun and ended inside it) and, when it failed on a
- * conflict with another transaction, runs it again after a short random wait, up to
- * TRANSACTION_ATTEMPTS times in all; then the last error goes to the caller.
+ * conflict with another transaction, runs it again after a short random wait, up to `attempts`
+ * times in all (TRANSACTION_ATTEMPTS unless told); then the last error goes to the caller.
  */
-export async function retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+export async function retryConflicts<T>(attempt: () => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
   for (let run = 1; ; run += 1) {
     try {
       return await attempt();
     } catch (error) {
-      if (run >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
+      if (run >= attempts || !isTransactionConflict(error)) throw error;
       await sleep(retryWaitMs(run, Math.random()));
     }
   }
+}
+
+/** How many times a transaction with these options runs at most: once when it must not run again. */
+export function attemptsOf(options: TransactionOptions): number {
+  return options.once ? 1 : TRANSACTION_ATTEMPTS;
 }
 
 /** The wait after run `run` failed on a conflict: `random` (0 to 1) times 5 ms × 2^(run−1), at most 160 ms. */

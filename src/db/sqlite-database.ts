@@ -156,7 +156,8 @@ export function openSqliteDatabase(
     },
   };
   // Only one transaction runs at a time (see above): its document locks have nothing to wait for.
-  const transaction: Transaction = { ...direct, lock: async () => undefined };
+  // One object per transaction, as on the other databases (what is kept per transaction is keyed by it).
+  const transaction = (): Transaction => ({ ...direct, lock: async () => undefined, connection });
 
   const gate = ownershipGate();
   /** Runs `task` as the connection's owner: at once when it is free, else in turn. */
@@ -206,7 +207,7 @@ export function openSqliteDatabase(
           owned(async () => {
             (options.snapshot ? beginReading : begin).run();
             try {
-              const result = await work(transaction);
+              const result = await work(transaction());
               commit.run();
               return result;
             } catch (error) {
@@ -216,6 +217,11 @@ export function openSqliteDatabase(
           }),
         busyDeadlineMs,
       ),
+    // Lent as a transaction holds it: its owner until released.
+    async lendConnection() {
+      await gate.acquire();
+      return { connection, release: () => gate.release() };
+    },
     async close() {
       clearInterval(optimizer);
       await owned(() => {

@@ -27,6 +27,7 @@ import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
 import { indexHooks, runHook } from './index-hooks.js';
 import { routeChain } from './route-pipeline.js';
+import { knexWriteNotices } from './knex-writes.js';
 import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
@@ -155,6 +156,13 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     logger,
     db: deps.db,
     documents,
+    knexWrites: knexWriteNotices({
+      schema,
+      changes: deps.changes,
+      now: deps.now,
+      reloadRoles: deps.reloadRoles,
+      roleTypes: ROLE_TYPES,
+    }),
     query: createQueryEngine({
       schema,
       db: deps.db,

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { putStoreJson, readStoreJson } from '../db/core-store.js';
-import { inOneTransaction } from '../db/nested-transactions.js';
+import { createKnexConnection, type KnexConnection, type KnexWrites } from '../db/knex-connection.js';
+import { RolledBack } from '../db/knex-joined-transaction.js';
+import { inOneTransaction, openTransaction } from '../db/nested-transactions.js';
 import type { EmailTransport } from '../email/email-transport.js';
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
@@ -26,6 +28,8 @@ export interface StrapiObjectDeps {
   readonly logger: Logger;
   readonly db: Database;
   readonly documents: ProjectDocuments;
+  /** What a committed write through `strapi.db.connection` (knex) tells Cairn (knex-writes.ts). */
+  readonly knexWrites: KnexWrites;
   /** `strapi.db.query(uid)`: the Query Engine (query-engine.ts). */
   readonly query: (uid: string) => QueryEngineApi;
   /** Strapi-shaped schemas (`strapi.contentTypes`, `strapi.components`), by uid. */
@@ -54,9 +58,9 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * The `strapi` object project code receives (`register({ strapi })`, factories, policies,
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
  * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
- * and its deprecated alias `query(uid)` (of `strapi.db`, only the Query Engine: `connection`,
- * `transaction`… are refused). Every other
- * member throws an error naming it and the project file that used it (unoffered-member.ts).
+ * and its deprecated alias `query(uid)`, `db.transaction`, `db.connection` (knex, loaded when
+ * first used). Every other member throws an error naming it and the project file that used it
+ * (unoffered-member.ts).
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
   const { projectDir } = deps;
@@ -88,6 +92,8 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     return `${prefix}_${params.key}`;
   };
   const db = deps.db;
+  let knex: KnexConnection | undefined;
+  const knexConnection = () => (knex ??= createKnexConnection(db, deps.knexWrites));
   const members = {
     documents: deps.documents,
     config: deps.projectConfig,
@@ -106,7 +112,11 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     entityService: strict('strapi.entityService', { ...deps.entityService }),
     db: strict('strapi.db', {
       query: (uid: string) => deps.query(uid),
-      transaction: (work: unknown) => projectTransaction(db, work, refuse),
+      transaction: (work: unknown) => projectTransaction(db, work, knexConnection),
+      /** Strapi's knex instance, on Cairn's connections (db/knex-connection.ts). */
+      get connection() {
+        return knexConnection().knex;
+      },
       lifecycles: strict('strapi.db.lifecycles', {
         subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
       }),
@@ -131,35 +141,47 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
 }
 
 /**
- * `strapi.db.transaction(async ({ trx, onCommit, onRollback }) => …)`: the document service's and
- * the Query Engine's calls inside share one transaction (nested-transactions.ts); `onCommit` and
- * `onRollback` callbacks run after it ends. `trx` is Strapi's knex transaction, which Cairn does
- * not offer: using it throws naming it.
+ * `strapi.db.transaction(async ({ trx, commit, rollback, onCommit, onRollback }) => …)`: the
+ * document service's, the Query Engine's and knex's calls inside share one transaction
+ * (nested-transactions.ts); `trx` is a knex transaction joined to it (knex-connection.ts), the
+ * same one for the calls nested inside. It commits when the callback returns and rolls back when
+ * it throws; `rollback()` (or `trx.rollback()`) rolls it back and answers what the callback
+ * returns, as Strapi does. `onCommit` and `onRollback` callbacks run after it ends (not after a
+ * `trx.rollback()`, as in Strapi). Nested in another transaction, `commit()` and `rollback()` do
+ * nothing (its owner ends it), as in Strapi.
  */
-async function projectTransaction(db: Database, work: unknown, refuse: (member: string) => Error): Promise<unknown> {
+async function projectTransaction(db: Database, work: unknown, knex: () => KnexConnection): Promise<unknown> {
   if (typeof work !== 'function') throw new ValidationError('strapi.db.transaction() takes an async function');
   const committed: (() => unknown)[] = [];
   const rolledBack: (() => unknown)[] = [];
-  const trx = new Proxy(
-    {},
-    {
-      get(_target, key) {
-        if (typeof key === 'symbol' || key === 'then') return undefined;
-        throw refuse(`strapi.db.transaction's trx (a knex transaction): ${key}`);
-      },
-    },
-  );
+  let rollbackCalled = false;
+  // Inside another transaction, `commit()` and `rollback()` leave it to its owner, as in Strapi.
+  const outermost = openTransaction(db) === undefined;
   let result: unknown;
   try {
-    result = await inOneTransaction(db, async () =>
-      (work as (args: object) => unknown)({
-        trx,
-        onCommit: (callback: () => unknown) => void committed.push(callback),
-        onRollback: (callback: () => unknown) => void rolledBack.push(callback),
-      }),
-    );
+    result = await inOneTransaction(db, () => {
+      const tx = openTransaction(db);
+      if (!tx) throw new Error('strapi.db.transaction: no transaction open');
+      return knex().joined(tx, async (trx) =>
+        (work as (args: object) => unknown)({
+          trx,
+          commit: async () => {
+            if (outermost) await trx.commit();
+          },
+          rollback: async () => {
+            if (!outermost) return;
+            rollbackCalled = true;
+            await trx.rollback();
+          },
+          onCommit: (callback: () => unknown) => void committed.push(callback),
+          onRollback: (callback: () => unknown) => void rolledBack.push(callback),
+        }),
+      );
+    });
   } catch (error) {
+    if (error instanceof RolledBack && !rollbackCalled) return error.value;
     for (const callback of rolledBack) await callback();
+    if (error instanceof RolledBack) return error.value;
     throw error;
   }
   for (const callback of committed) await callback();
