@@ -112,7 +112,9 @@ for (const database of inject('databases')) {
       seen = cairn.output().length;
       save(TAG_CONTROLLER, "'use strict';\nmodule.exports = {\n  async find(ctx) {\n");
       await eventually(() => cairn.output().slice(seen).includes('reload failed'), 'the syntax error logged');
-      expect(cairn.output().slice(seen)).toMatch(new RegExp(`${TAG_CONTROLLER}: could not load this file: .*${TAG_CONTROLLER}:\\d`));
+      expect(cairn.output().slice(seen)).toMatch(
+        new RegExp(`${TAG_CONTROLLER}: could not load this file: .*${TAG_CONTROLLER}:\\d`),
+      );
       expect((await listTags()).meta.version).toBe('two');
 
       save(TAG_SCHEMA, withTagAttribute('shade'));
@@ -168,7 +170,9 @@ for (const database of inject('databases')) {
       // Every write answered 201 is in the database.
       const stored = new Set<string>();
       for (let page = 1; ; page++) {
-        const answer = await listTags(`?filters[name][$startsWith]=load&pagination[pageSize]=100&pagination[page]=${page}`);
+        const answer = await listTags(
+          `?filters[name][$startsWith]=load&pagination[pageSize]=100&pagination[page]=${page}`,
+        );
         for (const tag of answer.data) stored.add(tag.documentId);
         if (answer.data.length < 100) break;
       }

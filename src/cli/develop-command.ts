@@ -58,7 +58,12 @@ export async function developCommand(args: CliArgs, hooks: ServerHooks): Promise
     throw error;
   }
   const address = server.address() as AddressInfo;
-  logger.info(servingLine(first, `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`));
+  logger.info(
+    servingLine(
+      first,
+      `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+    ),
+  );
   afterServing(hooks);
 
   let reloading: Promise<void> | null = null;
@@ -84,7 +89,9 @@ export async function developCommand(args: CliArgs, hooks: ServerHooks): Promise
     // Streams never end by themselves: ended now, their clients reconnect to the new version.
     previous.app.realtime.close();
     await drained;
-    await previous.app.close().catch((error: unknown) => logger.error({ err: error }, 'the previous version could not close'));
+    await previous.app
+      .close()
+      .catch((error: unknown) => logger.error({ err: error }, 'the previous version could not close'));
   };
   const onChange = () => {
     // One reload at a time; changes made during one are picked up by one more after it.
