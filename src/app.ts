@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
 import { createAccessControl } from './access/principal.js';
@@ -59,6 +59,8 @@ export interface AppOptions {
   readonly onQuery?: QueryListener;
   /** Where emails go (tests capture them); by default the project's `email` config decides. */
   readonly mail?: EmailTransport;
+  /** Creates the Node server the app's handler serves on (`cairn develop` keeps one across reloads); by default Fastify's own. */
+  readonly serverFactory?: FastifyServerFactory;
 }
 
 /** A composed, ready-to-listen Cairn server for one project. */
@@ -346,6 +348,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       adminPanel: config.admin.serveAdminPanel
         ? { url: config.admin.url, buildDir: findAdminBuild(project.dir) }
         : null,
+      ...(options.serverFactory && { serverFactory: options.serverFactory }),
       deferred: {
         prefixes: ADMIN_API_PREFIXES,
         load: async () => {

@@ -46,10 +46,10 @@ export async function main(argv: readonly string[], hooks: MainHooks = {}): Prom
     }
     switch (args.command) {
       case 'start':
-        await startCommand(args, { develop: false, ...hooks });
+        await startCommand(args, hooks);
         return undefined;
       case 'develop':
-        await startCommand(args, { develop: true, ...hooks });
+        await (await import('./cli/develop-command.js')).developCommand(args, hooks);
         return undefined;
       case 'api-token:create':
         await (await import('./cli/api-token-commands.js')).createTokenCommand(args, print);

@@ -125,7 +125,7 @@ Commands:
   start [--log-format pretty|json]
                              sync the database schema, then serve the project (readable log
                              lines in a terminal, JSON otherwise; also CAIRN_LOG_FORMAT)
-  develop                    start, and restart when a schema or config file changes
+  develop                    start, and reload in place when src/, config/ or .env changes
   api-token:create --name N --type full-access|read-only|custom [--permission ACTION]...
                    [--lifespan 7|30|90] [--description D]
                              create a content-API token; prints the access key alone

@@ -1,6 +1,11 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerFactory,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { CorsConfig } from '../config/config.js';
 import { NotFoundError } from '../core/errors.js';
@@ -34,6 +39,11 @@ export interface HttpServerOptions {
   readonly adminPanel?: { readonly url: string; readonly buildDir: string | null } | null;
   /** Routes built on the first request under their prefixes (the admin API), after `routes`; none when absent. */
   readonly deferred?: DeferredRoutes | null;
+  /**
+   * Fastify's `serverFactory`: who creates the Node server Fastify's request handler serves on
+   * (`cairn develop` captures the handler and serves it from a server of its own); absent: Fastify's.
+   */
+  readonly serverFactory?: FastifyServerFactory;
 }
 
 /** Fastify's `request.query`: Cairn's routes read HttpRequest's, parsed on first use. */
@@ -60,6 +70,7 @@ export async function createHttpServer(routes: readonly Route[], options: HttpSe
     },
     exposeHeadRoutes: false,
     trustProxy: options.trustProxy === true,
+    ...(options.serverFactory && { serverFactory: options.serverFactory }),
     // Routes declare no JSON schemas (queries and bodies are checked by Cairn's own validators),
     // so Fastify's Ajv and fast-json-stringify compilers are never needed: not loading them saves
     // start-up time and memory.

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { ProjectError } from '../core/errors.js';
+import { jsonErrorSite } from '../core/json-error-site.js';
 import { isGeneratedBoilerplate } from './generated-boilerplate.js';
 import type { RawComponent, RawContentType, RawModelFile } from '../schema/raw-types.js';
 
@@ -12,13 +13,19 @@ const listDirs = (dir: string): string[] =>
     : [];
 
 function readJson(projectDir: string, file: string): RawModelFile {
+  let text = '';
   try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    const value: unknown = JSON.parse(text);
     if (!value || typeof value !== 'object' || Array.isArray(value))
       throw new Error('the file must contain a JSON object');
     return value as RawModelFile;
   } catch (error) {
-    throw new ProjectError(`${relative(projectDir, file)}: cannot read this schema: ${(error as Error).message}`);
+    const path = relative(projectDir, file);
+    const site = jsonErrorSite(text, error);
+    throw new ProjectError(
+      `${path}: cannot read this schema: ${(error as Error).message}${site ? ` (at ${path}:${site})` : ''}`,
+    );
   }
 }
 
