@@ -212,6 +212,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       },
     });
     changes.subscribe(realtime.listener);
+    // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
+    let admin: AdminApi | null = null;
     // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
     const code =
       project.code && hooks
@@ -229,7 +231,19 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             locales: () => listLocales(db, config.i18n.defaultLocale),
             changes,
             now,
-            reloadRoles: rolesChanged,
+            caches: {
+              usersPermissionsRoles: rolesChanged,
+              usersPermissionsSettings: announce('users-permissions-settings', () => auth.reloadSettings()),
+              // Not loaded yet: its first request reads the permissions as they are then.
+              adminPermissions: announce('admin-permissions', async () => admin?.auth.reloadPermissions()),
+              apiTokens: announce('api-tokens', async () => undefined),
+              accounts: announce('users-permissions-accounts', async () => undefined),
+              webhooks: announce('webhooks', () => webhooks.reload()),
+              uploadSettings: announce('upload-settings', upload.reloadImageSettings),
+              endUserSessions: async (ids) => {
+                for (const id of ids) await auth.sessions.revoke(String(id));
+              },
+            },
             hooks,
             leads: () => cluster.leads(),
           })
@@ -258,8 +272,6 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     const locales = () => listLocales(db, config.i18n.defaultLocale);
     const adminState = await syncAdminState(project, db, locales, now);
     const loginLimiter = cluster.rateLimiter('admin', config.admin.auth.rateLimit, () => now().getTime());
-    // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
-    let admin: AdminApi | null = null;
     const loadAdmin = async (): Promise<AdminApi> => {
       const { createAdminApi } = await import('./admin/create-admin-api.js');
       admin ??= createAdminApi(
@@ -280,6 +292,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           },
           changes,
           loginLimiter,
+          ...(hooks && { hooks: hooks.lifecycles }),
         },
         adminState,
       );
