@@ -46,6 +46,7 @@ import { publicRoleNotice } from './users-permissions/public-role-notice.js';
 import { createUploadContext } from './upload/create-upload-context.js';
 import { createEntryReader } from './webhooks/entry-reader.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
+import type { CronClock } from './project-code/cron-clock.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 /** How long a closing server waits for its connections before it cuts them. */
@@ -59,6 +60,8 @@ export interface AppOptions {
   readonly onQuery?: QueryListener;
   /** Where emails go (tests capture them); by default the project's `email` config decides. */
   readonly mail?: EmailTransport;
+  /** The clock the project's cron tasks run by (tests move their own); the system's by default. */
+  readonly cronClock?: CronClock;
 }
 
 /** A composed, ready-to-listen Cairn server for one project. */
@@ -246,6 +249,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             },
             hooks,
             leads: () => cluster.leads(),
+            ...(options.cronClock && { cronClock: options.cronClock }),
           })
         : null;
     if (code) undo.push(() => code.destroy());

@@ -23,6 +23,7 @@ import { createProjectDocuments, type ProjectDocuments } from './project-documen
 import type { ProjectCode } from './project-code.js';
 import type { ProjectHooks } from './project-hooks.js';
 import { createProjectCron } from './cron.js';
+import type { CronClock } from './cron-clock.js';
 import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
 import { indexHooks, runHook } from './index-hooks.js';
@@ -53,6 +54,8 @@ export interface ProjectCodeDeps {
   readonly hooks: ProjectHooks;
   /** Whether this instance runs scheduled work now (cluster leader, or alone). */
   readonly leads: () => boolean;
+  /** The clock cron tasks run by (the system's unless a test moves its own). */
+  readonly cronClock?: CronClock;
 }
 
 /** The project's code, registered and ready to serve. */
@@ -143,6 +146,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     strapi: () => strapi,
     leads: deps.leads,
     logger,
+    ...(deps.cronClock && { clock: deps.cronClock }),
   });
   const registry: CodeRegistry = createCodeRegistry(files, schema, () => strapi, core);
   const schemas = strapiSchemas(project);
