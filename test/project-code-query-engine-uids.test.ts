@@ -219,6 +219,13 @@ for (const database of inject('databases')) {
       const [carol] = await sql(`select lastname, is_active from admin_users where id = ${carolId}`);
       expect(carol?.lastname).toBe('Renamed by a hook');
       expect(flag(carol?.is_active)).toBe(false);
+      const accepted = await server.request('POST', '/admin/register', {
+        body: {
+          registrationToken: renamed.json.data.registrationToken,
+          userInfo: { firstname: 'Carol', lastname: 'Shaw', password: 'Passw0rd!' },
+        },
+      });
+      expect(accepted.status, accepted.text).toBe(200);
       const updated = await server.request('PUT', `/admin/users/${carolId}`, {
         headers: admin,
         body: { firstname: 'Carol' },
@@ -231,6 +238,8 @@ for (const database of inject('databases')) {
         'beforeCreate', // refused: nothing after it
         'beforeCreate',
         'afterCreate carol@renamed.example.com strapi-editor',
+        'beforeUpdate', // the invitation used
+        'afterUpdate carol@renamed.example.com strapi-editor',
         'beforeUpdate',
         'afterUpdate carol@renamed.example.com strapi-editor',
         'beforeDelete',

@@ -15,7 +15,8 @@ export type AccountData = Record<string, unknown>;
  * an update, `{ where: { id }, populate: ['roles'] }` on a delete; `result` the row (its `id`,
  * `documentId` and attributes, password hash included) with its `roles` rows. Inside the
  * write's transaction: a before-hook's throw writes nothing. What a before-hook changes in
- * `data` is written (email, names, username, password hash, isActive, preferedLanguage, roles).
+ * `data` is written (email, names, username, password hash, isActive, preferedLanguage, roles, a
+ * used registration token).
  * A project with no such hook costs nothing.
  */
 export interface AdminUserLifecycles {
@@ -137,6 +138,7 @@ export function accountChangesOf(data: AccountData): { changes: AccountChanges; 
   if (typeof data.password === 'string') changes.passwordHash = data.password;
   if (typeof data.isActive === 'boolean') changes.isActive = data.isActive;
   if ('preferedLanguage' in data) changes.preferedLanguage = text(data.preferedLanguage);
+  if (data.registrationToken === null) changes.registrationToken = null;
   const roles = Array.isArray(data.roles) ? data.roles.map((role) => Number(isRecordId(role) ? role.id : role)) : null;
   return { changes: changes as AccountChanges, roleIds: roles?.filter((role) => Number.isSafeInteger(role)) ?? null };
 }
