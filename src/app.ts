@@ -46,6 +46,7 @@ import { publicRoleNotice } from './users-permissions/public-role-notice.js';
 import { createUploadContext } from './upload/create-upload-context.js';
 import { createEntryReader } from './webhooks/entry-reader.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
+import type { CronClock } from './project-code/cron-clock.js';
 import { verifyUserToken } from './users-permissions/verify-user-token.js';
 
 /** How long a closing server waits for its connections before it cuts them. */
@@ -61,6 +62,8 @@ export interface AppOptions {
   readonly mail?: EmailTransport;
   /** Creates the Node server the app's handler serves on (`cairn develop` keeps one across reloads); by default Fastify's own. */
   readonly serverFactory?: FastifyServerFactory;
+  /** The clock the project's cron tasks run by (tests move their own); the system's by default. */
+  readonly cronClock?: CronClock;
 }
 
 /** A composed, ready-to-listen Cairn server for one project. */
@@ -214,6 +217,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       },
     });
     changes.subscribe(realtime.listener);
+    // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
+    let admin: AdminApi | null = null;
     // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
     const code =
       project.code && hooks
@@ -231,9 +236,22 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             locales: () => listLocales(db, config.i18n.defaultLocale),
             changes,
             now,
-            reloadRoles: rolesChanged,
+            caches: {
+              usersPermissionsRoles: rolesChanged,
+              usersPermissionsSettings: announce('users-permissions-settings', () => auth.reloadSettings()),
+              // Not loaded yet: its first request reads the permissions as they are then.
+              adminPermissions: announce('admin-permissions', async () => admin?.auth.reloadPermissions()),
+              apiTokens: announce('api-tokens', async () => undefined),
+              accounts: announce('users-permissions-accounts', async () => undefined),
+              webhooks: announce('webhooks', () => webhooks.reload()),
+              uploadSettings: announce('upload-settings', upload.reloadImageSettings),
+              endUserSessions: async (ids) => {
+                for (const id of ids) await auth.sessions.revoke(String(id));
+              },
+            },
             hooks,
             leads: () => cluster.leads(),
+            ...(options.cronClock && { cronClock: options.cronClock }),
           })
         : null;
     if (code) undo.push(() => code.destroy());
@@ -260,8 +278,6 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     const locales = () => listLocales(db, config.i18n.defaultLocale);
     const adminState = await syncAdminState(project, db, locales, now);
     const loginLimiter = cluster.rateLimiter('admin', config.admin.auth.rateLimit, () => now().getTime());
-    // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
-    let admin: AdminApi | null = null;
     const loadAdmin = async (): Promise<AdminApi> => {
       const { createAdminApi } = await import('./admin/create-admin-api.js');
       admin ??= createAdminApi(
@@ -282,6 +298,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           },
           changes,
           loginLimiter,
+          ...(hooks && { hooks: hooks.lifecycles }),
         },
         adminState,
       );

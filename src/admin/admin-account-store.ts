@@ -18,6 +18,8 @@ export interface InvitedAdmin {
   readonly lastname: string | null;
   readonly preferedLanguage: string | null;
   readonly roleIds: readonly number[];
+  /** The invitation's token (a fresh one when not given). */
+  readonly registrationToken?: string;
 }
 
 /** The columns of an account that change together (only the given ones are written). */
@@ -135,7 +137,7 @@ export function createAdminAccountStore(db: Database, users: AdminUserStore, now
     /** Creates an inactive account with a fresh registration token (Strapi's invitation); returns both. */
     async invite(exec: Executor, user: InvitedAdmin): Promise<{ id: number; registrationToken: string }> {
       const at = now();
-      const registrationToken = randomBytes(20).toString('hex');
+      const registrationToken = user.registrationToken ?? randomBytes(20).toString('hex');
       const [id] = await exec.insert(
         compileInsert(dialect, {
           table: USERS,

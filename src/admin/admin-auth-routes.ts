@@ -8,6 +8,7 @@ import { checkAdminBody } from './admin-body-checks.js';
 import { ok, type AdminRoute } from './admin-route.js';
 import { SUPER_ADMIN_CODE } from './admin-roles.js';
 import type { AdminRole, AdminUser, AdminUserStore } from './admin-users.js';
+import type { AdminUserLifecycles } from './admin-user-lifecycles.js';
 
 /** An admin account as the admin API shows it (no password, no tokens). */
 export function adminUserView(user: AdminUser, roles?: readonly AdminRole[]): Record<string, unknown> {
@@ -43,6 +44,8 @@ export interface AdminAuthRouteDeps {
   readonly db: Database;
   readonly auth: AdminAuth;
   readonly users: AdminUserStore;
+  /** The project's `admin::user` lifecycles around the first admin's creation. */
+  readonly lifecycles: AdminUserLifecycles;
   /** Admin logins: 5 tries per 5 minutes per email and address, by default. */
   readonly limiter: RateLimitCounter;
 }
@@ -86,13 +89,22 @@ export function adminAuthRoutes(deps: AdminAuthRouteDeps): AdminRoute[] {
           const superAdmin = (await users.roles(tx)).find((role) => role.code === SUPER_ADMIN_CODE);
           if (!superAdmin)
             throw new ApplicationError('The Super Admin role is missing; restart the server to recreate it');
-          return users.create(tx, {
+          const firstname = String(body.firstname);
+          const lastname = typeof body.lastname === 'string' ? body.lastname : null;
+          // What Strapi's admin service hands its Query Engine for the first admin.
+          const data = {
+            roles: [superAdmin.id],
+            isActive: true,
+            username: null,
+            registrationToken: null,
+            firstname,
+            lastname,
             email,
-            firstname: String(body.firstname),
-            lastname: typeof body.lastname === 'string' ? body.lastname : null,
-            passwordHash,
-            roleIds: [superAdmin.id],
-          });
+            password: passwordHash,
+          };
+          return deps.lifecycles.create(tx, data, () =>
+            users.create(tx, { email, firstname, lastname, passwordHash, roleIds: [superAdmin.id] }),
+          );
         });
         const user = await users.byId(userId);
         if (!user) throw new Error('The registered admin cannot be read back');

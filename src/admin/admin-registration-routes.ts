@@ -5,6 +5,7 @@ import { adminUserView } from './admin-auth-routes.js';
 import { checkAdminBody } from './admin-body-checks.js';
 import { ok, type AdminRoute } from './admin-route.js';
 import { ADMIN_ACCOUNT_LOCKS, type AdminSettingsDeps } from './admin-settings-context.js';
+import { writeAccount } from './admin-user-lifecycles.js';
 
 /**
  * The invitation routes, public as in Strapi: `GET /admin/registration-info?registrationToken=…`
@@ -13,7 +14,7 @@ import { ADMIN_ACCOUNT_LOCKS, type AdminSettingsDeps } from './admin-settings-co
  * the token is spent, and the user is signed in as after a login).
  */
 export function adminRegistrationRoutes(
-  deps: Pick<AdminSettingsDeps, 'db' | 'auth' | 'users' | 'accounts'>,
+  deps: Pick<AdminSettingsDeps, 'db' | 'auth' | 'users' | 'accounts' | 'lifecycles'>,
 ): AdminRoute[] {
   const { db, auth, users, accounts } = deps;
   return [
@@ -61,13 +62,15 @@ export function adminRegistrationRoutes(
           await tx.lock(ADMIN_ACCOUNT_LOCKS);
           const user = await accounts.byRegistrationToken(String(body.registrationToken), tx);
           if (!user) throw new ValidationError('Invalid registration info');
-          await accounts.update(tx, user.id, {
-            passwordHash,
+          // What Strapi's admin service hands its Query Engine when an invitation is used.
+          const data = {
+            password: passwordHash,
             firstname: String(info.firstname),
             lastname: typeof info.lastname === 'string' ? info.lastname : null,
             registrationToken: null,
             isActive: true,
-          });
+          };
+          await deps.lifecycles.update(tx, user.id, data, (written) => writeAccount(accounts, tx, user.id, written));
           return user.id;
         });
         const user = await users.byId(userId);

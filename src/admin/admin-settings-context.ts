@@ -8,6 +8,7 @@ import type { AdminAccountStore } from './admin-account-store.js';
 import type { AdminAuth } from './admin-auth.js';
 import type { AdminRoleStore } from './admin-role-store.js';
 import type { AdminUserStore } from './admin-users.js';
+import type { AdminUserLifecycles } from './admin-user-lifecycles.js';
 
 /** What the Settings screens for administrators (Users, Roles, permissions, invitations) need. */
 export interface AdminSettingsDeps {
@@ -19,6 +20,8 @@ export interface AdminSettingsDeps {
   readonly accounts: AdminAccountStore;
   readonly roles: AdminRoleStore;
   readonly locales: () => Promise<readonly LocaleEntry[]>;
+  /** The project's `admin::user` lifecycles around Cairn's writes of accounts. */
+  readonly lifecycles: AdminUserLifecycles;
 }
 
 /**

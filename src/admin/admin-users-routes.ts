@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AdminIdentity } from '../access/principal.js';
 import {
   ApplicationError,
@@ -13,6 +14,7 @@ import type { Executor } from '../db/database.js';
 import { findManyDocuments } from '../documents/read-documents.js';
 import { adminUserView } from './admin-auth-routes.js';
 import type { AccountChanges } from './admin-account-store.js';
+import { writeAccount, type AccountData } from './admin-user-lifecycles.js';
 import type { AdminPermission } from './admin-permission-catalog.js';
 import { checkAdminBody, type FieldRules } from './admin-body-checks.js';
 import { permissionsBeyond } from './admin-permission-input.js';
@@ -61,6 +63,16 @@ const text = (value: unknown): string | null | undefined =>
   value === undefined ? undefined : typeof value === 'string' && value !== '' ? value : null;
 
 /** The columns a checked update body changes (`password` hashed). */
+/** Changes of an account (and its new roles) under Strapi's attribute names: the `data` of its update. */
+function accountData(changes: AccountChanges, roleIds: readonly number[] | null): AccountData {
+  const { passwordHash, ...rest } = changes;
+  return {
+    ...rest,
+    ...(passwordHash !== undefined && { password: passwordHash }),
+    ...(roleIds !== null && { roles: [...roleIds] }),
+  };
+}
+
 async function changesOf(body: Record<string, unknown>): Promise<AccountChanges> {
   const { email, firstname, lastname, username, password, isActive, preferedLanguage } = body;
   return {
@@ -138,7 +150,8 @@ export function adminUsersRoutes(deps: AdminSettingsDeps): AdminRoute[] {
       const found = (await Promise.all(ids.map((id) => view(id, tx)))).filter((user) => user !== null);
       const foundIds = found.map((user) => Number(user.id));
       await keepSuperAdmin(tx, (id) => !foundIds.includes(id));
-      await accounts.remove(tx, foundIds);
+      // One by one, as Strapi's admin service deletes them (each with its lifecycles).
+      for (const id of foundIds) await deps.lifecycles.remove(tx, id, () => accounts.remove(tx, [id]));
       return found;
     });
     for (const user of removed) await auth.signOut(Number(user.id));
@@ -178,13 +191,27 @@ export function adminUsersRoutes(deps: AdminSettingsDeps): AdminRoute[] {
           await tx.lock(ADMIN_ACCOUNT_LOCKS);
           const roleIds = await assignable(tx, held, Array.isArray(raw.roles) ? raw.roles : []);
           if (await users.byEmail(email, tx)) throw new ApplicationError('Email already taken');
-          return accounts.invite(tx, {
+          const invited = {
             email,
             firstname: String(raw.firstname),
             lastname: text(raw.lastname) ?? null,
             preferedLanguage: text(raw.preferedLanguage) ?? null,
             roleIds,
-          });
+            registrationToken: randomBytes(20).toString('hex'),
+          };
+          // What Strapi's admin service hands its Query Engine for an invited account.
+          const data = {
+            roles: roleIds,
+            isActive: false,
+            username: null,
+            registrationToken: invited.registrationToken,
+            firstname: invited.firstname,
+            lastname: invited.lastname,
+            email,
+            ...(invited.preferedLanguage !== null && { preferedLanguage: invited.preferedLanguage }),
+          };
+          const created = await deps.lifecycles.create(tx, data, async () => (await accounts.invite(tx, invited)).id);
+          return { id: created, registrationToken: invited.registrationToken };
         });
         return { status: 201, body: { data: { ...(await view(id)), registrationToken } } };
       },
@@ -210,7 +237,9 @@ export function adminUsersRoutes(deps: AdminSettingsDeps): AdminRoute[] {
           const owner = changes.email === undefined ? null : await users.byEmail(changes.email, tx);
           if (owner && owner.id !== admin.id)
             throw new BadRequestError('ValidationError', { email: ['Email already taken'] });
-          await accounts.update(tx, admin.id, changes);
+          await deps.lifecycles.update(tx, admin.id, accountData(changes, null), (data) =>
+            writeAccount(accounts, tx, admin.id, data),
+          );
         });
         // A new password ends every session of the account, as Strapi does.
         if (changingPassword) await auth.signOut(admin.id);
@@ -251,8 +280,9 @@ export function adminUsersRoutes(deps: AdminSettingsDeps): AdminRoute[] {
           const superAdminId = (await users.roles(tx)).find((role) => role.code === SUPER_ADMIN_CODE)?.id;
           const staysSuperAdmin = roleIds === null || (superAdminId !== undefined && roleIds.includes(superAdminId));
           await keepSuperAdmin(tx, (holder) => holder !== user.id || (staysSuperAdmin && changes.isActive !== false));
-          await accounts.update(tx, user.id, changes);
-          if (roleIds !== null) await accounts.setRoles(tx, user.id, roleIds);
+          await deps.lifecycles.update(tx, user.id, accountData(changes, roleIds), (data) =>
+            writeAccount(accounts, tx, user.id, data),
+          );
         });
         // A deactivated account keeps no session to come back to when it is activated again.
         if (changes.isActive === false) await auth.signOut(user.id);

@@ -34,6 +34,8 @@ import type { EmailTransport } from '../email/email-transport.js';
 import { adminWebhookRoutes, type LiveWebhooks } from './settings/webhook-routes.js';
 import { emailSettingsRoutes } from './settings/email-settings-routes.js';
 import { createAdminAccountStore } from './admin-account-store.js';
+import { adminUserLifecycles } from './admin-user-lifecycles.js';
+import type { RowHooks } from '../documents/row-hooks.js';
 import { createAdminRoleStore } from './admin-role-store.js';
 import { adminUsersRoutes } from './admin-users-routes.js';
 import { adminRolesRoutes } from './admin-roles-routes.js';
@@ -62,6 +64,8 @@ export interface AdminApiDeps {
   readonly changes: ChangeBus;
   /** Counts `/admin/login` attempts (config/admin `auth.rateLimit`), shared by the instances when they share Redis. */
   readonly loginLimiter: RateLimitCounter;
+  /** The project's lifecycles (`admin::user` ones fire around Cairn's writes of accounts). */
+  readonly hooks?: RowHooks;
 }
 
 /** The admin API, ready to serve. */
@@ -135,6 +139,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
   };
   const { upload } = deps;
   const accounts = createAdminAccountStore(db, users, now);
+  const lifecycles = adminUserLifecycles({ hooks: deps.hooks, schema, dialect: db.dialect, users, accounts });
   const settings = {
     config,
     schema,
@@ -144,9 +149,10 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     accounts,
     roles: createAdminRoleStore(db, now),
     locales: deps.locales,
+    lifecycles,
   };
   const routes: AdminRoute[] = [
-    ...adminAuthRoutes({ db, auth, users, limiter }),
+    ...adminAuthRoutes({ db, auth, users, limiter, lifecycles }),
     ...adminSessionsRoutes({ auth }),
     ...adminUsersRoutes(settings),
     ...adminRolesRoutes(settings),

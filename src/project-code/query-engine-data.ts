@@ -33,7 +33,8 @@ export type DataMode = 'create' | 'update' | 'updateMany';
  * type (numbers, booleans, dates; strings as given, passwords unhashed: the Query Engine stores
  * what it is given), relations by row id (`role: 1`, `tags: [1, 2]`, `{ id }`, `{ set, connect,
  * disconnect }`), media by file id. A new row gets the attributes' defaults, a fresh `documentId`
- * (content types) and `createdAt`/`updatedAt` now, unless given; a changed row `updatedAt` now.
+ * (content types) and `createdAt`/`updatedAt`/`publishedAt` now, unless given; a changed row
+ * `updatedAt` now.
  * Unknown attributes are a ValidationError naming them; components and dynamic zones are written
  * through `strapi.documents()` (a NotImplementedError says so).
  */
@@ -103,6 +104,9 @@ export function rowData(schema: Schema, model: Model, data: unknown, mode: DataM
       if (!columns.has('document_id')) columns.set('document_id', { value: createDocumentId(), kind: 'string' });
       if (!columns.has('created_at')) columns.set('created_at', { value: now, kind: 'datetime' });
       if (!columns.has('updated_at')) columns.set('updated_at', { value: now, kind: 'datetime' });
+      // Strapi 5 declares `publishedAt` with a default of now on every content type, draft &
+      // publish or not: a row created without it (undefined; an explicit null stays) is published.
+      if (!columns.has('published_at')) columns.set('published_at', { value: now, kind: 'datetime' });
     }
   } else if (model.modelType === 'contentType' && !columns.has('updated_at')) {
     columns.set('updated_at', { value: now, kind: 'datetime' });

@@ -4,6 +4,7 @@ import type { Database, Transaction } from '../db/database.js';
 import { afterCommit } from '../db/nested-transactions.js';
 import type { RowAction, RowEvent, RowHooks } from '../documents/row-hooks.js';
 import type { ChangeBus } from '../events/change-bus.js';
+import { internalModels } from '../schema/internal-models.js';
 import { getModel, type Model, type Schema } from '../schema/types.js';
 import { MOST_DOCUMENT_CHANGES, publishRowChanges } from './query-engine-changes.js';
 import { rowData } from './query-engine-data.js';
@@ -25,12 +26,19 @@ export interface QueryEngineDeps {
   readonly changes: ChangeBus;
   readonly now: () => Date;
   /**
-   * After a committed write to the rows of `uid`: what Cairn keeps in memory of them is read
-   * again (the users-permissions roles and permissions the access checks use).
+   * After a committed write to rows of `uid`: what Cairn keeps in memory of them is read again
+   * (own-type-writes.ts: roles and permissions, settings, webhooks; a deleted user's sessions end).
    */
-  readonly afterWrite?: (uid: string) => Promise<void>;
+  readonly afterWrite?: (written: RowsWritten) => Promise<void>;
   /** The project's lifecycles, fired around each single-row write (create, update, delete). */
   readonly hooks?: RowHooks;
+}
+
+/** What one committed Query Engine write did: to which type's rows, and their ids. */
+export interface RowsWritten {
+  readonly uid: string;
+  readonly kind: 'create' | 'update' | 'delete';
+  readonly ids: readonly number[];
 }
 
 /** `findPage`'s answer. */
@@ -39,7 +47,7 @@ export interface RowPage {
   readonly pagination: { page: number; pageSize: number; pageCount: number; total: number };
 }
 
-/** `strapi.db.query(uid)`: Strapi 5's Query Engine over the rows of one content type or component. */
+/** `strapi.db.query(uid)`: Strapi 5's Query Engine over the rows of one model. */
 export interface QueryEngineApi {
   findOne(params?: FindParams): Promise<FoundRow | null>;
   findMany(params?: FindParams): Promise<FoundRow[]>;
@@ -55,7 +63,9 @@ export interface QueryEngineApi {
 
 /**
  * Strapi's Query Engine (`strapi.db.query(uid)`, its entity manager): reads and writes ROWS of any
- * content type or component — a published document under draft & publish is two rows, nothing
+ * model Strapi has — the project's content types and components, the admin's, users &
+ * permissions', upload's and i18n's types (their tables and columns as Strapi lays them out), and
+ * Strapi's internal `strapi::core-store` and `strapi::webhook` — a published document under draft & publish is two rows, nothing
  * defaults a status or a locale, nothing checks permissions. `where` is planned by Cairn's filter
  * planner, statements compiled by sql/; writes run in one transaction each (the project's
  * lifecycles around a single-row write, inside it), then publish their change
@@ -63,14 +73,12 @@ export interface QueryEngineApi {
  */
 export function createQueryEngine(deps: QueryEngineDeps): (uid: string) => QueryEngineApi {
   const engines = new Map<string, QueryEngineApi>();
+  const internal = internalModels();
   return (uid: string) => {
     let engine = engines.get(uid);
     if (!engine) {
-      const model = typeof uid === 'string' ? getModel(deps.schema, uid) : undefined;
-      if (!model)
-        throw new ValidationError(`strapi.db.query('${String(uid)}'): no content type or component has this uid`, {
-          uid,
-        });
+      const model = typeof uid === 'string' ? (getModel(deps.schema, uid) ?? internal.get(uid)) : undefined;
+      if (!model) throw new ValidationError(`strapi.db.query('${String(uid)}'): no model has this uid`, { uid });
       engine = engineOf(deps, model);
       engines.set(uid, engine);
     }
@@ -96,7 +104,7 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     if (rows.length === 0) return;
     await afterCommit(db, async () => {
       publishRowChanges(deps.changes, model, kind, rows, deps.now());
-      await deps.afterWrite?.(model.uid);
+      await deps.afterWrite?.({ uid: model.uid, kind, ids: [...new Set(rows.map((row) => row.id))] });
     });
   };
   /**

@@ -23,11 +23,13 @@ import { createProjectDocuments, type ProjectDocuments } from './project-documen
 import type { ProjectCode } from './project-code.js';
 import type { ProjectHooks } from './project-hooks.js';
 import { createProjectCron } from './cron.js';
+import type { CronClock } from './cron-clock.js';
 import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
 import { indexHooks, runHook } from './index-hooks.js';
 import { routeChain } from './route-pipeline.js';
 import { knexWriteNotices } from './knex-writes.js';
+import { afterOwnRowsWritten, afterStoreWritten, type CairnCaches } from './own-type-writes.js';
 import { createQueryEngine } from './query-engine.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
@@ -47,16 +49,15 @@ export interface ProjectCodeDeps {
   /** The change bus: Query Engine writes publish theirs (the HTTP cache and realtime streams listen). */
   readonly changes: ChangeBus;
   readonly now: () => Date;
-  /** Reads the users-permissions roles and permissions again (and tells the other instances): after a Query Engine write to them. */
-  readonly reloadRoles: () => Promise<void>;
+  /** What Cairn holds of its own types and settings, read again after project code wrote them (own-type-writes.ts). */
+  readonly caches: CairnCaches;
   /** Where `strapi.db.lifecycles.subscribe` and `strapi.documents.use` add to (Cairn's services run them). */
   readonly hooks: ProjectHooks;
   /** Whether this instance runs scheduled work now (cluster leader, or alone). */
   readonly leads: () => boolean;
+  /** The clock cron tasks run by (the system's unless a test moves its own). */
+  readonly cronClock?: CronClock;
 }
-
-/** The users-permissions types whose rows the access checks hold in memory. */
-const ROLE_TYPES = new Set(['plugin::users-permissions.role', 'plugin::users-permissions.permission']);
 
 /** The project's code, registered and ready to serve. */
 export interface RunningCode {
@@ -146,6 +147,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     strapi: () => strapi,
     leads: deps.leads,
     logger,
+    ...(deps.cronClock && { clock: deps.cronClock }),
   });
   const registry: CodeRegistry = createCodeRegistry(files, schema, () => strapi, core);
   const schemas = strapiSchemas(project);
@@ -160,17 +162,14 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       schema,
       changes: deps.changes,
       now: deps.now,
-      reloadRoles: deps.reloadRoles,
-      roleTypes: ROLE_TYPES,
+      caches: deps.caches,
     }),
     query: createQueryEngine({
       schema,
       db: deps.db,
       changes: deps.changes,
       now: deps.now,
-      afterWrite: async (uid) => {
-        if (ROLE_TYPES.has(uid)) await deps.reloadRoles();
-      },
+      afterWrite: (written) => afterOwnRowsWritten(deps.caches, written),
       hooks: deps.hooks.lifecycles,
     }),
     contentTypes: schemas.contentTypes,
@@ -182,6 +181,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     controller: (uid) => registry.controller(uid),
     pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
     lifecycles: deps.hooks.lifecycles,
+    storeWritten: (key) => afterStoreWritten(deps.caches, key),
     cron,
     entityService: createEntityService({
       schema,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
-import { putStoreJson, readStoreJson } from '../db/core-store.js';
+import { deleteStoreEntry, readStoreEntry, writeStoreEntry, type StoreScope } from '../db/core-store.js';
 import { createKnexConnection, type KnexConnection, type KnexWrites } from '../db/knex-connection.js';
 import { RolledBack } from '../db/knex-joined-transaction.js';
 import { inOneTransaction, openTransaction } from '../db/nested-transactions.js';
@@ -45,6 +45,8 @@ export interface StrapiObjectDeps {
   readonly entityService: EntityService;
   /** `strapi.cron`. */
   readonly cron: ProjectCron;
+  /** Told after `strapi.store` set or deleted the entry of `key` (Cairn reads again what it holds of it). */
+  readonly storeWritten?: (key: string) => Promise<void>;
   /** `strapi.db.lifecycles`. */
   readonly lifecycles: { subscribe(subscriber: unknown): void };
   /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
@@ -85,12 +87,6 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
   const missing = (member: string): never => {
     throw refuse(member);
   };
-  const storeKey = (params: unknown): string => {
-    if (!isRecord(params) || typeof params.key !== 'string')
-      throw new ValidationError('strapi.store.get/set takes { type, name, key }');
-    const prefix = `${typeof params.type === 'string' ? params.type : 'core'}${typeof params.name === 'string' ? `_${params.name}` : ''}`;
-    return `${prefix}_${params.key}`;
-  };
   const db = deps.db;
   let knex: KnexConnection | undefined;
   const knexConnection = () => (knex ??= createKnexConnection(db, deps.knexWrites));
@@ -107,7 +103,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     plugins: Object.fromEntries(
       Object.entries(deps.pluginServices).map(([name, services]) => [name, { services, controllers: {} }]),
     ),
-    store: coreStore(db, storeKey),
+    store: coreStore(db, deps.storeWritten),
     cron: deps.cron,
     entityService: strict('strapi.entityService', { ...deps.entityService }),
     db: strict('strapi.db', {
@@ -190,14 +186,39 @@ async function projectTransaction(db: Database, work: unknown, knex: () => KnexC
 
 /**
  * `strapi.store`: Strapi's core store (`strapi_core_store_settings`), both forms:
- * `strapi.store.get({ type, name, key })` / `.set({ type, name, key, value })`, and
- * `strapi.store({ type, name }).get({ key })` / `.set({ key, value })`. A missing key reads `null`.
+ * `strapi.store.get({ type, name, key, environment, tag })` / `.set({ …, value })` / `.delete({ … })`,
+ * and `strapi.store({ type, name, environment, tag }).get({ key })` / `.set` / `.delete`. The entry
+ * is Strapi's: key `<type>_<name>_<key>` (`<type>_<key>` without a name) with its environment and
+ * tag (null when not given), so Strapi on the same database reads what project code wrote and the
+ * other way round; `set` and `delete` answer the entry's row. As in Strapi, `get` defaults the type to `core` and `set`/`delete` do not (a
+ * key set without a type is `undefined_<key>`); a missing entry reads `null`. `written` is told
+ * each key set or deleted (Cairn reads again the settings it holds).
  */
-function coreStore(db: Database, storeKey: (params: unknown) => string) {
-  const get = async (params: unknown) => (await readStoreJson(db, db, storeKey(params))) ?? null;
-  const set = (params: unknown) =>
-    putStoreJson(db, db, storeKey(params), (params as { value?: unknown }).value ?? null);
-  const remove = (params: unknown) => putStoreJson(db, db, storeKey(params), null);
+function coreStore(db: Database, written: ((key: string) => Promise<void>) | undefined) {
+  const entry = (params: unknown, verb: string, defaultType?: string): { key: string; scope: StoreScope } => {
+    if (!isRecord(params) || typeof params.key !== 'string' || params.key === '')
+      throw new ValidationError(`strapi.store.${verb}() takes { key, type?, name?, environment?, tag? } with a key`);
+    const { type = defaultType, name, environment, tag } = params;
+    const text = (value: unknown) => (value === undefined || value === null || value === '' ? null : String(value));
+    const prefix = `${String(type)}${text(name) === null ? '' : `_${String(name)}`}`;
+    return { key: `${prefix}_${params.key}`, scope: { environment: text(environment), tag: text(tag) } };
+  };
+  const get = async (params: unknown) => {
+    const { key, scope } = entry(params, 'get', 'core');
+    return readStoreEntry(db, db, key, scope);
+  };
+  const set = async (params: unknown) => {
+    const { key, scope } = entry(params, 'set');
+    const row = await writeStoreEntry(db, db, key, scope, (params as { value?: unknown }).value);
+    await written?.(key);
+    return row;
+  };
+  const remove = async (params: unknown) => {
+    const { key, scope } = entry(params, 'delete');
+    const row = await deleteStoreEntry(db, db, key, scope);
+    if (row) await written?.(key);
+    return row;
+  };
   const bound = (base: unknown) => {
     const merged = (params: unknown) => ({ ...(isRecord(base) ? base : {}), ...(isRecord(params) ? params : {}) });
     return {

@@ -158,7 +158,7 @@ async function queryDatabase(database: TestDatabase, sql: string): Promise<Recor
 }
 
 /** Deletes the test Redis' keys under `prefix` (SCAN, never FLUSH: other tests share the server). */
-async function deleteKeys(prefix: string): Promise<void> {
+export async function deleteKeys(prefix: string): Promise<void> {
   const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   client.on('error', () => undefined);
   try {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -6,9 +7,10 @@ import type { Logger } from 'pino';
 import { createApiToken } from '../../src/api-tokens/api-token-store.js';
 import { createApp, type App } from '../../src/app.js';
 import type { EmailMessage } from '../../src/email/email-transport.js';
+import type { CronClock } from '../../src/project-code/cron-clock.js';
 import type { CompiledQuery } from '../../src/sql/dialect.js';
 import { loadProject } from '../../src/project/load-project.js';
-import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 import { createSecretScan, type SecretScan } from './secret-scan.js';
 
 export const EXAMPLE_PROJECT = resolve(import.meta.dirname, '../../examples/blog');
@@ -40,6 +42,8 @@ export interface RequestOptions {
 export interface TestServer {
   readonly app: App;
   readonly database: DatabaseKind;
+  /** The database it runs on (another server may join it: `joinDatabase`). */
+  readonly testDatabase: TestDatabase;
   readonly dir: string;
   readonly tokens: { readonly full: string; readonly readonly: string };
   /** Every email the server sent (nothing leaves the machine in tests). */
@@ -66,6 +70,14 @@ export interface TestServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Which database to run on (a fresh one is created and dropped at close); SQLite by default. */
   readonly database?: DatabaseKind;
+  /**
+   * A database another test server runs on (its `testDatabase`): this one runs on it too, as a
+   * second instance, and leaves it in place at close. A server database only (SQLite's is a file
+   * of the project folder).
+   */
+  readonly joinDatabase?: TestDatabase;
+  /** The clock the project's cron tasks run by (test/support/fake-clock.ts). */
+  readonly cronClock?: CronClock;
   readonly now?: () => Date;
   /** Where the server logs (silent by default). */
   readonly logger?: Logger;
@@ -92,7 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), content);
   }
-  const database = await createTestDatabase(options.database ?? 'sqlite');
+  const database = options.joinDatabase ?? (await createTestDatabase(options.database ?? 'sqlite'));
   const project = await loadProject(dir, { ...database.env, ...options.env });
   const queries: CompiledQuery[] = [];
   const mails: EmailMessage[] = [];
@@ -106,10 +118,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.mail === 'project' ? {} : { mail }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.cronClock ? { cronClock: options.cronClock } : {}),
   });
   const secrets = { salt: project.config.admin.apiTokenSalt, encryptionKey: project.config.admin.encryptionKey };
-  const full = await createApiToken(app.db, secrets, { name: 'full', type: 'full-access' }, new Date());
-  const readonly = await createApiToken(app.db, secrets, { name: 'readonly', type: 'read-only' }, new Date());
+  // Token names are unique: a server joining another's database names its own apart.
+  const suffix = options.joinDatabase ? `-${randomBytes(4).toString('hex')}` : '';
+  const full = await createApiToken(app.db, secrets, { name: `full${suffix}`, type: 'full-access' }, new Date());
+  const readonly = await createApiToken(app.db, secrets, { name: `readonly${suffix}`, type: 'read-only' }, new Date());
   const tokens = { full, readonly };
   const scan = createSecretScan(app.db);
   secretScan = scan;
@@ -117,6 +132,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     app,
     database: database.kind,
+    testDatabase: database,
     dir,
     tokens,
     mails,
@@ -160,7 +176,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await app.close();
-      await database.drop();
+      if (!options.joinDatabase) await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
