@@ -26,12 +26,7 @@ export function generateTypes(models: Iterable<StrapiModel>): GeneratedTypes {
   return { 'contentTypes.d.ts': contentTypesFile, 'components.d.ts': componentsFile };
 }
 
-function definitionsFile(
-  models: readonly StrapiModel[],
-  registry: string,
-  imports: Set<string>,
-  noun: string,
-): string {
+function definitionsFile(models: readonly StrapiModel[], registry: string, imports: Set<string>, noun: string): string {
   if (models.length === 0) return `/*\n * The app doesn't have any ${noun} yet.\n */\n`;
   const sorted = [...models].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   imports.add('Struct');
