@@ -6,6 +6,7 @@ import { sqliteFile } from '../db/database-files.js';
 import { describeDatabase } from '../config/describe-database.js';
 import { warmTranspiler } from '../core/transpile.js';
 import { loadProject, type Project } from '../project/load-project.js';
+import { writeGeneratedTypes } from '../typegen/write-generated-types.js';
 import type { CliArgs } from './cli-args.js';
 import { chooseLogFormat, createLogger } from './create-logger.js';
 import { startupSummary } from './startup-summary.js';
@@ -14,7 +15,8 @@ import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-genera
 /**
  * `start` / `develop`: loads the project, names the database it opens, syncs it, listens on
  * HOST/PORT (or `config/server`), logs one line per request. `develop` also restarts when a file under
- * `src/` or `config/` changes; a reload that fails keeps the running server.
+ * `src/` or `config/` changes; a reload that fails keeps the running server. In a TypeScript
+ * project `develop` writes `types/generated/*.d.ts` at start and after each change, as Strapi's does.
  */
 export async function startCommand(
   args: CliArgs,
@@ -25,6 +27,7 @@ export async function startCommand(
   const logger = await createLogger(format, process.env.LOG_LEVEL ?? 'info', process.stdout.isTTY === true);
   let project = await loadProject(args.dir, process.env);
   exportEnv(project);
+  if (options.develop) writeGeneratedTypes(project);
   let app = await launch(project, logger);
   // The code cache about to be saved also gets the TypeScript compiler compiled, when this start
   // did not need it: a TypeScript project's first start then finds it ready.
@@ -39,6 +42,7 @@ export async function startCommand(
     const reload = async () => {
       try {
         const next = await loadProject(args.dir, process.env);
+        writeGeneratedTypes(next);
         await app.close();
         project = next;
         app = await launch(project, logger);
