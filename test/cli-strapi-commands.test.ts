@@ -125,6 +125,7 @@ describe('cairn build', () => {
 
 for (const kind of inject('databases')) {
   describe(`[${kind}] cairn develop in a TypeScript project`, () => {
+    // A first start on MySQL creates some sixty tables, and the reload syncs the schema again: slow on a busy machine.
     it('writes the generated types at start, and again after a schema changes', async () => {
       const dir = fresh(blogCopy({ 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' }));
       const database = await createTestDatabase(kind);
@@ -156,6 +157,6 @@ for (const kind of inject('databases')) {
         await running.stop();
         await database.drop();
       }
-    });
+    }, 120_000);
   });
 }
