@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStrapiModels } from '../src/admin/content-manager/cm-strapi-models.js';
+import { buildStrapiModels, type StrapiModel } from '../src/admin/content-manager/cm-strapi-models.js';
 import { loadProject } from '../src/project/load-project.js';
 import { generateTypes, type GeneratedTypes } from '../src/typegen/generated-types.js';
 import { EXAMPLE_PROJECT } from './support/test-server.js';
@@ -44,3 +44,17 @@ for (const { name, dir: source, strapiOutput } of PROJECTS) {
     }
   });
 }
+
+/*
+ * A component using the rarer options (custom fields, uid options, morph relations, media without
+ * allowed types, negative and huge numbers, string bounds, JSON defaults, escapes and non-ASCII
+ * text, long lines), given as Strapi registers it to Strapi 5.54's generator
+ * (`generateComponentsDefinitions` of @strapi/typescript-utils) and to Cairn's.
+ */
+describe("generated types equal Strapi's for rarer attribute options", () => {
+  const edges = join(FIXTURES, 'strapi-5.54-typegen-edges');
+  it('components.d.ts', () => {
+    const model = JSON.parse(readFileSync(join(edges, 'component.json'), 'utf8')) as StrapiModel;
+    expect(generateTypes([model])['components.d.ts']).toBe(readFileSync(join(edges, 'components.d.ts'), 'utf8'));
+  });
+});

@@ -36,6 +36,7 @@ interface TypeArgument {
 
 const plain = (doc: Doc): TypeArgument => ({ doc, hug: false });
 const object = (value: unknown): TypeArgument => ({ doc: literalType(value), hug: true });
+/** A keyword (`undefined`) or a string, number or boolean literal: kept hugged when alone. */
 const keyword = (name: string): TypeArgument => ({ doc: name, hug: true });
 
 /** `Schema.Attribute.<name><args>`, the arguments broken one a line when they do not fit. */
@@ -62,7 +63,7 @@ function baseArguments(attribute: StrapiAttribute): TypeArgument[] {
     case 'uid': {
       const { targetField, options } = attribute;
       if (targetField === undefined && options === undefined) return [];
-      const target = typeof targetField === 'string' ? plain(stringLiteral(targetField)) : keyword('undefined');
+      const target = keyword(typeof targetField === 'string' ? stringLiteral(targetField) : 'undefined');
       return isObject(options) ? [target, object(options)] : [target];
     }
     case 'enumeration':
@@ -74,8 +75,10 @@ function baseArguments(attribute: StrapiAttribute): TypeArgument[] {
     }
     case 'relation': {
       const relation = String(attribute.relation);
-      const kind = plain(stringLiteral(relation));
-      return relation.toLowerCase().includes('morph') ? [kind] : [kind, plain(stringLiteral(String(attribute.target)))];
+      const kind = keyword(stringLiteral(relation));
+      return relation.toLowerCase().includes('morph')
+        ? [kind]
+        : [kind, keyword(stringLiteral(String(attribute.target)))];
     }
     case 'component':
       return [plain(stringLiteral(String(attribute.component))), plain(attribute.repeatable ? 'true' : 'false')];
@@ -117,8 +120,7 @@ function modifiers(attribute: StrapiAttribute): Doc[] {
   }
   if (!isNil(attribute.default) && typeof attribute.default !== 'function') {
     const value = attribute.default;
-    const hug = isObject(value) && !Array.isArray(value) && !(value instanceof Date);
-    out.push(typeReference('DefaultTo', [hug ? object(value) : plain(literalType(value))]));
+    out.push(typeReference('DefaultTo', [Array.isArray(value) ? plain(literalType(value)) : object(value)]));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { StrapiModel } from '../admin/content-manager/cm-strapi-models.js';
+import { attributeType } from './attribute-type.js';
 import { type Doc, hardline, indent, join, printDoc } from './doc.js';
 import { stringLiteral } from './literal-types.js';
 import { interfaceName, schemaInterface } from './schema-interface.js';
@@ -30,7 +31,10 @@ function definitionsFile(models: readonly StrapiModel[], registry: string, impor
   if (models.length === 0) return `/*\n * The app doesn't have any ${noun} yet.\n */\n`;
   const sorted = [...models].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   imports.add('Struct');
-  if (sorted.some((model) => Object.keys(model.attributes).length > 0)) imports.add('Schema');
+  // `Schema` once an attribute of a kind Strapi knows is written.
+  if (sorted.some((model) => Object.values(model.attributes).some((a) => attributeType(a) !== null))) {
+    imports.add('Schema');
+  }
   const entries = sorted.map((model) => [stringLiteral(model.uid), ': ', interfaceName(model.uid), ';']);
   const doc: Doc = [
     `import type { ${[...imports].sort().join(', ')} } from '@strapi/strapi';`,
