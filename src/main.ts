@@ -71,6 +71,18 @@ export async function main(argv: readonly string[], hooks: MainHooks = {}): Prom
       case 'content-types:list':
         await (await import('./cli/list-commands.js')).listContentTypesCommand(args, print);
         return 0;
+      case 'policies:list':
+        await (await import('./cli/list-commands.js')).listPoliciesCommand(args, print);
+        return 0;
+      case 'middlewares:list':
+        await (await import('./cli/list-commands.js')).listMiddlewaresCommand(args, print);
+        return 0;
+      case 'ts:generate-types':
+        await (await import('./cli/generate-types-command.js')).generateTypesCommand(args, print);
+        return 0;
+      case 'build':
+        await (await import('./cli/build-command.js')).buildCommand(args, print);
+        return 0;
       case 'routes:list':
         await (await import('./cli/list-commands.js')).listRoutesCommand(args, print);
         return 0;

@@ -34,6 +34,10 @@ export interface CliArgs {
   readonly force: boolean;
   /** `start` / `develop --log-format pretty|json` (else CAIRN_LOG_FORMAT, else by terminal). */
   readonly logFormat?: string;
+  /** `ts:generate-types --out-dir D` (or `-o D`): the folder, relative to the project, that replaces `types`. */
+  readonly outDir?: string;
+  /** `ts:generate-types --silent` (`-s`): print nothing. */
+  readonly silent: boolean;
   readonly help: boolean;
   /** `--version` / `-v`. */
   readonly version: boolean;
@@ -80,6 +84,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const limit = text(values.limit);
   const out = text(values.out) ?? text(values.output);
   const logFormat = text(values['log-format']);
+  const outDir = text(values['out-dir']);
   // `-f` is `--firstname` for the admin commands and `--file` for export/import, as in Strapi's commands.
   const transfer = positionals[0] === 'export' || positionals[0] === 'import';
   const file = text(values.file) ?? (transfer ? text(values.firstname) : undefined);
@@ -114,6 +119,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     noCompress: values['no-compress'] === true,
     force: values.force === true,
     ...(logFormat !== undefined ? { logFormat } : {}),
+    ...(outDir !== undefined ? { outDir } : {}),
+    silent: values.silent === true,
     help: values.help === true,
     version: values.version === true,
   };
@@ -126,12 +133,17 @@ Commands:
                              sync the database schema, then serve the project (readable log
                              lines in a terminal, JSON otherwise; also CAIRN_LOG_FORMAT)
   develop                    start, and reload in place when src/, config/ or .env changes
+  build                      check the admin panel Strapi built is there (Cairn itself needs no build;
+                             the panel comes from \`strapi build\`): exit 1 with what to run when missing
+  ts:generate-types [--out-dir D] [--silent]
+                             write types/generated/contentTypes.d.ts and components.d.ts, as Strapi does
   api-token:create --name N --type full-access|read-only|custom [--permission ACTION]...
                    [--lifespan 7|30|90] [--description D]
                              create a content-API token; prints the access key alone
   api-token:list [--json]    list content-API tokens
   api-token:revoke --name N  delete a token
-  content-types:list         list the project's content types
+  content-types:list, policies:list, middlewares:list
+                             what Strapi registers for the project, in its table
   routes:list                list the HTTP routes and their permission actions
   openapi [--out F]          print the project's OpenAPI 3.1 document, or write it to F
   webhooks:log [--limit N] [--json]

@@ -24,6 +24,8 @@ export const CLI_OPTIONS = {
   exclude: { type: 'string' },
   force: { type: 'boolean' },
   'log-format': { type: 'string' },
+  'out-dir': { type: 'string' },
+  silent: { type: 'boolean', short: 's' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

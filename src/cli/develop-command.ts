@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { App } from '../app.js';
 import { loadProject, type Project } from '../project/load-project.js';
+import { writeGeneratedTypes } from '../typegen/write-generated-types.js';
 import type { CliArgs } from './cli-args.js';
 import { capturingServerFactory, createHandlerSwitch, type RequestHandler } from './handler-switch.js';
 import {
@@ -39,6 +40,8 @@ export async function developCommand(args: CliArgs, hooks: ServerHooks): Promise
   const realEnv = { ...process.env };
   const first = await loadProject(args.dir, realEnv);
   exportEnv(first, realEnv);
+  // A TypeScript project's types/generated/*.d.ts, as Strapi's develop writes them.
+  writeGeneratedTypes(first);
   let current = await buildApp(first, logger);
   const handlers = createHandlerSwitch(current.handler);
   const server = createServer(handlers.listener);
@@ -74,6 +77,7 @@ export async function developCommand(args: CliArgs, hooks: ServerHooks): Promise
     try {
       const project = await loadProject(args.dir, realEnv);
       exportEnv(project, realEnv);
+      writeGeneratedTypes(project);
       next = await buildApp(project, logger);
     } catch (error) {
       logger.error(`reload failed, still serving the previous version: ${(error as Error).message}`);

@@ -6,24 +6,24 @@ import { i18nRouteTable } from '../api/i18n-routes.js';
 import { usersRouteTable } from '../api/users-routes.js';
 import { loadProject } from '../project/load-project.js';
 import type { CliArgs } from './cli-args.js';
+import { nameTable } from './name-table.js';
+import { contentTypeNames, middlewareNames, policyNames } from './strapi-registries.js';
 
 type Output = (line: string) => void;
 
-/** `content-types:list`: uid, kind, route and options of each project content type. */
+/** `content-types:list`: every content type uid, Strapi's built-in ones included, in Strapi's table and order. */
 export async function listContentTypesCommand(args: CliArgs, out: Output): Promise<void> {
-  const project = await loadProject(args.dir, process.env);
-  const prefix = project.config.api.prefix;
-  for (const type of project.schema.contentTypes.values()) {
-    if (type.origin !== 'api') continue;
-    const path = type.kind === 'collectionType' ? `${prefix}/${type.pluralName}` : `${prefix}/${type.singularName}`;
-    const flags = [type.draftAndPublish ? 'draft&publish' : null, type.localized ? 'i18n' : null]
-      .filter(Boolean)
-      .join(', ');
-    out(`${type.uid}  ${type.kind}  ${path}  table ${type.table}${flags ? `  (${flags})` : ''}`);
-  }
-  for (const component of project.schema.components.values()) {
-    out(`${component.uid}  component  table ${component.table}`);
-  }
+  out(nameTable(contentTypeNames(await loadProject(args.dir, process.env))));
+}
+
+/** `policies:list`: the policies Strapi registers for the project (its own and Strapi's), in Strapi's table. */
+export async function listPoliciesCommand(args: CliArgs, out: Output): Promise<void> {
+  out(nameTable(policyNames(await loadProject(args.dir, process.env))));
+}
+
+/** `middlewares:list`: the middlewares Strapi registers for the project (its own and Strapi's), in Strapi's table. */
+export async function listMiddlewaresCommand(args: CliArgs, out: Output): Promise<void> {
+  out(nameTable(middlewareNames(await loadProject(args.dir, process.env))));
 }
 
 /**
