@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
+import { createAdminConditions } from './access/admin-conditions.js';
 import { createAccessControl } from './access/principal.js';
 import { announcingWrites } from './api/announce-writes.js';
 import { authRoutes } from './api/auth-routes.js';
@@ -212,6 +213,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       },
     });
     changes.subscribe(realtime.listener);
+    // The conditions admin permissions may carry: Strapi's own two, and those the project's code registers.
+    const conditions = createAdminConditions((message) => logger.error(message));
     // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
     const code =
       project.code && hooks
@@ -232,6 +235,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             reloadRoles: rolesChanged,
             hooks,
             leads: () => cluster.leads(),
+            conditions,
           })
         : null;
     if (code) undo.push(() => code.destroy());
@@ -280,6 +284,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           },
           changes,
           loginLimiter,
+          conditions,
         },
         adminState,
       );

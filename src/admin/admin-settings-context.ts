@@ -1,3 +1,4 @@
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { LocaleEntry } from '../i18n/locales.js';
@@ -19,6 +20,8 @@ export interface AdminSettingsDeps {
   readonly accounts: AdminAccountStore;
   readonly roles: AdminRoleStore;
   readonly locales: () => Promise<readonly LocaleEntry[]>;
+  /** The conditions a role's permissions may carry (others are dropped when saved). */
+  readonly conditions: AdminConditions;
 }
 
 /**

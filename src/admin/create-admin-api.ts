@@ -1,3 +1,4 @@
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { AccessControl, AdminIdentity } from '../access/principal.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { Database } from '../db/database.js';
@@ -62,6 +63,8 @@ export interface AdminApiDeps {
   readonly changes: ChangeBus;
   /** Counts `/admin/login` attempts (config/admin `auth.rateLimit`), shared by the instances when they share Redis. */
   readonly loginLimiter: RateLimitCounter;
+  /** The conditions admin permissions may carry: Strapi's two and those the project's code registered. */
+  readonly conditions: AdminConditions;
 }
 
 /** The admin API, ready to serve. */
@@ -114,6 +117,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     permissions: () => loadAdminPermissions(db),
     now,
     production: project.env.NODE_ENV === 'production',
+    conditions: deps.conditions,
   });
   // Roles' permissions edited here are announced once this instance reloaded them.
   const auth: AdminAuth = {
@@ -144,6 +148,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     accounts,
     roles: createAdminRoleStore(db, now),
     locales: deps.locales,
+    conditions: deps.conditions,
   };
   const routes: AdminRoute[] = [
     ...adminAuthRoutes({ db, auth, users, limiter }),
@@ -173,7 +178,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     ...adminWebhookRoutes({ db, config, now, webhooks: deps.webhooks, nodeEnv: project.env.NODE_ENV }),
     ...emailSettingsRoutes({ config, mail: deps.mail }),
     ...announcing(apiTokenRoutes({ config, schema, db, now }), deps.changes, 'api-tokens', now),
-    ...adminTokenRoutes({ config, schema, db, auth, users, now }),
+    ...adminTokenRoutes({ config, schema, db, auth, users, now, conditions: deps.conditions }),
     ...transferTokenRoutes({ db }),
     ...mediaLibraryRoutes({
       upload: upload.context,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { AccessControl, Principal } from '../access/principal.js';
 import type { GuardedRoute } from '../api/guard.js';
 import { contentApiRoutes } from '../api/content-api.js';
@@ -28,6 +29,7 @@ import { readRow } from '../documents/row-hooks.js';
 import { indexHooks, runHook } from './index-hooks.js';
 import { routeChain } from './route-pipeline.js';
 import { createQueryEngine } from './query-engine.js';
+import { createConditionProvider } from './condition-provider.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
@@ -52,6 +54,8 @@ export interface ProjectCodeDeps {
   readonly hooks: ProjectHooks;
   /** Whether this instance runs scheduled work now (cluster leader, or alone). */
   readonly leads: () => boolean;
+  /** Where `strapi.admin.services.permission.conditionProvider` registers the project's admin conditions. */
+  readonly conditions: AdminConditions;
 }
 
 /** The users-permissions types whose rows the access checks hold in memory. */
@@ -69,7 +73,10 @@ export interface RunningCode {
   readonly routes: readonly Route[];
   /** Cairn's routes inside the project's global middlewares (the same routes when it has none). */
   wrap(routes: readonly Route[]): Route[];
-  /** `bootstrap({ strapi })`: once the server is built, before it listens. */
+  /**
+   * `bootstrap({ strapi })`: once the server is built, before it listens; then the admin
+   * conditions the project registered are checked (a ProjectError names those Cairn cannot apply).
+   */
   bootstrap(): Promise<void>;
   /** `destroy({ strapi })`, when the server stops. */
   destroy(): Promise<void>;
@@ -148,6 +155,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
   });
   const registry: CodeRegistry = createCodeRegistry(files, schema, () => strapi, core);
   const schemas = strapiSchemas(project);
+  const conditionProvider = createConditionProvider(deps.conditions, project.dir);
   strapi = createStrapiObject({
     projectDir: project.dir,
     config,
@@ -174,6 +182,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     controller: (uid) => registry.controller(uid),
     pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
     lifecycles: deps.hooks.lifecycles,
+    conditionProvider: conditionProvider.provider,
     cron,
     entityService: createEntityService({
       schema,
@@ -239,7 +248,9 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     routes: koaRoutes,
     wrap: (routes) => runner.wrap(routes),
     async bootstrap() {
+      deps.conditions.startBootstrap();
       await runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap', project.dir);
+      await conditionProvider.verify();
       cron.start();
     },
     async destroy() {

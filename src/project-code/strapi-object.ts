@@ -45,6 +45,8 @@ export interface StrapiObjectDeps {
   readonly lifecycles: { subscribe(subscriber: unknown): void };
   /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
   readonly pluginServices: Readonly<Record<string, Readonly<Record<string, object>>>>;
+  /** `strapi.admin.services.permission.conditionProvider` (condition-provider.ts). */
+  readonly conditionProvider: Readonly<Record<string, unknown>>;
 }
 
 /** Members read as absent rather than refused: what promise, inspection and interop code probe. */
@@ -55,7 +57,7 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
  * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
  * and its deprecated alias `query(uid)` (of `strapi.db`, only the Query Engine: `connection`,
- * `transaction`… are refused). Every other
+ * `transaction`… are refused), and `admin.services.permission.conditionProvider`. Every other
  * member throws an error naming it and the project file that used it (unoffered-member.ts).
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
@@ -109,6 +111,15 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
       transaction: (work: unknown) => projectTransaction(db, work, refuse),
       lifecycles: strict('strapi.db.lifecycles', {
         subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
+      }),
+    }),
+    admin: strict('strapi.admin', {
+      services: strict('strapi.admin.services', {
+        permission: strict('strapi.admin.services.permission', {
+          conditionProvider: strict('strapi.admin.services.permission.conditionProvider', {
+            ...deps.conditionProvider,
+          }),
+        }),
       }),
     }),
     /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */

@@ -57,7 +57,7 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
   const readableRows = async (type: ContentType, admin: AdminIdentity): Promise<Condition | null> => {
     const grants = admin.grants(READ, type.uid);
     if (coversEverything(grants, type)) return null;
-    const scope = await scopeFilter({ exec: db, dialect: db.dialect, model: type, admin }, grants);
+    const scope = await scopeFilter({ exec: db, dialect: db.dialect, schema, model: type, admin }, grants);
     if (scope === null) return null;
     // `id in (select t0.id from <table> t0 where <scope>)`: the list's statement has no alias of its own.
     const where = planFilter({ schema, model: type, alias: 't0', depth: 0, status: 'draft' }, scope);
