@@ -285,6 +285,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           changes,
           loginLimiter,
           conditions,
+          logger,
         },
         adminState,
       );

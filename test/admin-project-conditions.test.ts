@@ -20,13 +20,15 @@ import { startTestServer } from './support/test-server.js';
  * lists (pages and totals), reads, updates, publishes, unpublishes, deletes and acts in bulk on
  * the entries it covers only (403 `Forbidden` on the others); a condition answering false leaves
  * the permission out (403 `Policy Failed`), one answering true covers every entry. Through HTTP
- * with the admins' own JWTs, on every database.
+ * with the admins' own JWTs, on every database. Preview (config/admin `preview`) is served by the
+ * same server: its URL route and the CSP's frame-src.
  */
 const FIXTURE = fixtureFiles(resolve(import.meta.dirname, 'fixtures/projects/admin-conditions'));
 const ONLY_FIXTURE = 'filters[$and][9][summary][$eq]=cond';
 const ARTICLE = 'api::article.article';
 const EXPLORER = 'plugin::content-manager.explorer';
 const VERBS = ['create', 'read', 'update', 'delete', 'publish'] as const;
+const PREVIEW = '/content-manager/preview/url';
 
 type Titled = { title: string };
 
@@ -220,6 +222,84 @@ for (const database of inject('databases')) {
       );
       expect((await alf.call('GET', `${ARTICLES}/${doc['Plain 1']}`)).status).toBe(200);
     });
+
+    describe('preview', () => {
+      const frontEnd = (kind: string, documentId: string, query: string) =>
+        `http://localhost:4321/preview/${kind}/${documentId}?${query}`;
+
+      it("answers the handler's URL for a document, status defaulting as Strapi's", async () => {
+        const url = await fred.call('GET', `${PREVIEW}/${ARTICLE}?documentId=abc&locale=fr&status=published`);
+        expect(url.status, url.text).toBe(200);
+        expect(url.json).toEqual({ data: { url: frontEnd('article', 'abc', 'locale=fr&status=published&title=') } });
+        // The handler reads the document through the global `strapi`, as Strapi's documentation does.
+        const plain = await fred.call('GET', `${PREVIEW}/${ARTICLE}?documentId=${doc['Plain 1']}&locale=en`);
+        expect(plain.json.data.url).toBe(
+          frontEnd('article', doc['Plain 1'] as string, 'locale=en&status=draft&title=Plain+1'),
+        );
+        // Without draft & publish, a document is published.
+        const author = await fred.call('GET', `${PREVIEW}/api::author.author?documentId=xyz&locale=en`);
+        expect(author.json.data.url).toBe(frontEnd('author', 'xyz', 'locale=en&status=published&title='));
+      });
+
+      it("finds a single type's document itself (404 when it has none)", async () => {
+        expectError(
+          await fred.call('GET', `${PREVIEW}/api::global.global`),
+          404,
+          'NotFoundError',
+          'Document not found',
+        );
+        const saved = await client.call('PUT', '/content-manager/single-types/api::global.global', {
+          siteName: 'Site',
+        });
+        expect(saved.status, saved.text).toBe(200);
+        const url = await fred.call('GET', `${PREVIEW}/api::global.global`);
+        expect(url.json.data.url).toBe(
+          frontEnd('global', saved.json.data.documentId, 'locale=undefined&status=published&title='),
+        );
+      });
+
+      it('answers 204 when the handler gives no URL, 400 when it throws, and refuses bad queries as Strapi does', async () => {
+        const none = await fred.call('GET', `${PREVIEW}/api::tag.tag?documentId=t1`);
+        expect(none.status).toBe(204);
+        expect(none.text).toBe('');
+        expectError(
+          await fred.call('GET', `${PREVIEW}/${ARTICLE}?documentId=broken`),
+          400,
+          'ApplicationError',
+          'Failed to get preview URL',
+        );
+        expectError(
+          await fred.call('GET', `${PREVIEW}/${ARTICLE}`),
+          400,
+          'ValidationError',
+          'documentId is required for Collection Types',
+        );
+        expectError(
+          await fred.call('GET', `${PREVIEW}/api::nope.nope?documentId=a`),
+          400,
+          'ValidationError',
+          'Invalid content type',
+        );
+        expectError(
+          await fred.call('GET', `${PREVIEW}/shared.seo?documentId=a`),
+          400,
+          'ValidationError',
+          'Invalid content type',
+        );
+        const bad = await fred.call('GET', `${PREVIEW}/${ARTICLE}?documentId[0]=a&status[x]=1`);
+        expectError(bad, 400, 'ValidationError', 'Invalid input: expected string, received array');
+        expect(bad.json.error.details.errors).toEqual([
+          { path: ['documentId'], message: 'Invalid input: expected string, received array', name: 'ValidationError' },
+          { path: ['status'], message: 'Invalid input: expected string, received object', name: 'ValidationError' },
+        ]);
+        expectError(await client.server.request('GET', `${PREVIEW}/${ARTICLE}?documentId=a`), 401, 'UnauthorizedError');
+      });
+
+      it("lets the admin panel frame the preview's origins (CSP frame-src)", async () => {
+        const page = await client.server.request('GET', '/_health');
+        expect(String(page.headers['content-security-policy'])).toMatch(/(^|;)frame-src http:\/\/localhost:4321(;|$)/);
+      });
+    });
   });
 }
 
@@ -256,6 +336,17 @@ describe('admin conditions Cairn cannot apply', () => {
     );
   });
 
+  it('stops the start on a preview handler that is not a function, with Strapi’s message', async () => {
+    const admin = FIXTURE['config/admin.js']?.replace(
+      /handler: async \(uid[\s\S]*?\n      \},\n/,
+      "handler: 'https://x',\n",
+    );
+    expect(admin).toContain("handler: 'https://x'");
+    await expect(startTestServer({ files: { ...FIXTURE, 'config/admin.js': admin as string } })).rejects.toThrow(
+      'config/admin: Preview configuration is invalid. Handler must be a function',
+    );
+  });
+
   it('does not hold a condition whose answer for a real admin cannot be applied, and logs it', async () => {
     const logs: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
@@ -285,6 +376,26 @@ describe('admin conditions Cairn cannot apply', () => {
             /^admin condition api::tricky \(registered at src\/index\.js:4:\d+\): its handler answers a query Cairn cannot apply: title: \$regex/,
           ),
         }),
+      );
+    } finally {
+      await client.server.close();
+    }
+  }, 60_000);
+});
+
+describe('preview in a project whose only code is its preview handler', () => {
+  it('gives the handler the global strapi, as Strapi does', async () => {
+    const client = await startAdminClient('sqlite', {
+      files: { 'config/admin.js': FIXTURE['config/admin.js'] as string },
+    });
+    try {
+      const created = await client.call('POST', ARTICLES, { title: 'Solo' });
+      expect(created.status, created.text).toBe(201);
+      const documentId = created.json.data.documentId as string;
+      const url = await client.call('GET', `${PREVIEW}/${ARTICLE}?documentId=${documentId}&locale=en`);
+      expect(url.status, url.text).toBe(200);
+      expect(url.json.data.url).toBe(
+        `http://localhost:4321/preview/article/${documentId}?locale=en&status=draft&title=Solo`,
       );
     } finally {
       await client.server.close();

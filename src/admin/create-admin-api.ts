@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { AdminConditions } from '../access/admin-conditions.js';
 import type { AccessControl, AdminIdentity } from '../access/principal.js';
 import type { DocumentService } from '../documents/document-service.js';
@@ -17,6 +18,7 @@ import { loadAdminPermissions } from './admin-roles.js';
 import { ok, type AdminRoute } from './admin-route.js';
 import { cmDocumentRoutes } from './content-manager/cm-document-routes.js';
 import { cmHomepageRoutes } from './content-manager/cm-homepage-routes.js';
+import { cmPreviewRoutes } from './content-manager/cm-preview-routes.js';
 import { cmRelationRoutes } from './content-manager/cm-relation-routes.js';
 import { cmUidRoutes } from './content-manager/cm-uid-routes.js';
 import type { ContentManagerConfigurations } from './content-manager/cm-configuration-store.js';
@@ -65,6 +67,8 @@ export interface AdminApiDeps {
   readonly loginLimiter: RateLimitCounter;
   /** The conditions admin permissions may carry: Strapi's two and those the project's code registered. */
   readonly conditions: AdminConditions;
+  /** The server's log (a preview handler's failures). */
+  readonly logger: Logger;
 }
 
 /** The admin API, ready to serve. */
@@ -174,6 +178,11 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     ...cmRelationRoutes(cm),
     ...cmUidRoutes(cm),
     ...cmHomepageRoutes(cm),
+    ...cmPreviewRoutes({
+      ...cm,
+      preview: config.admin.preview,
+      onHandlerError: (error) => deps.logger.error({ err: error }, 'Failed to get preview URL'),
+    }),
     ...aiLocalizationJobRoutes(),
     ...adminWebhookRoutes({ db, config, now, webhooks: deps.webhooks, nodeEnv: project.env.NODE_ENV }),
     ...emailSettingsRoutes({ config, mail: deps.mail }),
