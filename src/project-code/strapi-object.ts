@@ -57,7 +57,8 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
  * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
  * and its deprecated alias `query(uid)` (of `strapi.db`, only the Query Engine: `connection`,
- * `transaction`… are refused), and `admin.services.permission.conditionProvider`. Every other
+ * `transaction`… are refused), and `admin.services.permission.conditionProvider` (also
+ * `service('admin::permission')`). Every other
  * member throws an error naming it and the project file that used it (unoffered-member.ts).
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
@@ -90,6 +91,10 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     return `${prefix}_${params.key}`;
   };
   const db = deps.db;
+  // Strapi's admin permission service, as `strapi.admin.services.permission` and `strapi.service('admin::permission')`.
+  const permission = strict('strapi.admin.services.permission', {
+    conditionProvider: strict('strapi.admin.services.permission.conditionProvider', { ...deps.conditionProvider }),
+  });
   const members = {
     documents: deps.documents,
     config: deps.projectConfig,
@@ -97,7 +102,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     contentTypes: deps.contentTypes,
     components: deps.components,
     getModel: (uid: string) => deps.contentTypes[uid] ?? deps.components[uid],
-    service: (uid: string) => deps.service(uid),
+    service: (uid: string) => (uid === 'admin::permission' ? permission : deps.service(uid)),
     controller: (uid: string) => deps.controller(uid),
     plugin,
     plugins: Object.fromEntries(
@@ -113,15 +118,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
         subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
       }),
     }),
-    admin: strict('strapi.admin', {
-      services: strict('strapi.admin.services', {
-        permission: strict('strapi.admin.services.permission', {
-          conditionProvider: strict('strapi.admin.services.permission.conditionProvider', {
-            ...deps.conditionProvider,
-          }),
-        }),
-      }),
-    }),
+    admin: strict('strapi.admin', { services: strict('strapi.admin.services', { permission }) }),
     /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */
     query: (uid: string) => deps.query(uid),
     dirs: {
