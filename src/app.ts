@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { knownActions } from './access/actions.js';
+import { createAdminConditions } from './access/admin-conditions.js';
 import { createAccessControl } from './access/principal.js';
 import { announcingWrites } from './api/announce-writes.js';
 import { authRoutes } from './api/auth-routes.js';
@@ -219,6 +220,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     changes.subscribe(realtime.listener);
     // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
     let admin: AdminApi | null = null;
+    // The conditions admin permissions may carry: Strapi's own two, and those the project's code registers.
+    const conditions = createAdminConditions((message) => logger.error(message));
     // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
     const code =
       project.code && hooks
@@ -252,6 +255,7 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             hooks,
             leads: () => cluster.leads(),
             ...(options.cronClock && { cronClock: options.cronClock }),
+            conditions,
           })
         : null;
     if (code) undo.push(() => code.destroy());
@@ -299,6 +303,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
           changes,
           loginLimiter,
           ...(hooks && { hooks: hooks.lifecycles }),
+          conditions,
+          logger,
         },
         adminState,
       );

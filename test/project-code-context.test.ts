@@ -169,7 +169,7 @@ for (const database of inject('databases'))
 
       it.each([
         ['telemetry', 'strapi.telemetry', 'strapi.telemetry.send('],
-        ['admin', 'strapi.admin', 'strapi.admin.services'],
+        ['admin', 'strapi.admin.services.role', 'strapi.admin.services'],
       ])(
         'a member Cairn does not offer (%s) answers 501 naming it and the project file and line',
         async (kind, member, text) => {

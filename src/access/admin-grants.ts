@@ -5,22 +5,38 @@
  */
 export interface AdminGrant {
   /**
-   * Condition ids (`admin::is-creator`, `admin::has-same-role-as-creator`) in groups: a row must
-   * satisfy one condition of every group. No group: any row. A permission's own conditions are one
-   * group (Strapi ORs them); an admin token's grant adds its owner's as a second group.
+   * Conditions in groups: a row must satisfy one condition of every group. No group: any row. A
+   * permission's own conditions are one group (Strapi ORs them); an admin token's grant adds its
+   * owner's as a second group.
    */
-  readonly conditions: readonly (readonly string[])[];
+  readonly conditions: readonly (readonly GrantCondition[])[];
   /** The field paths (`title`, `seo.metaTitle`) the grant covers; null: every field. */
   readonly fields: readonly string[] | null;
   /** The locales the grant covers on a localized type; null: every locale (ignored on other types). */
   readonly locales: readonly string[] | null;
 }
 
-/** A permission as stored in `admin_permissions`, the part a grant is read from. */
+/**
+ * A condition of a grant: the id of one of Strapi's own (`admin::is-creator`,
+ * `admin::has-same-role-as-creator`), which Cairn evaluates itself, or what a project condition's
+ * handler answered for the admin: a query on the rows (condition-query.ts), named by its id.
+ */
+export type GrantCondition = string | ConditionWhere;
+
+/** A project condition's query for one admin, in the REST `filters` form. */
+export interface ConditionWhere {
+  readonly id: string;
+  readonly where: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A permission as stored in `admin_permissions` (condition ids), or as it holds for one admin once
+ * project conditions are evaluated (admin-condition-evaluation.ts): the part a grant is read from.
+ */
 export interface GrantSource {
   readonly action: string;
   readonly properties: Readonly<Record<string, unknown>>;
-  readonly conditions: readonly string[];
+  readonly conditions: readonly GrantCondition[];
 }
 
 /** A Super Admin's grant: every row, field and locale. */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { EVERYTHING, grantKey, grantTable } from '../access/admin-grants.js';
+import { evaluatePermissions, needsEvaluation, type ConditionUser } from '../access/admin-condition-evaluation.js';
+import type { AdminConditions } from '../access/admin-conditions.js';
+import { EVERYTHING, grantKey, grantTable, type GrantSource } from '../access/admin-grants.js';
 import type { AdminIdentity } from '../access/principal.js';
 import { bearerToken } from '../access/principal.js';
 import type { AdminConfig } from '../config/admin-config.js';
@@ -8,7 +10,7 @@ import type { Database } from '../db/database.js';
 import { createJwtService, type JwtService } from '../users-permissions/jwt-service.js';
 import { createSessionStore, type Session, type SessionStore } from '../users-permissions/session-store.js';
 import type { AdminPermissions, StoredPermission } from './admin-roles.js';
-import type { AdminUser, AdminUserStore } from './admin-users.js';
+import type { AdminRole, AdminUser, AdminUserStore } from './admin-users.js';
 import { deviceNameOf } from './admin-sessions-routes.js';
 import { authenticateAdminKey, type OwnerAbility } from './settings/admin-token-auth.js';
 
@@ -73,6 +75,8 @@ export function createAdminAuth(options: {
   readonly now: () => Date;
   /** `NODE_ENV` is production: without `auth.cookie.secure`, the cookie is `Secure` on HTTPS requests. */
   readonly production: boolean;
+  /** The conditions permissions may carry: the project's are evaluated for the admin at each request. */
+  readonly conditions: AdminConditions;
 }): AdminAuth {
   const { db, config, users } = options;
   const auth = config.auth;
@@ -98,12 +102,20 @@ export function createAdminAuth(options: {
   let permissions: AdminPermissions | null = null;
   const loadPermissions = async () => (permissions ??= await options.permissions());
 
-  /** What the user's roles let them do: a Super Admin everything, anyone else what a role grants. */
-  const ownerMay = async (userId: number): Promise<OwnerAbility> => {
-    const roles = await users.rolesOf(userId);
+  /**
+   * What the user's roles let them do: a Super Admin everything, anyone else what a role grants,
+   * the project's conditions evaluated for them now (as Strapi's engine does at each request).
+   */
+  const ownerMay = async (user: AdminUser): Promise<OwnerAbility> => {
+    const roles = await users.rolesOf(user.id);
     const loaded = await loadPermissions();
     const isSuperAdmin = roles.some((role) => role.id === loaded.superAdminRoleId);
-    const table = grantTable(roles.flatMap((role) => loaded.byRole.get(role.id) ?? []));
+    const held = roles.flatMap((role) => loaded.byRole.get(role.id) ?? []);
+    const evaluate = <P extends GrantSource>(permissions: readonly P[]): Promise<P[]> | readonly P[] =>
+      needsEvaluation(permissions)
+        ? evaluatePermissions(permissions, conditionUser(user, roles), options.conditions)
+        : permissions;
+    const table = grantTable(isSuperAdmin ? [] : await evaluate(held));
     const grants = (action: string, subject: string | null) =>
       isSuperAdmin ? [EVERYTHING] : (table.get(grantKey(action, subject)) ?? []);
     return {
@@ -111,6 +123,7 @@ export function createAdminAuth(options: {
       roleIds: roles.map((role) => role.id),
       may: (action, subject) => grants(action, subject).length > 0,
       grants,
+      evaluate,
     };
   };
 
@@ -158,7 +171,8 @@ export function createAdminAuth(options: {
       if (!session) throw new UnauthorizedError(INVALID);
       const user = await users.byId(Number(session.userId));
       if (!user || !user.isActive || user.blocked) throw new UnauthorizedError(INVALID);
-      const identity: AdminIdentity = { id: user.id, sessionId: session.sessionId, ...(await ownerMay(user.id)) };
+      const { evaluate: _evaluate, ...owner } = await ownerMay(user);
+      const identity: AdminIdentity = { id: user.id, sessionId: session.sessionId, ...owner };
       return { identity, user };
     },
 
@@ -194,4 +208,13 @@ export function createAdminAuth(options: {
       permissions = await options.permissions();
     },
   };
+}
+
+/**
+ * The admin as a condition's handler receives it, as Strapi's admin strategy reads it (the user
+ * row with its roles), its secrets (password hash, reset and registration tokens) left out.
+ */
+function conditionUser(user: AdminUser, roles: readonly AdminRole[]): ConditionUser {
+  const { passwordHash: _hash, ...fields } = user;
+  return { ...fields, locale: null, roles: roles.map((role) => ({ ...role })) };
 }

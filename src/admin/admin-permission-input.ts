@@ -1,10 +1,10 @@
 import { fieldValidationError, type FieldError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import type { AdminPermission } from './admin-permission-catalog.js';
-import { ADMIN_CONDITIONS, type ActionRule } from './admin-permission-sections.js';
+import type { AdminConditions } from '../access/admin-conditions.js';
+import type { ActionRule } from './admin-permission-sections.js';
 
 const KEYS = new Set(['action', 'actionParameters', 'subject', 'properties', 'conditions']);
-const KNOWN_CONDITIONS: ReadonlySet<string> = new Set(ADMIN_CONDITIONS.map((condition) => condition.id));
 
 const isStrings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -20,9 +20,14 @@ function badlyNested(fields: readonly string[]): boolean {
  * problem in one 400 ValidationError: the action must exist, the subject must be one of the
  * action's (none for a subject-less action), properties only those the action applies to,
  * `fields` neither duplicated nor nested in each other, no action and subject twice. Returns
- * the permissions to store; conditions Strapi does not know are dropped, as Strapi drops them.
+ * the permissions to store; conditions not registered (Strapi's own and the project's, in
+ * `conditions`) are dropped, as Strapi drops them.
  */
-export function checkRolePermissionsBody(body: unknown, rules: ReadonlyMap<string, ActionRule>): AdminPermission[] {
+export function checkRolePermissionsBody(
+  body: unknown,
+  rules: ReadonlyMap<string, ActionRule>,
+  conditions: AdminConditions,
+): AdminPermission[] {
   const errors: FieldError[] = [];
   const fail = (path: readonly string[], message: string, value?: unknown) =>
     errors.push({ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
@@ -42,7 +47,7 @@ export function checkRolePermissionsBody(body: unknown, rules: ReadonlyMap<strin
     }
     const extra = Object.keys(item).filter((key) => !KEYS.has(key));
     if (extra.length > 0) fail(at(), `${name} field has unspecified keys: ${extra.join(', ')}`);
-    const { action, subject = null, properties = {}, conditions = [], actionParameters = {} } = item;
+    const { action, subject = null, properties = {}, conditions: wantedConditions = [], actionParameters = {} } = item;
     const rule = typeof action === 'string' ? rules.get(action) : undefined;
     if (action === undefined || action === null) fail(at('action'), `${name}.action is a required field`);
     else if (!rule) fail(at('action'), 'action is not an existing permission action', action);
@@ -65,15 +70,15 @@ export function checkRolePermissionsBody(body: unknown, rules: ReadonlyMap<strin
       if (locales !== undefined && locales !== null && !isStrings(locales))
         fail(at('properties'), `Invalid property set at ${name}.properties`, properties);
     }
-    if (!isStrings(conditions)) fail(at('conditions'), `${name}.conditions must be a \`array\` type`);
+    if (!isStrings(wantedConditions)) fail(at('conditions'), `${name}.conditions must be a \`array\` type`);
     const parameters = actionParameters ?? {};
     if (!isRecord(parameters)) fail(at('actionParameters'), `${name}.actionParameters must be a \`object\` type`);
-    if (typeof action === 'string' && props && isStrings(conditions) && isRecord(parameters))
+    if (typeof action === 'string' && props && isStrings(wantedConditions) && isRecord(parameters))
       permissions.push({
         action,
         subject: typeof subject === 'string' ? subject : null,
         properties: props,
-        conditions: conditions.filter((condition) => KNOWN_CONDITIONS.has(condition)),
+        conditions: wantedConditions.filter((condition) => conditions.get(condition) !== undefined),
         actionParameters: parameters,
       });
   }

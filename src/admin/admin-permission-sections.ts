@@ -1,13 +1,8 @@
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Attribute, ContentType, Schema } from '../schema/types.js';
 import { PLAIN_ADMIN_ACTIONS } from './admin-action-table.js';
 import { registrationOrder, shownInContentManager } from './admin-permission-catalog.js';
-
-/** The conditions a permission may carry, as Strapi 5.54 registers them (unknown ones are dropped when saved). */
-export const ADMIN_CONDITIONS = [
-  { id: 'admin::is-creator', displayName: 'Is creator', category: 'default' },
-  { id: 'admin::has-same-role-as-creator', displayName: 'Has same role as creator', category: 'default' },
-] as const;
 
 /** The content manager's actions on documents, with the properties a permission of each may restrict. */
 const CONTENT_ACTIONS = [
@@ -95,9 +90,10 @@ function subjectOf(schema: Schema, type: ContentType, locales: readonly LocaleEn
  * `GET /admin/permissions`: every action a role can be given, in the sections of Strapi's Roles
  * screen — `plugins` and `settings` (subject-less actions), `singleTypes` and `collectionTypes`
  * (the content manager's actions, and the types they apply to with their fields tree and, for
- * localized types, locales) — and the conditions a permission may carry.
+ * localized types, locales) — and the conditions a permission may carry (Strapi's and the
+ * project's, in registration order, as `{ id, displayName, category }`).
  */
-export function adminPermissionCatalog(schema: Schema, locales: readonly LocaleEntry[]) {
+export function adminPermissionCatalog(schema: Schema, locales: readonly LocaleEntry[], conditions: AdminConditions) {
   const shown = registrationOrder(schema).filter(shownInContentManager);
   const actions = CONTENT_ACTIONS.map(({ label, actionId, applyToProperties }) => ({
     label,
@@ -110,7 +106,7 @@ export function adminPermissionCatalog(schema: Schema, locales: readonly LocaleE
     subjects: shown.filter((type) => type.kind === kind).map((type) => subjectOf(schema, type, locales)),
   });
   return {
-    conditions: ADMIN_CONDITIONS,
+    conditions: conditions.list().map(({ id, displayName, category }) => ({ id, displayName, category })),
     sections: {
       plugins: PLAIN_ADMIN_ACTIONS.filter((entry) => entry.section === 'plugins').map((entry) => ({
         displayName: entry.displayName,

@@ -59,13 +59,15 @@ function checkQuestions(body: unknown): PermissionQuestion[] {
  * true, as Strapi's check of a subject type does). The panel asks it before opening a page a
  * conditional permission guards.
  */
-export function adminPermissionsRoutes(deps: Pick<AdminSettingsDeps, 'schema' | 'auth' | 'locales'>): AdminRoute[] {
+export function adminPermissionsRoutes(
+  deps: Pick<AdminSettingsDeps, 'schema' | 'auth' | 'locales' | 'conditions'>,
+): AdminRoute[] {
   return [
     {
       method: 'GET',
       path: '/admin/permissions',
       auth: 'admin',
-      handle: async () => ok(adminPermissionCatalog(deps.schema, await deps.locales())),
+      handle: async () => ok(adminPermissionCatalog(deps.schema, await deps.locales(), deps.conditions)),
     },
     {
       method: 'POST',

@@ -170,7 +170,7 @@ export function adminRolesRoutes(deps: AdminSettingsDeps): AdminRoute[] {
       handle: async (request, admin) => {
         const role = await existing(request.params.id);
         if (role.code === SUPER_ADMIN_CODE) throw new ApplicationError("Super admin permissions can't be edited.");
-        const wanted = checkRolePermissionsBody(request.body, actionRules);
+        const wanted = checkRolePermissionsBody(request.body, actionRules, deps.conditions);
         const held = admin.isSuperAdmin ? null : await auth.permissionsOf(admin.id);
         const permissions = await db.transaction(async (tx) => {
           await tx.lock(ADMIN_ACCOUNT_LOCKS);

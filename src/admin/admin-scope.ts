@@ -1,9 +1,14 @@
-import type { AdminGrant } from '../access/admin-grants.js';
+import { IS_CREATOR, SAME_ROLE_AS_CREATOR } from '../access/admin-conditions.js';
+import type { AdminGrant, ConditionWhere, GrantCondition } from '../access/admin-grants.js';
 import type { AdminIdentity } from '../access/principal.js';
 import { ForbiddenError } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
+import { planFilter } from '../plan/plan-filters.js';
+import type { Condition } from '../plan/plan-types.js';
 import { isIn, simpleSelect } from '../plan/simple-plans.js';
+import { normalizeFilters } from '../query/normalize-filters.js';
 import type { FilterNode } from '../query/query-types.js';
+import { getModel, type Model, type Schema } from '../schema/types.js';
 import { compileSelect } from '../sql/compile-read.js';
 import type { Dialect } from '../sql/dialect.js';
 
@@ -16,17 +21,20 @@ import type { Dialect } from '../sql/dialect.js';
  *
  *   admin::is-creator                → the row's creator is the admin
  *   admin::has-same-role-as-creator  → the row's creator holds one of the admin's roles
- *   any other condition              → never (Cairn cannot evaluate it; Strapi would ignore it)
+ *   a project condition's query      → the row matches it (read in SQL both ways: the list's filter,
+ *                                      and a select of the checked rows with that filter); a query
+ *                                      naming what the type lacks matches no row of it
+ *   any other condition              → never (Cairn cannot evaluate it)
+ *
+ * A version about to be created is covered by a project condition's query, as Strapi checks a
+ * create against the type alone.
  */
 
-/** Strapi's two admin conditions. */
-export const IS_CREATOR = 'admin::is-creator';
-export const SAME_ROLE_AS_CREATOR = 'admin::has-same-role-as-creator';
-
-/** The table of a type's rows, and whether locales apply to it. */
+/** The table of a type's rows, whether locales apply to it, and its uid (without one, no project condition covers its rows). */
 export interface ScopedModel {
   readonly table: string;
   readonly localized: boolean;
+  readonly uid?: string;
 }
 
 /** What a grant looks at in one row. */
@@ -36,6 +44,8 @@ export interface RowFacts {
   readonly createdById: number | null;
   /** The roles of the row's creator (read only when a grant asks whether they share one). */
   readonly creatorRoleIds: readonly number[];
+  /** Whether the row matches a project condition's query (read only for the queries the grants hold). */
+  readonly matches: (condition: ConditionWhere) => boolean;
 }
 
 const USER_ROLES = 'admin_users_roles_lnk';
@@ -73,14 +83,15 @@ function grantFilter(grant: AdminGrant, scope: RowScope, peers: readonly number[
       grant.locales.length === 0 ? NO_ROW : { kind: 'compare', field: 'locale', op: 'in', value: [...grant.locales] },
     );
   for (const group of grant.conditions) {
-    const any = group.map((condition) => conditionFilter(condition, scope.admin, peers));
+    const any = group.map((condition) => conditionFilter(condition, scope, peers));
     children.push(any.length === 1 ? (any[0] as FilterNode) : { kind: 'or', children: any });
   }
   if (children.length === 0) return null;
   return children.length === 1 ? (children[0] as FilterNode) : { kind: 'and', children };
 }
 
-function conditionFilter(condition: string, admin: AdminIdentity, peers: readonly number[]): FilterNode {
+function conditionFilter(condition: GrantCondition, scope: RowScope, peers: readonly number[]): FilterNode {
+  if (typeof condition !== 'string') return whereFilter(scope, condition) ?? NO_ROW;
   const createdBy = (value: readonly number[]): FilterNode =>
     value.length === 0
       ? NO_ROW
@@ -89,9 +100,28 @@ function conditionFilter(condition: string, admin: AdminIdentity, peers: readonl
           attribute: 'createdBy',
           child: { kind: 'compare', field: 'id', op: 'in', value: [...value] },
         };
-  if (condition === IS_CREATOR) return createdBy([admin.id]);
+  if (condition === IS_CREATOR) return createdBy([scope.admin.id]);
   if (condition === SAME_ROLE_AS_CREATOR) return createdBy(peers);
   return NO_ROW;
+}
+
+/**
+ * A project condition's query as a filter on the scope's model, read as Strapi's Query Engine
+ * reads a `where` (every attribute, private ones too); null when the model has no uid or the
+ * query names something it lacks (then the condition matches none of its rows).
+ */
+function whereFilter(scope: RowScope, condition: ConditionWhere): FilterNode | null {
+  const model = modelOf(scope);
+  if (!model) return null;
+  try {
+    return normalizeFilters(scope.schema, model, condition.where, 'condition', 'query-engine') ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function modelOf(scope: RowScope): Model | undefined {
+  return scope.model.uid === undefined ? undefined : getModel(scope.schema, scope.model.uid);
 }
 
 /** The admin users holding one of the admin's roles (the admin among them). */
@@ -120,7 +150,8 @@ export function grantsCovering(
   );
 }
 
-function conditionHolds(condition: string, row: RowFacts, admin: AdminIdentity): boolean {
+function conditionHolds(condition: GrantCondition, row: RowFacts, admin: AdminIdentity): boolean {
+  if (typeof condition !== 'string') return row.matches(condition);
   if (condition === IS_CREATOR) return row.createdById !== null && row.createdById === admin.id;
   if (condition === SAME_ROLE_AS_CREATOR) return row.creatorRoleIds.some((id) => admin.roleIds.includes(id));
   return false;
@@ -142,6 +173,7 @@ export function coversEverything(grants: readonly AdminGrant[], model: ScopedMod
 export interface RowScope {
   readonly exec: Executor;
   readonly dialect: Dialect;
+  readonly schema: Schema;
   readonly model: ScopedModel;
   readonly admin: AdminIdentity;
 }
@@ -152,9 +184,8 @@ export async function coveringRows(
   grants: readonly AdminGrant[],
   ids: readonly number[],
 ): Promise<Map<number, AdminGrant[]>> {
-  const { exec, dialect, model, admin } = scope;
-  const facts = await rowFacts(exec, dialect, model, ids, asksCreatorRoles(grants));
-  return new Map([...facts.values()].map((row) => [row.id, grantsCovering(grants, row, model, admin)]));
+  const facts = await rowFacts(scope, grants, ids);
+  return new Map([...facts.values()].map((row) => [row.id, grantsCovering(grants, row, scope.model, scope.admin)]));
 }
 
 /** 403 `Forbidden` unless the grants cover every one of these rows (unknown ones are the caller's to answer). */
@@ -168,16 +199,16 @@ export async function checkCovered(
   if ([...covering.values()].some((each) => each.length === 0)) throw new ForbiddenError();
 }
 
-/** The facts of these rows (their ids; unknown ids are absent), with their creators' roles when `withRoles`. */
+/** The facts of these rows (their ids; unknown ids are absent): their creators' roles and the project queries they match, when the grants ask. */
 async function rowFacts(
-  exec: Executor,
-  dialect: Dialect,
-  model: ScopedModel,
+  scope: RowScope,
+  grants: readonly AdminGrant[],
   ids: readonly number[],
-  withRoles: boolean,
 ): Promise<Map<number, RowFacts>> {
+  const { exec, dialect, model } = scope;
   const found = new Map<number, RowFacts>();
   if (ids.length === 0) return found;
+  const wanted = [...new Set(ids)];
   const rows = await exec.all(
     compileSelect(
       dialect,
@@ -188,34 +219,87 @@ async function rowFacts(
           createdById: ['created_by_id', 'integer'],
           ...(model.localized ? { locale: ['locale', 'string'] } : {}),
         },
-        isIn('id', [...new Set(ids)]),
+        isIn('id', wanted),
       ),
     ),
   );
   const creators = rows.map((row) => row.createdById).filter((id) => id !== null && id !== undefined);
-  const roles = new Map<number, number[]>();
-  if (withRoles && creators.length > 0) {
-    const links = await exec.all(
-      compileSelect(
-        dialect,
-        simpleSelect(
-          USER_ROLES,
-          { userId: ['user_id', 'integer'], roleId: ['role_id', 'integer'] },
-          isIn('user_id', [...new Set(creators.map(Number))]),
-        ),
-      ),
-    );
-    for (const link of links)
-      roles.set(Number(link.userId), [...(roles.get(Number(link.userId)) ?? []), Number(link.roleId)]);
-  }
+  const roles = asksCreatorRoles(grants)
+    ? await creatorRoles(scope, creators.map(Number))
+    : new Map<number, number[]>();
+  const matched = await matchingRows(scope, grants, wanted);
   for (const row of rows) {
+    const id = Number(row.id);
     const createdById = row.createdById === null || row.createdById === undefined ? null : Number(row.createdById);
-    found.set(Number(row.id), {
-      id: Number(row.id),
+    found.set(id, {
+      id,
       locale: model.localized ? ((row.locale as string | null) ?? null) : null,
       createdById,
       creatorRoleIds: createdById === null ? [] : (roles.get(createdById) ?? []),
+      matches: (condition) => matched.get(condition)?.has(id) ?? false,
     });
   }
   return found;
+}
+
+/** The roles of these creators, by creator. */
+async function creatorRoles({ exec, dialect }: RowScope, creators: readonly number[]): Promise<Map<number, number[]>> {
+  const roles = new Map<number, number[]>();
+  if (creators.length === 0) return roles;
+  const links = await exec.all(
+    compileSelect(
+      dialect,
+      simpleSelect(
+        USER_ROLES,
+        { userId: ['user_id', 'integer'], roleId: ['role_id', 'integer'] },
+        isIn('user_id', [...new Set(creators)]),
+      ),
+    ),
+  );
+  for (const link of links)
+    roles.set(Number(link.userId), [...(roles.get(Number(link.userId)) ?? []), Number(link.roleId)]);
+  return roles;
+}
+
+/**
+ * For each project query the grants hold, which of these rows match it: one statement per query,
+ * `id in (ids) and id in (select t0.id from <table> t0 where <the query>)`, the same filter a list adds.
+ */
+async function matchingRows(
+  scope: RowScope,
+  grants: readonly AdminGrant[],
+  ids: readonly number[],
+): Promise<Map<ConditionWhere, Set<number>>> {
+  const matched = new Map<ConditionWhere, Set<number>>();
+  const model = modelOf(scope);
+  for (const grant of grants)
+    for (const group of grant.conditions)
+      for (const condition of group) {
+        if (typeof condition === 'string' || matched.has(condition)) continue;
+        const filter = model ? whereFilter(scope, condition) : null;
+        if (!model || !filter) {
+          matched.set(condition, new Set());
+          continue;
+        }
+        const where = planFilter({ schema: scope.schema, model, alias: 't0', depth: 0, status: 'draft' }, filter);
+        const within: Condition = {
+          kind: 'inSelect',
+          column: { alias: '', column: 'id' },
+          selected: { alias: 't0', column: 'id' },
+          from: { table: scope.model.table, alias: 't0' },
+          where,
+        };
+        const rows = await scope.exec.all(
+          compileSelect(
+            scope.dialect,
+            simpleSelect(
+              scope.model.table,
+              { id: ['id', 'integer'] },
+              { kind: 'and', children: [isIn('id', ids), within] },
+            ),
+          ),
+        );
+        matched.set(condition, new Set(rows.map((row) => Number(row.id))));
+      }
+  return matched;
 }

@@ -1,3 +1,4 @@
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { LocaleEntry } from '../i18n/locales.js';
@@ -22,6 +23,8 @@ export interface AdminSettingsDeps {
   readonly locales: () => Promise<readonly LocaleEntry[]>;
   /** The project's `admin::user` lifecycles around Cairn's writes of accounts. */
   readonly lifecycles: AdminUserLifecycles;
+  /** The conditions a role's permissions may carry (others are dropped when saved). */
+  readonly conditions: AdminConditions;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { AccessControl, AdminIdentity } from '../access/principal.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { Database } from '../db/database.js';
@@ -16,6 +18,7 @@ import { loadAdminPermissions } from './admin-roles.js';
 import { ok, type AdminRoute } from './admin-route.js';
 import { cmDocumentRoutes } from './content-manager/cm-document-routes.js';
 import { cmHomepageRoutes } from './content-manager/cm-homepage-routes.js';
+import { cmPreviewRoutes } from './content-manager/cm-preview-routes.js';
 import { cmRelationRoutes } from './content-manager/cm-relation-routes.js';
 import { cmUidRoutes } from './content-manager/cm-uid-routes.js';
 import type { ContentManagerConfigurations } from './content-manager/cm-configuration-store.js';
@@ -66,6 +69,10 @@ export interface AdminApiDeps {
   readonly loginLimiter: RateLimitCounter;
   /** The project's lifecycles (`admin::user` ones fire around Cairn's writes of accounts). */
   readonly hooks?: RowHooks;
+  /** The conditions admin permissions may carry: Strapi's two and those the project's code registered. */
+  readonly conditions: AdminConditions;
+  /** The server's log (a preview handler's failures). */
+  readonly logger: Logger;
 }
 
 /** The admin API, ready to serve. */
@@ -118,6 +125,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     permissions: () => loadAdminPermissions(db),
     now,
     production: project.env.NODE_ENV === 'production',
+    conditions: deps.conditions,
   });
   // Roles' permissions edited here are announced once this instance reloaded them.
   const auth: AdminAuth = {
@@ -150,6 +158,7 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     roles: createAdminRoleStore(db, now),
     locales: deps.locales,
     lifecycles,
+    conditions: deps.conditions,
   };
   const routes: AdminRoute[] = [
     ...adminAuthRoutes({ db, auth, users, limiter, lifecycles }),
@@ -175,11 +184,16 @@ export function createAdminApi(deps: AdminApiDeps, state: AdminState): AdminApi 
     ...cmRelationRoutes(cm),
     ...cmUidRoutes(cm),
     ...cmHomepageRoutes(cm),
+    ...cmPreviewRoutes({
+      ...cm,
+      preview: config.admin.preview,
+      onHandlerError: (error) => deps.logger.error({ err: error }, 'Failed to get preview URL'),
+    }),
     ...aiLocalizationJobRoutes(),
     ...adminWebhookRoutes({ db, config, now, webhooks: deps.webhooks, nodeEnv: project.env.NODE_ENV }),
     ...emailSettingsRoutes({ config, mail: deps.mail }),
     ...announcing(apiTokenRoutes({ config, schema, db, now }), deps.changes, 'api-tokens', now),
-    ...adminTokenRoutes({ config, schema, db, auth, users, now }),
+    ...adminTokenRoutes({ config, schema, db, auth, users, now, conditions: deps.conditions }),
     ...transferTokenRoutes({ db }),
     ...mediaLibraryRoutes({
       upload: upload.context,

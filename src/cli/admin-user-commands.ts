@@ -1,3 +1,4 @@
+import { createAdminConditions } from '../access/admin-conditions.js';
 import { createAdminAuth } from '../admin/admin-auth.js';
 import { createAdminUserStore } from '../admin/admin-users.js';
 import { checkAdminBody } from '../admin/admin-body-checks.js';
@@ -102,6 +103,8 @@ export async function resetAdminPasswordCommand(args: CliArgs, out: Output): Pro
       permissions: () => loadAdminPermissions(db),
       now,
       production: project.env.NODE_ENV === 'production',
+      // Signing out evaluates no permission: the project's conditions are not needed here.
+      conditions: createAdminConditions(() => undefined),
     });
     await auth.signOut(userId);
   });

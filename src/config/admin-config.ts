@@ -1,6 +1,7 @@
 import { isRecord } from '../core/is-record.js';
 import { ProjectError } from '../core/errors.js';
 import { parseDurationSeconds } from './parse-duration.js';
+import { normalizePreview, type PreviewConfig } from './preview-config.js';
 import { parseRateLimitConfig, type RateLimitConfig } from '../users-permissions/rate-limiter.js';
 
 /** The admin panel's part of `config/admin`: its JWT secret, sessions, refresh cookie and login rate limit. */
@@ -38,6 +39,8 @@ export interface AdminConfig {
   readonly url: string;
   /** `serveAdminPanel`: false keeps `/admin` unserved (the API still answers). */
   readonly serveAdminPanel: boolean;
+  /** `preview`: the content manager's Preview (its handler and the origins the panel may frame). */
+  readonly preview: PreviewConfig;
 }
 
 const WHERE = 'config/admin:';
@@ -84,6 +87,7 @@ export function normalizeAdminConfig(raw: unknown): AdminConfig {
     },
     url: url === '' ? '/admin' : url,
     serveAdminPanel: admin.serveAdminPanel !== false,
+    preview: normalizePreview(admin.preview),
   };
 }
 

@@ -129,4 +129,21 @@ describe('normalizeMiddlewares', () => {
   ])('%s: a ProjectError', (_label, raw, message) => {
     expect(() => normalizeMiddlewares(raw)).toThrow(new ProjectError(message));
   });
+
+  it("adds the admin preview's origins to frame-src: alone on the string form, after the project's own on the object form", () => {
+    const frameSrc = (raw: unknown) =>
+      (
+        normalizeMiddlewares(raw, ['https://site.example', "'self'"]).security as {
+          contentSecurityPolicy: { directives: Record<string, unknown> };
+        }
+      ).contentSecurityPolicy.directives['frame-src'];
+    expect(frameSrc(['strapi::security'])).toEqual(['https://site.example', "'self'"]);
+    expect(frameSrc(undefined)).toEqual(['https://site.example', "'self'"]);
+    const own = {
+      name: 'strapi::security',
+      config: { contentSecurityPolicy: { directives: { 'frame-src': ["'self'"] } } },
+    };
+    expect(frameSrc([own])).toEqual(["'self'", 'https://site.example']);
+    expect(normalizeMiddlewares(['strapi::errors'], ['https://site.example']).security).toBeNull();
+  });
 });

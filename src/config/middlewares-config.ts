@@ -55,17 +55,20 @@ const SECURITY_DEFAULTS: Obj = {
  * `strapi::security` means Strapi's defaults; the object form's `config` is merged into them as
  * Strapi merges it (lodash's defaultsDeep: the project's values win, objects merge key by key,
  * arrays index by index). Anything but an array of names and objects is a ProjectError.
+ * `frameOrigins` (the admin preview's `allowedOrigins`) join the CSP's `frame-src` first, as
+ * Strapi's preview extends the middleware's own config (its list alone when the project gives none).
  *
  *   ['strapi::security']                                       → { security: <defaults>, poweredBy: null }
  *   [{ name: 'strapi::security', config: { hsts: false } }]    → { security: { …defaults, hsts: false }, … }
  */
-export function normalizeMiddlewares(raw: unknown): MiddlewaresConfig {
-  const list = raw === undefined ? DEFAULT_MIDDLEWARES : raw;
-  if (!Array.isArray(list) || !list.every((entry) => typeof entry === 'string' || isRecord(entry))) {
+export function normalizeMiddlewares(raw: unknown, frameOrigins: readonly string[] = []): MiddlewaresConfig {
+  const given = raw === undefined ? DEFAULT_MIDDLEWARES : raw;
+  if (!Array.isArray(given) || !given.every((entry) => typeof entry === 'string' || isRecord(entry))) {
     throw new ProjectError(
       'config/middlewares: must export an array of middleware names or { name, config } objects, as Strapi expects',
     );
   }
+  const list = frameOrigins.length > 0 ? withFrameOrigins(given, frameOrigins) : given;
   const entry = (name: string): Obj | null => {
     const found: unknown = list.find((item) => item === name || (isObject(item) && item.name === name));
     if (found === undefined) return null;
@@ -83,6 +86,30 @@ export function normalizeMiddlewares(raw: unknown): MiddlewaresConfig {
     security: security === null ? null : (defaultsDeep(security, SECURITY_DEFAULTS) as Obj),
     poweredBy: poweredBy === null ? null : poweredByValue,
   };
+}
+
+/**
+ * The list with `frameOrigins` added to `strapi::security`'s `contentSecurityPolicy.directives
+ * ['frame-src']` (Strapi's extendMiddlewareConfiguration): the string form becomes
+ * `{ name, config }` with those alone, the object form's list gains them (no duplicates).
+ */
+function withFrameOrigins(list: readonly unknown[], frameOrigins: readonly string[]): unknown[] {
+  const NAME = 'strapi::security';
+  const extension = { contentSecurityPolicy: { directives: { 'frame-src': [...frameOrigins] } } };
+  return list.map((entry) => {
+    if (entry === NAME) return { name: NAME, config: extension };
+    if (!isObject(entry) || entry.name !== NAME) return entry;
+    return { ...entry, config: mergeConcat(entry.config, extension) };
+  });
+}
+
+/** lodash's `mergeWith(target, source)` with arrays concatenated without duplicates. */
+function mergeConcat(target: unknown, source: unknown): unknown {
+  if (Array.isArray(target)) return [...new Set([...target, ...(Array.isArray(source) ? source : [source])])];
+  if (!isObject(target) || !isObject(source) || Array.isArray(source)) return source === undefined ? target : source;
+  const merged: Obj = { ...target };
+  for (const [key, value] of Object.entries(source)) merged[key] = mergeConcat(merged[key], value);
+  return merged;
 }
 
 /** lodash's `defaultsDeep(value, defaults)`: every key `value` leaves undefined is taken from `defaults`, recursively through objects and arrays. */

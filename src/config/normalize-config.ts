@@ -53,6 +53,7 @@ export function normalizeConfig(
     return obj(obj(entry).config);
   };
   const plugins = obj(raw.plugins);
+  const admin = normalizeAdminConfig(raw.admin);
   return Object.freeze({
     server: {
       host: String(env.HOST ?? server.host ?? '0.0.0.0'),
@@ -63,7 +64,7 @@ export function normalizeConfig(
     },
     database: normalizeDatabase(obj(raw.database), dir),
     api: normalizeApi(obj(raw.api), plugins),
-    admin: normalizeAdminConfig(raw.admin),
+    admin,
     i18n: normalizeI18n(obj(obj(plugins.i18n).config)),
     cors: normalizeCors(middlewareConfig('strapi::cors')),
     bodyLimit: parseByteSize(
@@ -71,7 +72,7 @@ export function normalizeConfig(
       'middlewares',
       'strapi::body jsonLimit',
     ),
-    middlewares: normalizeMiddlewares(raw.middlewares),
+    middlewares: normalizeMiddlewares(raw.middlewares, admin.preview.frameOrigins),
     usersPermissions: normalizeUsersPermissionsConfig(obj(plugins['users-permissions']).config, env),
     email: parseEmailConfig(obj(plugins.email).config),
     upload: normalizeUploadConfig(obj(plugins.upload).config, raw.server, dir),

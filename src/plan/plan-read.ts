@@ -95,7 +95,7 @@ export function scopeCondition(type: ContentType, scope: RowScope, alias = ROOT_
   return allOf(conditions);
 }
 
-/** The full WHERE of a read: scope, filters, `_q` and publication filter. */
+/** The full WHERE of a read: scope, filters, the caller's permission filter, `_q` and publication filter. */
 export function readCondition(schema: Schema, type: ContentType, query: Query, documentId?: string): Condition | null {
   return allOf([
     scopeCondition(type, {
@@ -105,6 +105,9 @@ export function readCondition(schema: Schema, type: ContentType, query: Query, d
     }),
     query.filters
       ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.filters)
+      : null,
+    query.permissionFilter
+      ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.permissionFilter)
       : null,
     query.search !== null ? searchCondition(type, query.search) : null,
     query.publicationFilter !== null ? publicationCondition(type, query.publicationFilter, query.status) : null,

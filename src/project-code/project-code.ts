@@ -2,6 +2,7 @@ import type { EnvHelper } from '../config/env-helper.js';
 import { loadOtherConfigFiles, type RawConfig } from '../config/load-config-files.js';
 import type { Schema } from '../schema/types.js';
 import { createCodeImporter } from '../core/code-module-loader.js';
+import { isRecord } from '../core/is-record.js';
 import { loadCodeFiles, type CodeFiles } from './load-code-files.js';
 import { projectRouteTable, routeActions, typesWithRouteFiles, type ProjectRoute } from './project-routes.js';
 import { strapiPackages, type CoreBuilders } from './strapi-packages.js';
@@ -29,8 +30,10 @@ export interface ProjectCode {
 /**
  * Loads the project's server code (load-code-files.ts) with Cairn's stand-ins for Strapi's
  * packages. Null when the project has none but what Strapi's generators write (core
- * controllers, services and routers without changes, an empty `src/index`) and no middleware of
- * its own in `config/middlewares`: Cairn then serves it exactly as before, at no cost.
+ * controllers, services and routers without changes, an empty `src/index`), no middleware of
+ * its own in `config/middlewares` and no preview handler in `config/admin` (a handler reads the
+ * global `strapi`, as Strapi's documentation writes it): Cairn then serves it exactly as before,
+ * at no cost.
  */
 export async function loadProjectCode(options: {
   readonly dir: string;
@@ -68,7 +71,7 @@ export async function loadProjectCode(options: {
         api.controllers.size + api.services.size + api.policies.size + api.middlewares.size + api.lifecycles.size > 0 ||
         api.routes.some((route) => !files.generated.includes(route.path)),
     );
-  if (!hasCode && !ownMiddlewares) return null;
+  if (!hasCode && !ownMiddlewares && !hasPreviewHandler(options.rawConfig.admin)) return null;
   const routes = projectRouteTable(files, options.schema, options.apiPrefix);
   const other = await loadOtherConfigFiles(options.dir, options.env, options.nodeEnv, {
     transpileCache: options.transpileCache,
@@ -84,4 +87,10 @@ export async function loadProjectCode(options: {
       builders = given;
     },
   };
+}
+
+/** Whether `config/admin` gives a preview handler function (`preview.config.handler`). */
+function hasPreviewHandler(admin: unknown): boolean {
+  if (!isRecord(admin) || !isRecord(admin.preview) || !isRecord(admin.preview.config)) return false;
+  return typeof admin.preview.config.handler === 'function';
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AdminConditions } from '../access/admin-conditions.js';
 import type { AccessControl, Principal } from '../access/principal.js';
 import type { GuardedRoute } from '../api/guard.js';
 import { contentApiRoutes } from '../api/content-api.js';
@@ -31,6 +32,7 @@ import { routeChain } from './route-pipeline.js';
 import { knexWriteNotices } from './knex-writes.js';
 import { afterOwnRowsWritten, afterStoreWritten, type CairnCaches } from './own-type-writes.js';
 import { createQueryEngine } from './query-engine.js';
+import { createConditionProvider } from './condition-provider.js';
 import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
@@ -57,6 +59,8 @@ export interface ProjectCodeDeps {
   readonly leads: () => boolean;
   /** The clock cron tasks run by (the system's unless a test moves its own). */
   readonly cronClock?: CronClock;
+  /** Where `strapi.admin.services.permission.conditionProvider` registers the project's admin conditions. */
+  readonly conditions: AdminConditions;
 }
 
 /** The project's code, registered and ready to serve. */
@@ -71,7 +75,10 @@ export interface RunningCode {
   readonly routes: readonly Route[];
   /** Cairn's routes inside the project's global middlewares (the same routes when it has none). */
   wrap(routes: readonly Route[]): Route[];
-  /** `bootstrap({ strapi })`: once the server is built, before it listens. */
+  /**
+   * `bootstrap({ strapi })`: once the server is built, before it listens; then the admin
+   * conditions the project registered are checked (a ProjectError names those Cairn cannot apply).
+   */
   bootstrap(): Promise<void>;
   /** `destroy({ strapi })`, when the server stops. */
   destroy(): Promise<void>;
@@ -151,6 +158,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
   });
   const registry: CodeRegistry = createCodeRegistry(files, schema, () => strapi, core);
   const schemas = strapiSchemas(project);
+  const conditionProvider = createConditionProvider(deps.conditions, project.dir);
   strapi = createStrapiObject({
     projectDir: project.dir,
     config,
@@ -182,6 +190,7 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
     lifecycles: deps.hooks.lifecycles,
     storeWritten: (key) => afterStoreWritten(deps.caches, key),
+    conditionProvider: conditionProvider.provider,
     cron,
     entityService: createEntityService({
       schema,
@@ -247,7 +256,9 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     routes: koaRoutes,
     wrap: (routes) => runner.wrap(routes),
     async bootstrap() {
+      deps.conditions.startBootstrap();
       await runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap', project.dir);
+      await conditionProvider.verify();
       cron.start();
     },
     async destroy() {

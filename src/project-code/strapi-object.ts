@@ -51,6 +51,8 @@ export interface StrapiObjectDeps {
   readonly lifecycles: { subscribe(subscriber: unknown): void };
   /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
   readonly pluginServices: Readonly<Record<string, Readonly<Record<string, object>>>>;
+  /** `strapi.admin.services.permission.conditionProvider` (condition-provider.ts). */
+  readonly conditionProvider: Readonly<Record<string, unknown>>;
 }
 
 /** Members read as absent rather than refused: what promise, inspection and interop code probe. */
@@ -61,8 +63,9 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
  * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
  * and its deprecated alias `query(uid)`, `db.transaction`, `db.connection` (knex, loaded when
- * first used). Every other member throws an error naming it and the project file that used it
- * (unoffered-member.ts).
+ * first used), and `admin.services.permission.conditionProvider` (also
+ * `service('admin::permission')`). Every other member throws an error naming it and the project
+ * file that used it (unoffered-member.ts).
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
   const { projectDir } = deps;
@@ -90,6 +93,10 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
   const db = deps.db;
   let knex: KnexConnection | undefined;
   const knexConnection = () => (knex ??= createKnexConnection(db, deps.knexWrites));
+  // Strapi's admin permission service, as `strapi.admin.services.permission` and `strapi.service('admin::permission')`.
+  const permission = strict('strapi.admin.services.permission', {
+    conditionProvider: strict('strapi.admin.services.permission.conditionProvider', { ...deps.conditionProvider }),
+  });
   const members = {
     documents: deps.documents,
     config: deps.projectConfig,
@@ -97,7 +104,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     contentTypes: deps.contentTypes,
     components: deps.components,
     getModel: (uid: string) => deps.contentTypes[uid] ?? deps.components[uid],
-    service: (uid: string) => deps.service(uid),
+    service: (uid: string) => (uid === 'admin::permission' ? permission : deps.service(uid)),
     controller: (uid: string) => deps.controller(uid),
     plugin,
     plugins: Object.fromEntries(
@@ -117,6 +124,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
         subscribe: (subscriber: unknown) => deps.lifecycles.subscribe(subscriber),
       }),
     }),
+    admin: strict('strapi.admin', { services: strict('strapi.admin.services', { permission }) }),
     /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */
     query: (uid: string) => deps.query(uid),
     dirs: {

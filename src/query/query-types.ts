@@ -92,4 +92,11 @@ export interface Query {
   readonly publicationFilter: PublicationFilter | null;
   /** `_q` full-text term. */
   readonly search: string | null;
+  /**
+   * The rows the caller's permissions cover (an admin's conditions, admin/admin-scope.ts), ANDed
+   * with `filters` where rows are read and counted. No check of the caller's reads it (relations
+   * it goes through need not be readable by them): Strapi adds its permission query after
+   * sanitizing the caller's. Absent or null: every row.
+   */
+  readonly permissionFilter?: FilterNode | null;
 }

@@ -16,7 +16,11 @@ export function shopCodeDir(language: CodeLanguage): string {
 
 /** The fixture's files (relative path → content), its README left out. */
 export function shopCodeFiles(language: CodeLanguage): Record<string, string> {
-  const root = shopCodeDir(language);
+  return fixtureFiles(shopCodeDir(language));
+}
+
+/** A fixture project's files under test/fixtures/projects/<name> (relative path → content), its README left out. */
+export function fixtureFiles(root: string): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir)) {

@@ -215,14 +215,10 @@ export function cmDocumentRoutes(deps: CmReadDeps): AdminRoute[] {
           verb,
           acted.map((v) => v.id),
         );
-        // As Strapi: a bulk publish or unpublish reaching a document the admin may not publish is
-        // refused whole; a bulk delete deletes only those they may delete.
-        if (action !== 'bulkDelete' && acted.some((v) => !covered.has(v.id))) throw new ForbiddenError();
-        const ids = documentIdsOf(request.body).filter((documentId) =>
-          acted.every((v) => v.documentId !== documentId || covered.has(v.id)),
-        );
+        // As Strapi 5.54: a bulk action reaching a document the admin may not act on is refused whole.
+        if (acted.some((v) => !covered.has(v.id))) throw new ForbiddenError();
         let count = 0;
-        for (const documentId of ids) {
+        for (const documentId of documentIdsOf(request.body)) {
           const done = await service[BULK_VERBS[action]](type, documentId, q, caller);
           if (done) count += 1;
         }

@@ -1,5 +1,4 @@
 import type { AdminIdentity } from '../../access/principal.js';
-import { NotFoundError } from '../../core/errors.js';
 import { planFilter } from '../../plan/plan-filters.js';
 import type { Condition } from '../../plan/plan-types.js';
 import type { ContentType } from '../../schema/types.js';
@@ -30,8 +29,6 @@ function statusOf(version: HomepageVersion, all: readonly VersionRow[]): Status 
  * The admin home page's content widgets: how many documents are draft, published or modified
  * (one COUNT statement per type), and the last documents published or updated (per type, its
  * latest few rows and their other versions: two statements, whatever the number of documents).
- * The content manager's preview is not configured (404, as Strapi answers without a preview
- * handler).
  *
  * Counts are per document version an editor sees (each locale's draft). Strapi 5.54 counts with
  * its own queries, which disagree with its list badges once a document has several locales: a
@@ -57,7 +54,7 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
   const readableRows = async (type: ContentType, admin: AdminIdentity): Promise<Condition | null> => {
     const grants = admin.grants(READ, type.uid);
     if (coversEverything(grants, type)) return null;
-    const scope = await scopeFilter({ exec: db, dialect: db.dialect, model: type, admin }, grants);
+    const scope = await scopeFilter({ exec: db, dialect: db.dialect, schema, model: type, admin }, grants);
     if (scope === null) return null;
     // `id in (select t0.id from <table> t0 where <scope>)`: the list's statement has no alias of its own.
     const where = planFilter({ schema, model: type, alias: 't0', depth: 0, status: 'draft' }, scope);
@@ -126,14 +123,6 @@ export function cmHomepageRoutes(deps: CmReadDeps): AdminRoute[] {
             })),
           },
         };
-      },
-    },
-    {
-      method: 'GET',
-      path: '/content-manager/preview/url/:uid',
-      auth: 'admin',
-      handle: async () => {
-        throw new NotFoundError('Preview config not found');
       },
     },
   ];

@@ -5,14 +5,7 @@ import { isRecord } from '../../core/is-record.js';
 import type { Query } from '../../query/query-types.js';
 import type { ContentType } from '../../schema/types.js';
 import { permittedFields, permittedFilter, permittedSort, pickPermitted } from '../admin-fields.js';
-import {
-  checkCovered,
-  coveringRows,
-  coversEverything,
-  grantsCovering,
-  scopeFilter,
-  withScope,
-} from '../admin-scope.js';
+import { checkCovered, coveringRows, coversEverything, grantsCovering, scopeFilter } from '../admin-scope.js';
 import type { CmDocument, CmReadDeps } from './cm-read-deps.js';
 
 /** The content manager's verbs, each an action `plugin::content-manager.explorer.<verb>`. */
@@ -27,8 +20,8 @@ export type CmVerb = 'create' | 'read' | 'update' | 'delete' | 'publish';
  */
 export interface CmPermissions {
   /**
-   * A list's query as the `read` grants allow it: only the rows they cover (a filter in SQL, so
-   * the page and its total count those alone), and no filter or sort on a field they hide.
+   * A list's query as the `read` grants allow it: only the rows they cover (its permission filter,
+   * in SQL, so the page and its total count those alone), and no filter or sort on a field they hide.
    */
   list(query: Query): Promise<Query>;
   /** Throws 403 `Forbidden` unless `verb` covers every one of these rows (ids of the type's table). */
@@ -59,7 +52,7 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
   const { db, schema } = deps;
   const grantsOf = (verb: CmVerb) => admin.grants(`${EXPLORER}.${verb}`, type.uid);
   const whole = (grants: readonly AdminGrant[]) => coversEverything(grants, type);
-  const rows = { exec: db, dialect: db.dialect, model: type, admin };
+  const rows = { exec: db, dialect: db.dialect, schema, model: type, admin };
   const coveringEach = (verb: CmVerb, ids: readonly number[]) => coveringRows(rows, grantsOf(verb), ids);
   const forbidUnless = (grants: readonly AdminGrant[]): readonly AdminGrant[] => {
     if (grants.length === 0) throw new ForbiddenError();
@@ -69,7 +62,7 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
   const coveringNew = (verb: CmVerb, locale: string | null) =>
     grantsCovering(
       grantsOf(verb),
-      { id: 0, locale, createdById: admin.id, creatorRoleIds: admin.roleIds },
+      { id: 0, locale, createdById: admin.id, creatorRoleIds: admin.roleIds, matches: () => true },
       type,
       admin,
     );
@@ -80,7 +73,8 @@ export function cmPermissions(deps: CmReadDeps, admin: AdminIdentity, type: Cont
       const fields = permittedFields(grants);
       return {
         ...query,
-        filters: withScope(permittedFilter(schema, type, query.filters, fields), await scopeFilter(rows, grants)),
+        filters: permittedFilter(schema, type, query.filters, fields),
+        permissionFilter: await scopeFilter(rows, grants),
         sort: permittedSort(type, query.sort, fields),
       };
     },

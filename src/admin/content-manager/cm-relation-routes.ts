@@ -7,7 +7,7 @@ import type { Document } from '../../shape/shape-rows.js';
 import { formatData } from '../../shape/response-format.js';
 import { permittedFields } from '../admin-fields.js';
 import type { AdminRoute } from '../admin-route.js';
-import { checkCovered, scopeFilter, withScope } from '../admin-scope.js';
+import { checkCovered, scopeFilter } from '../admin-scope.js';
 import { findAvailable, type EditedSource } from './cm-available-relations.js';
 import { linkedDocuments, sourceRowId } from './cm-linked-relations.js';
 import { cmQueryOptions, type CmReadDeps } from './cm-read.js';
@@ -48,9 +48,11 @@ function relationOf(
  */
 async function checkSource(deps: CmReadDeps, admin: AdminIdentity, model: Model, rowId: number): Promise<void> {
   if (model.modelType === 'contentType')
-    await checkCovered({ exec: deps.db, dialect: deps.db.dialect, model, admin }, admin.grants(READ, model.uid), [
-      rowId,
-    ]);
+    await checkCovered(
+      { exec: deps.db, dialect: deps.db.dialect, schema: deps.schema, model, admin },
+      admin.grants(READ, model.uid),
+      [rowId],
+    );
 }
 
 /**
@@ -66,8 +68,11 @@ async function readableTargets(
 ): Promise<Query> {
   const grants = admin.grants(READ, target.uid);
   if (grants.length === 0) return query;
-  const scope = await scopeFilter({ exec: deps.db, dialect: deps.db.dialect, model: target, admin }, grants);
-  return { ...query, filters: withScope(query.filters, scope) };
+  const scope = await scopeFilter(
+    { exec: deps.db, dialect: deps.db.dialect, schema: deps.schema, model: target, admin },
+    grants,
+  );
+  return { ...query, permissionFilter: scope };
 }
 
 /** What a relation picker shows of each target: its main field, dates, and locale and status where the target has them. */

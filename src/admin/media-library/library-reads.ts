@@ -118,7 +118,7 @@ export function createLibraryReads(deps: {
         : (raw.populate ?? { folder: true });
       const parsed = parse(view.fileType, { ...withoutPaging(raw), populate }, admin);
       // The files the read grants cover (Authors: their own), filtered in SQL so pages and totals agree.
-      const rows = { exec: deps.db, dialect: deps.db.dialect, model: view.fileType, admin };
+      const rows = { exec: deps.db, dialect: deps.db.dialect, schema: deps.read.schema, model: view.fileType, admin };
       const scope = await scopeFilter(rows, admin.grants(READ_ACTION, null));
       const query = { ...parsed, filters: withScope(parsed.filters, scope), pagination: pageOf(raw) };
       const { documents, pagination } = await findManyDocuments(read, view.fileType, query);

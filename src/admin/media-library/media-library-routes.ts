@@ -96,8 +96,12 @@ export function mediaLibraryRoutes(deps: MediaLibraryDeps): AdminRoute[] {
   };
   /** 403 unless the action's grants cover these files or folders (the Author's: those they created). */
   const covers = (admin: AdminIdentity, action: string, model: ScopedModel, ids: readonly number[]) =>
-    checkCovered({ exec: db, dialect: db.dialect, model, admin }, admin.grants(action, null), ids);
-  const FOLDERS: ScopedModel = { table: 'upload_folders', localized: false };
+    checkCovered(
+      { exec: db, dialect: db.dialect, schema: deps.read.schema, model, admin },
+      admin.grants(action, null),
+      ids,
+    );
+  const FOLDERS: ScopedModel = { table: 'upload_folders', localized: false, uid: 'plugin::upload.folder' };
 
   /** `POST /upload?id=`: a new file for an existing one, or (without a file) new name, texts or folder. */
   const updateOrReplace = async (

@@ -1,4 +1,4 @@
-import { grantKey, grantTable, narrowGrants } from '../../access/admin-grants.js';
+import { grantKey, grantTable, narrowGrants, type GrantSource } from '../../access/admin-grants.js';
 import type { AdminIdentity } from '../../access/principal.js';
 import { touchApiToken } from '../../api-tokens/api-token-store.js';
 import { UnauthorizedError } from '../../core/errors.js';
@@ -13,11 +13,16 @@ export interface AdminKeyDeps {
   readonly users: AdminUserStore;
   readonly now: () => Date;
   /** What the user's own roles let them do now. */
-  readonly ownerMay: (userId: number) => Promise<OwnerAbility>;
+  readonly ownerMay: (user: AdminUser) => Promise<OwnerAbility>;
 }
 
-/** What an admin user's own roles let them do, as an identity answers it. */
-export type OwnerAbility = Pick<AdminIdentity, 'isSuperAdmin' | 'roleIds' | 'may' | 'grants'>;
+/**
+ * What an admin user's own roles let them do, as an identity answers it, and permissions (an
+ * admin token's) as they hold for that user, the project's conditions evaluated for them.
+ */
+export type OwnerAbility = Pick<AdminIdentity, 'isSuperAdmin' | 'roleIds' | 'may' | 'grants'> & {
+  readonly evaluate: <P extends GrantSource>(permissions: readonly P[]) => Promise<P[]> | readonly P[];
+};
 
 const LAST_USED_INTERVAL_MS = 3600 * 1000;
 
@@ -46,8 +51,8 @@ export async function authenticateAdminKey(
   if (!user.isActive || user.blocked) throw new UnauthorizedError('Token owner is deactivated');
   if (token.lastUsedAt === null || now.getTime() - token.lastUsedAt >= LAST_USED_INTERVAL_MS)
     await touchApiToken(deps.db, token.id, now);
-  const owner = await deps.ownerMay(user.id);
-  const held = grantTable(token.permissions);
+  const owner = await deps.ownerMay(user);
+  const held = grantTable(await owner.evaluate(token.permissions));
   const grants = (action: string, subject: string | null) =>
     narrowGrants(held.get(grantKey(action, subject)) ?? [], owner.grants(action, subject));
   const identity: AdminIdentity = {

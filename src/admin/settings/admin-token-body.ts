@@ -1,3 +1,4 @@
+import type { AdminConditions } from '../../access/admin-conditions.js';
 import { API_TOKEN_LIFESPANS } from '../../api-tokens/api-token-store.js';
 import { BadRequestError, fieldValidationError, ValidationError, type FieldError } from '../../core/errors.js';
 import { isRecord } from '../../core/is-record.js';
@@ -20,6 +21,12 @@ export interface AdminTokenUpdateBody {
   readonly adminPermissions?: readonly AdminPermission[];
 }
 
+/** What a token's permissions may hold: the actions (by id) and the registered conditions. */
+export interface PermissionRules {
+  readonly actions: ReadonlyMap<string, ActionRule>;
+  readonly conditions: AdminConditions;
+}
+
 const UPDATE_KEYS = new Set(['name', 'description', 'adminPermissions']);
 
 const problem = (path: string, message: string, value: unknown): FieldError => ({
@@ -32,9 +39,9 @@ const typeProblem = (path: string, type: string, value: unknown) =>
   problem(path, `${path} must be a \`${type}\` type, but the final value was: \`${JSON.stringify(value)}\`.`, value);
 
 /** The permissions list, checked as a role's (admin-permission-input.ts), its errors named `adminPermissions`. */
-function permissionsOf(value: unknown, rules: ReadonlyMap<string, ActionRule>): AdminPermission[] {
+function permissionsOf(value: unknown, rules: PermissionRules): AdminPermission[] {
   try {
-    return checkRolePermissionsBody({ permissions: value }, rules);
+    return checkRolePermissionsBody({ permissions: value }, rules.actions, rules.conditions);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const errors = (error.details as { errors?: FieldError[] }).errors ?? [];
@@ -55,7 +62,7 @@ function permissionsOf(value: unknown, rules: ReadonlyMap<string, ActionRule>): 
  * (7, 30, 90 days in ms), `adminPermissions` a role's permission list. Other keys are ignored, as
  * Strapi picks the ones it reads. Every field problem in one 400 `ValidationError`.
  */
-export function parseAdminTokenCreate(body: unknown, rules: ReadonlyMap<string, ActionRule>): AdminTokenCreateBody {
+export function parseAdminTokenCreate(body: unknown, rules: PermissionRules): AdminTokenCreateBody {
   const data = isRecord(body) ? body : {};
   if (data.type !== undefined) throw new BadRequestError('Type is not allowed for admin tokens');
   if (data.permissions !== undefined) throw new BadRequestError('Permissions are not allowed for admin tokens');
@@ -102,7 +109,7 @@ export function parseAdminTokenCreate(body: unknown, rules: ReadonlyMap<string, 
  * not empty, not null), `description` (trimmed; null becomes '') and `adminPermissions` (null
  * keeps the token's); any other key is a 400 `this field has unspecified keys`.
  */
-export function parseAdminTokenUpdate(body: unknown, rules: ReadonlyMap<string, ActionRule>): AdminTokenUpdateBody {
+export function parseAdminTokenUpdate(body: unknown, rules: PermissionRules): AdminTokenUpdateBody {
   const data = isRecord(body) ? body : {};
   const problems: FieldError[] = [];
   const unknown = Object.keys(data).filter((key) => !UPDATE_KEYS.has(key));

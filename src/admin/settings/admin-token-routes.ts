@@ -1,3 +1,4 @@
+import type { AdminConditions } from '../../access/admin-conditions.js';
 import type { AdminIdentity } from '../../access/principal.js';
 import type { ApiTokenSecrets } from '../../api-tokens/api-token-store.js';
 import type { Config } from '../../config/config.js';
@@ -29,6 +30,8 @@ export interface AdminTokenRoutesDeps {
   readonly auth: AdminAuth;
   readonly users: AdminUserStore;
   readonly now: () => Date;
+  /** The conditions a token's permissions may carry (others are dropped). */
+  readonly conditions: AdminConditions;
 }
 
 const NOT_FOUND = 'API Token not found';
@@ -67,7 +70,7 @@ export function adminTokenRoutes(deps: AdminTokenRoutesDeps): AdminRoute[] {
     salt: deps.config.admin.apiTokenSalt,
     encryptionKey: deps.config.admin.encryptionKey,
   };
-  const rules = adminActionRules(deps.schema);
+  const rules = { actions: adminActionRules(deps.schema), conditions: deps.conditions };
   const permission = (verb: string) => ({ action: `admin::admin-tokens.${verb}` });
   /** The token named by the `:id` parameter (404 when there is none). */
   const found = async (value: string | undefined, notFound = NOT_FOUND): Promise<AdminTokenInfo> => {
