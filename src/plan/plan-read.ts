@@ -43,13 +43,26 @@ const fieldColumns = boundedCachePerModel<ContentType, SelectColumn[]>(FIELD_LIS
 /** Every output column of a type, built once per (type, alias): most reads ask for all fields. */
 const allColumns = memoizePerModel((type: ContentType, alias: string) => listDocumentColumns(type, null, alias));
 
-function listDocumentColumns(type: ContentType, fields: readonly string[] | null, alias: string): SelectColumn[] {
+/**
+ * Every column of a row as Strapi's database layer returns it (a lifecycle hook's `event.result`):
+ * `id`, `documentId` and every scalar attribute, private ones and passwords included.
+ */
+export const rowColumns = memoizePerModel((type: ContentType, alias: string) =>
+  listDocumentColumns(type, null, alias, true),
+);
+
+function listDocumentColumns(
+  type: ContentType,
+  fields: readonly string[] | null,
+  alias: string,
+  withPrivate = false,
+): SelectColumn[] {
   const columns: SelectColumn[] = [
     { column: { alias, column: 'id' }, as: 'id', kind: 'integer' },
     { column: { alias, column: 'document_id' }, as: 'documentId', kind: 'string' },
   ];
   for (const attribute of type.attributes.values()) {
-    if (!isScalar(attribute) || attribute.private || attribute.type === 'password') continue;
+    if (!isScalar(attribute) || (!withPrivate && (attribute.private || attribute.type === 'password'))) continue;
     if (fields !== null && !fields.includes(attribute.name)) continue;
     columns.push({
       column: { alias, column: attribute.column },

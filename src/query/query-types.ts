@@ -92,4 +92,10 @@ export interface Query {
   readonly publicationFilter: PublicationFilter | null;
   /** `_q` full-text term. */
   readonly search: string | null;
+  /**
+   * GraphQL's reads: `fields` and `populate` come from the selection set, not from the caller's
+   * params. Strapi's GraphQL reads whole rows and then each relation, so a read's lifecycle hooks
+   * see whole rows, with no `select` or `populate` in their params, and relations are read after them.
+   */
+  readonly fromSelection?: true;
 }
