@@ -381,17 +381,26 @@ for (const database of inject('databases'))
     });
     afterAll(() => server?.close());
 
+    /** The statements a public GET ran (the webhook queue's sweep left out). */
     const statementsOf = async (path: string) => {
       server.resetQueries();
       ok(await server.request('GET', path));
-      return server.queries.filter((query) => !query.sql.includes('cairn_webhook_deliveries')).length;
+      return server.queries
+        .filter((query) => !query.sql.includes('cairn_webhook_deliveries'))
+        .map((query) => query.sql);
     };
 
-    it('reads with the statements it read with before (a list and its COUNT, a page, a document)', async () => {
+    it('reads as before: the same statements, of the columns it answers only', async () => {
       const ada = ok(await server.request('GET', '/api/authors?filters[name][$eq]=Ada')).data[0];
-      expect(await statementsOf('/api/authors')).toBe(2);
-      expect(await statementsOf('/api/authors?pagination[withCount]=false')).toBe(1);
-      expect(await statementsOf(`/api/authors/${ada.documentId}`)).toBe(1);
+      const reads = [
+        await statementsOf('/api/authors'),
+        await statementsOf('/api/authors?pagination[withCount]=false'),
+        await statementsOf(`/api/authors/${ada.documentId}`),
+      ];
+      expect(reads.map((statements) => statements.length)).toEqual([2, 1, 1]);
+      // a hooked read gets whole rows (the private `locale` column of a type that is not localized too)
+      expect(reads.flat().some((sql) => sql.includes('locale'))).toBe(false);
+      expect((await statementsOf('/api/tags'))[0]).toContain('locale');
       // while the hooked type's hooks run
       const refused = await server.request('GET', '/api/tags?filters[name][$eq]=hidden');
       expect(refused.status, refused.text).toBe(400);
