@@ -22,6 +22,8 @@ import { openDatabase } from './db/open-database.js';
 import { syncProjectSchema } from './db/sync-project-schema.js';
 import { createDocumentContext, type DocumentContext } from './documents/context.js';
 import { createDocumentService, type DocumentService } from './documents/document-service.js';
+import { READ_EVENTS } from './documents/read-hooks.js';
+import type { ContentType } from './schema/types.js';
 import { loadEmailTransport } from './email/load-email-transport.js';
 import type { EmailTransport } from './email/email-transport.js';
 import { createChangeBus, type ChangeBus, type SettingsChangeKind } from './events/change-bus.js';
@@ -191,7 +193,11 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       access,
       changes,
       // The Document Service middlewares run around every consumer's calls.
-      ...(hooks && { middlewares: hooks.documentMiddlewares }),
+      ...(hooks && {
+        middlewares: hooks.documentMiddlewares,
+        onHookError: (error: unknown) =>
+          logger.error({ err: error }, 'a lifecycle hook failed on a read after a committed write'),
+      }),
       ...(upload.context.urls.isPrivate && {
         signMedia: (type, query, found) => upload.context.urls.signDocuments(type, query, found),
       }),
@@ -203,6 +209,8 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
       signsMedia: upload.context.urls.isPrivate,
       cluster: cluster.redis,
       onError: (error) => logger.warn({ err: error }, 'the HTTP response cache could not reach its store'),
+      // Reads the project's lifecycle hooks see run every time.
+      ...(hooks && { uncached: (type: ContentType) => hooks.lifecycles.has(type.uid, READ_EVENTS) }),
     });
     undo.push(() => cache.close());
     changes.subscribe(cache.listener);

@@ -142,6 +142,16 @@ for (const database of inject('databases')) {
       expect((await client.call('GET', `${ARTICLES}?${ONLY_FIXTURE}`)).json.pagination.total).toBe(7);
     });
 
+    it("keeps to the condition when a project's read hook replaces the list's where", async () => {
+      // The fixture's beforeFindMany/beforeCount turn a `widen-me` title filter into every entry.
+      const widened = await client.call('GET', `${ARTICLES}?filters[title][$eq]=widen-me&sort=title:ASC`);
+      expect(widened.json.pagination.total).toBe(7);
+      const limited = await fred.call('GET', `${ARTICLES}?filters[title][$eq]=widen-me&sort=title:ASC`);
+      expect(limited.status, limited.text).toBe(200);
+      expect(titles(limited)).toEqual(['Featured 1', 'Featured 2', 'Featured 3', 'Featured 4']);
+      expect(limited.json.pagination.total).toBe(4);
+    });
+
     it('reads, updates, publishes and unpublishes a covered entry, and refuses an uncovered one', async () => {
       const covered = `${ARTICLES}/${doc['Featured 1']}`;
       const other = `${ARTICLES}/${doc['Plain 1']}`;

@@ -3,15 +3,16 @@ import { isScalar, type ContentType } from '../schema/types.js';
 import { compileUpdate } from '../sql/compile-write.js';
 import type { DocumentContext } from './context.js';
 import { prepareValues } from './prepare-values.js';
-import { hooksFor, readRow, readRows, type RowEvent } from './row-hooks.js';
+import { afterRowWritten, FIND_ONE_EVENTS, hooksFor, readRows, type RowEvent } from './row-hooks.js';
 
-const CREATE_EVENTS = ['beforeCreate', 'afterCreate'] as const;
+const CREATE_EVENTS = ['beforeCreate', 'afterCreate', ...FIND_ONE_EVENTS] as const;
 
 /**
  * The create hooks of a version copied from another row (a publish's published version, a
  * discard's new draft), fired once the rows it replaces are deleted, as Strapi deletes them and
  * then creates the new one: `beforeCreate` gets the copy's values (`id` left out), what it
- * changes in scalar attributes is written to the copy, then `afterCreate` gets the row as written.
+ * changes in scalar attributes is written to the copy, then the row is read back (findOne events)
+ * and `afterCreate` gets it as written.
  */
 export async function fireCopyCreateHooks(
   ctx: DocumentContext,
@@ -48,5 +49,5 @@ export async function fireCopyCreateHooks(
       }),
     );
   }
-  await hooks.fire({ action: 'afterCreate', model: type, ...event, result: await readRow(tx, dialect, type, copyId) });
+  await afterRowWritten(hooks, tx, dialect, type, copyId, 'afterCreate', event);
 }

@@ -4,7 +4,7 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import { assertFindableRelationInput } from '../access/restricted-relations.js';
 import { sanitizeData } from '../access/sanitize-input.js';
 import type { ChangeBus, DocumentChange, DocumentChangeKind } from '../events/change-bus.js';
-import type { Query } from '../query/query-types.js';
+import type { Query, Status } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import type { Document } from '../shape/shape-rows.js';
 import { answerBudget, type AnswerBudget } from './answer-budget.js';
@@ -16,6 +16,8 @@ import {
 } from './document-middlewares.js';
 import type { DocumentContext } from './context.js';
 import { findSingleDocumentId } from './document-rows.js';
+import { FIND_ONE_EVENTS } from './row-hooks.js';
+import { entryReads, singleTypeRead, writeReader } from './write-reads.js';
 import {
   countDocuments,
   findFirstDocument,
@@ -24,6 +26,7 @@ import {
   type PaginationMeta,
   type ReadContext,
 } from './read-documents.js';
+import { countWithHooks, findManyWithHooks, findOneWithHooks, readHooksFor } from './read-hooks.js';
 import { discardDraft, publishDocument, unpublishDocument } from './publish-documents.js';
 import { createDocument, deleteDocument, putSingleDocument, updateDocument } from './write-documents.js';
 
@@ -70,6 +73,12 @@ export interface DocumentService {
   /** The first document the query selects (a single type's only one), or null. */
   findFirst(type: ContentType, query: Query, caller: Principal, answer?: AnswerBudget): Promise<Document | null>;
   count(type: ContentType, query: Query, caller: Principal): Promise<number>;
+  /**
+   * The document's versions in the query's locale (drafts first, no populate), as a delete
+   * removes them (Strapi's `delete` answers them): Cairn's own read, through no middleware and
+   * firing no lifecycle, for a caller allowed to delete.
+   */
+  versions(type: ContentType, documentId: string, query: Query): Promise<Document[]>;
   /** Creates a document (and publishes it unless `status=draft`). */
   create(type: ContentType, data: unknown, query: Query, caller: Principal): Promise<Document>;
   /** Updates a document's version in the query's locale; null when there is none. */
@@ -118,12 +127,17 @@ export function createDocumentService(deps: {
   readonly signMedia?: (type: ContentType, query: Query, documents: readonly Document[]) => Promise<Document[]>;
   /** The project's Document Service middlewares (`strapi.documents.use`), run around every verb; absent: none. */
   readonly middlewares?: DocumentMiddlewares;
+  /**
+   * A lifecycle hook that threw on a read made after a write committed (the event hub's read of
+   * the versions written, write-reads.ts): the write stands and answers; absent: the error is thrown.
+   */
+  readonly onHookError?: (error: unknown) => void;
 }): DocumentService {
   const { documents, access, changes } = deps;
   const { signMedia } = deps;
   const signOne = async <T extends Document | null>(type: ContentType, query: Query, document: T): Promise<T> =>
     document === null || !signMedia ? document : ((await signMedia(type, query, [document]))[0] as T);
-  const { schema, db } = documents;
+  const { schema, db, hooks } = documents;
   const reader: ReadContext = { schema, exec: db, dialect: db.dialect };
   /** The context of one answer's read: the budget it shares, or a fresh one when answers are bounded. */
   const read = (answer?: AnswerBudget): ReadContext => {
@@ -156,9 +170,23 @@ export function createDocumentService(deps: {
     at: documents.now(),
   });
   /** A committed create or update (which publishes too, under draft & publish, unless `status=draft`). */
-  const written = (kind: 'create' | 'update', type: ContentType, document: Document, query: Query) => {
+  const written = async (kind: 'create' | 'update', type: ContentType, document: Document, query: Query) => {
     const published = type.draftAndPublish && query.status !== 'draft';
     changes.publish(change(kind, type, String(document.documentId), query, published));
+    await entryRead(type, String(document.documentId), query, published ? ['draft', 'published'] : ['draft']);
+  };
+  /**
+   * After a commit, Strapi's event hub reads the versions written (of `statuses`; the only row
+   * without draft & publish) to send its `entry.*` events: their findOne events, when the type has
+   * such hooks (write-reads.ts).
+   */
+  const entryRead = async (type: ContentType, documentId: string, query: Query, statuses: readonly Status[]) => {
+    try {
+      await entryReads(writeReader(documents, db), type, documentId, query.locale, statuses);
+    } catch (error) {
+      if (!deps.onHookError) throw error;
+      deps.onHookError(error);
+    }
   };
 
   /** publish, unpublish, discardDraft: the work on the document's versions, then its change when there was any. */
@@ -170,7 +198,11 @@ export function createDocumentService(deps: {
     async (type: ContentType, documentId: string, query: Query, caller: Principal): Promise<Document | null> => {
       const allowed = authorize(type, query, caller);
       const document = await work(contextOf(caller), type, documentId, allowed);
-      if (document) changes.publish(change(kind, type, documentId, allowed));
+      if (document) {
+        changes.publish(change(kind, type, documentId, allowed));
+        if (kind !== 'unpublish')
+          await entryRead(type, documentId, allowed, [kind === 'publish' ? 'published' : 'draft']);
+      }
       return signOne(type, allowed, document);
     };
 
@@ -178,42 +210,68 @@ export function createDocumentService(deps: {
     // Async, so that a refused query is a rejected promise like every other failure.
     async findMany(type, query, caller, answer) {
       const allowed = authorize(type, query, caller);
-      const found = await findManyDocuments(read(answer), type, allowed);
+      const hooked = readHooksFor(hooks, type);
+      const found = hooked
+        ? await findManyWithHooks(hooked, read(answer), type, allowed)
+        : await findManyDocuments(read(answer), type, allowed);
       return signMedia ? { ...found, documents: await signMedia(type, allowed, found.documents) } : found;
     },
     async findOne(type, documentId, query, caller, answer) {
       const allowed = authorize(type, query, caller);
-      return signOne(type, allowed, await findOneDocument(read(answer), type, documentId, allowed));
+      const hooked = readHooksFor(hooks, type);
+      const found = hooked
+        ? await findOneWithHooks(hooked, read(answer), type, allowed, documentId)
+        : await findOneDocument(read(answer), type, documentId, allowed);
+      return signOne(type, allowed, found);
     },
     async findFirst(type, query, caller, answer) {
       const allowed = authorize(type, query, caller);
-      return signOne(type, allowed, await findFirstDocument(read(answer), type, allowed));
+      const hooked = readHooksFor(hooks, type);
+      const found = hooked
+        ? await findOneWithHooks(hooked, read(answer), type, allowed, null)
+        : await findFirstDocument(read(answer), type, allowed);
+      return signOne(type, allowed, found);
     },
-    count: async (type, query, caller) => countDocuments(reader, type, authorize(type, query, caller)),
+    async count(type, query, caller) {
+      const allowed = authorize(type, query, caller);
+      const hooked = readHooksFor(hooks, type);
+      return hooked ? countWithHooks(hooked, reader, type, allowed) : countDocuments(reader, type, allowed);
+    },
+
+    async versions(type, documentId, query) {
+      const found: Document[] = [];
+      for (const status of type.draftAndPublish ? (['draft', 'published'] as const) : (['draft'] as const)) {
+        const version = await findOneDocument(reader, type, documentId, { ...query, status, populate: [] });
+        if (version) found.push(version);
+      }
+      return found;
+    },
 
     async create(type, data, query, caller) {
       const allowed = authorize(type, query, caller);
       const document = await createDocument(contextOf(caller), type, input(type, data, caller), allowed);
-      written('create', type, document, allowed);
+      await written('create', type, document, allowed);
       return signOne(type, allowed, document);
     },
 
     async update(type, documentId, data, query, caller) {
       const allowed = authorize(type, query, caller);
       const document = await updateDocument(contextOf(caller), type, documentId, input(type, data, caller), allowed);
-      if (document) written('update', type, document, allowed);
+      if (document) await written('update', type, document, allowed);
       return signOne(type, allowed, document);
     },
 
     async put(type, data, query, caller) {
       const allowed = authorize(type, query, caller);
       const result = await putSingleDocument(contextOf(caller), type, input(type, data, caller), allowed);
-      written(result.created ? 'create' : 'update', type, result.document, allowed);
+      await written(result.created ? 'create' : 'update', type, result.document, allowed);
       return { ...result, document: await signOne(type, allowed, result.document) };
     },
 
     async delete(type, documentId, query, caller) {
       const allowed = authorize(type, query, caller);
+      if (documentId === null && hooks?.has(type.uid, FIND_ONE_EVENTS))
+        await singleTypeRead(writeReader(documents, db), type, await findSingleDocumentId(db, db.dialect, type, '*'));
       const target = documentId ?? (await findSingleDocumentId(db, db.dialect, type, allowed.locale));
       if (target === null) return false;
       // Listeners that need the document as it was read it now; a committed delete is published.
@@ -254,6 +312,7 @@ function withMiddlewares(verbs: DocumentService, middlewares: DocumentMiddleware
     throughMiddlewares(middlewares, schema, type, action, call, verb, shown, kept ?? ((_r, s) => s as T));
   const idOf = (call: DocumentCall) => call.documentId ?? '';
   return {
+    versions: verbs.versions,
     findMany: (type, query, caller, answer) =>
       !middlewares.active()
         ? verbs.findMany(type, query, caller, answer)

@@ -14,6 +14,7 @@ import { repointIncomingLinks } from './copy-links.js';
 import { fireCopyCreateHooks } from './copy-hooks.js';
 import { copyRowTree } from './row-tree.js';
 import { lockDocument, lockDocumentForDelete } from './write-locks.js';
+import { deleteLookupRead, versionFreeRead, versionsRead, writeReader } from './write-reads.js';
 
 /** Publishing verbs exist only where versions do (Strapi refuses them too). */
 function requireDraftAndPublish(type: ContentType): void {
@@ -59,6 +60,7 @@ export async function unpublishDocument(
     const ids = rows
       .filter((row) => row.status === 'published' && inLocale(row.locale, query.locale))
       .map((row) => row.id);
+    await deleteLookupRead(writeReader(ctx, tx), type, documentId, query.locale, ids, true);
     if (ids.length === 0) return null;
     await deleteRows(ctx, tx, type, ids);
     return readVersion(ctx, tx, type, documentId, query, 'draft');
@@ -85,8 +87,10 @@ export async function discardDraft(
     const rows = await lockDocumentForDelete(tx, dialect, type, documentId);
     const published = rows.filter((row) => row.status === 'published' && inLocale(row.locale, query.locale));
     if (published.length === 0) return null;
+    const reader = writeReader(ctx, tx);
     for (const version of published) {
       const drafts = rows.filter((row) => row.status === 'draft' && row.locale === version.locale).map((row) => row.id);
+      await versionsRead(reader, type, documentId, query.locale, 'draft', [version.id], drafts);
       const [draftId] = await tx.insert(
         compileCopyRows(dialect, {
           table: type.table,
@@ -103,6 +107,7 @@ export async function discardDraft(
         await deleteRows(ctx, tx, type, drafts);
       }
       // Strapi deletes the drafts, then creates the new one: its create hooks come last.
+      await versionFreeRead(reader, type, documentId, version.locale, 'draft');
       await fireCopyCreateHooks(ctx, tx, type, draftId);
     }
     return readVersion(ctx, tx, type, documentId, query, 'draft');

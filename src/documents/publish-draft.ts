@@ -16,7 +16,8 @@ import { repointIncomingLinks } from './copy-links.js';
 import { findVersionIds } from './document-rows.js';
 import { componentPublishErrors } from './publish-checks.js';
 import { fireCopyCreateHooks } from './copy-hooks.js';
-import { hooksFor, readRows } from './row-hooks.js';
+import { aroundRowDeletes, FIND_ONE_EVENTS, hooksFor } from './row-hooks.js';
+import { versionFreeRead, versionsRead, writeReader } from './write-reads.js';
 
 /**
  * Publishes the draft row `draftId` of a document: checks required attributes and uniqueness
@@ -74,33 +75,33 @@ export async function publishDraft(
 
   // Locked now: a link another write is inserting to the row replaced is committed first, then moved (write-locks.ts).
   const previous = await findVersionIds(tx, dialect, type, { ...scope, status: 'published' }, true);
-  const hooks = hooksFor(ctx.hooks, type, DELETE_EVENTS);
+  const reader = writeReader(ctx, tx);
+  await versionsRead(reader, type, scope.documentId, scope.locale, 'published', [draftId], previous);
   const now = ctx.now();
   // Strapi's order: the published version deleted, then the new one created. The copy is made
   // first (links to the replaced row move to it), its create hooks fired once the row is deleted.
-  const replaced = hooks ? await readRows(tx, dialect, type, previous) : [];
-  const deletes = previous.map((id) => ({ params: { where: { id } }, state: {} }));
-  if (hooks) for (const event of deletes) await hooks.fire({ action: 'beforeDelete', model: type, ...event });
-  const [publishedId] = await tx.insert(
-    compileCopyRows(dialect, {
-      table: type.table,
-      columns: storedColumns(type),
-      overrides: new Map([['published_at', { value: now, kind: 'datetime' }]]),
-      where: byId,
-    }),
-    1,
-  );
+  let publishedId: number | undefined;
+  await aroundRowDeletes(hooksFor(ctx.hooks, type, DELETE_EVENTS), tx, dialect, type, previous, async () => {
+    [publishedId] = await tx.insert(
+      compileCopyRows(dialect, {
+        table: type.table,
+        columns: storedColumns(type),
+        overrides: new Map([['published_at', { value: now, kind: 'datetime' }]]),
+        where: byId,
+      }),
+      1,
+    );
+    if (publishedId === undefined) throw new Error(`Publishing ${type.uid} row ${draftId} returned no id`);
+    await copyRowTree(writer, type, draftId, publishedId);
+    if (previous.length > 0) {
+      await repointIncomingLinks(writer, type, previous, publishedId);
+      await deleteRowTrees(writer, type, previous);
+      await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', previous) }));
+    }
+  });
   if (publishedId === undefined) throw new Error(`Publishing ${type.uid} row ${draftId} returned no id`);
-  await copyRowTree(writer, type, draftId, publishedId);
-  if (previous.length > 0) {
-    await repointIncomingLinks(writer, type, previous, publishedId);
-    await deleteRowTrees(writer, type, previous);
-    await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', previous) }));
-  }
-  if (hooks)
-    for (const [index, event] of deletes.entries())
-      await hooks.fire({ action: 'afterDelete', model: type, ...event, result: replaced[index] ?? null });
+  await versionFreeRead(reader, type, scope.documentId, scope.locale, 'published');
   await fireCopyCreateHooks(ctx, tx, type, publishedId);
 }
 
-const DELETE_EVENTS = ['beforeDelete', 'afterDelete'] as const;
+const DELETE_EVENTS = ['beforeDelete', 'afterDelete', ...FIND_ONE_EVENTS] as const;

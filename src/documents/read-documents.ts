@@ -1,6 +1,6 @@
 import { inOneSnapshot, type Executor, type Row } from '../db/database.js';
 import { planCount, planSelect, ROOT_ALIAS } from '../plan/plan-read.js';
-import { allOf, type SelectPlan } from '../plan/plan-types.js';
+import { allOf, type Condition, type SelectPlan } from '../plan/plan-types.js';
 import type { Pagination, Query } from '../query/query-types.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import { compileCount, compileSelect, compileSelectWithTotal, TOTAL_COLUMN } from '../sql/compile-read.js';
@@ -169,11 +169,34 @@ async function readDocuments(
   select: SelectPlan,
   query: Query,
   sql = compileSelect(read.dialect, select),
+  list = false,
 ) {
   const { documents } = await consistently(read, query.populate.length > 0, (snapshot) =>
-    selectDocuments(snapshot, type, select, sql, query),
+    selectDocuments(snapshot, type, select, sql, query, list),
   );
   return documents;
+}
+
+/**
+ * The documents a planned `select` reads, with the query's populate (a list's page when `list`:
+ * related rows read once for all): the reads whose plan a lifecycle hook may have changed
+ * (read-hooks.ts) run through it.
+ */
+export function selectPlannedDocuments(
+  read: ReadContext,
+  type: ContentType,
+  select: SelectPlan,
+  query: Query,
+  list = false,
+): Promise<Document[]> {
+  return readDocuments(read, type, select, query, compileSelect(read.dialect, select), list);
+}
+
+/** How many rows of the type match `where` (null: every row): one COUNT. */
+export async function countRowsWhere(read: ReadContext, type: ContentType, where: Condition | null): Promise<number> {
+  return counted(
+    await read.exec.all(compileCount(read.dialect, { from: { table: type.table, alias: ROOT_ALIAS }, where })),
+  );
 }
 
 /**

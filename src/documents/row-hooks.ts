@@ -62,25 +62,101 @@ export function hooksFor(
   return hooks && hooks.has(type.uid, actions) ? hooks : null;
 }
 
+/** The findOne events: the read of its row each row write makes (Strapi's entity manager reads it back by id). */
+export const FIND_ONE_EVENTS: readonly RowAction[] = ['beforeFindOne', 'afterFindOne'];
+
 /**
- * Fires `before` around `write` and `after` with the row `readResult` gives once it ran, sharing
- * one state: the pattern of every row operation.
+ * Fires the events of reads Strapi makes inside a write, in its order: every before-hook first,
+ * then every after-hook with what its read found (`found` runs only when the type has that
+ * after-hook), in `afterOrder` (Strapi runs some reads at once, the later one answering first).
+ * The params are what Strapi passes; a hook changing them changes nothing of Cairn's own reads.
  */
-export async function aroundRow<T>(
-  hooks: RowHooks | null,
+export async function fireWriteReads(
+  hooks: RowHooks | undefined,
   type: ContentType,
-  actions: { before: RowAction; after: RowAction },
-  params: RowEvent['params'],
-  write: () => Promise<T>,
-  readResult: (written: T) => Promise<Record<string, unknown> | null>,
-): Promise<T> {
-  if (!hooks) return write();
-  const state: Record<string, unknown> = {};
-  await hooks.fire({ action: actions.before, model: type, params, state });
-  const written = await write();
-  if (hooks.has(type.uid, [actions.after]))
-    await hooks.fire({ action: actions.after, model: type, params, state, result: await readResult(written) });
-  return written;
+  reads: readonly WriteRead[],
+  afterOrder: readonly number[] = reads.map((_read, index) => index),
+): Promise<void> {
+  if (!hooks || reads.length === 0 || !hooks.has(type.uid, READ_EVENT_NAMES)) return;
+  const states = reads.map(() => ({}));
+  for (const [index, read] of reads.entries())
+    if (hooks.has(type.uid, [`before${read.kind}`]))
+      await hooks.fire({ action: `before${read.kind}`, model: type, params: read.params, state: states[index] ?? {} });
+  for (const index of afterOrder) {
+    const read = reads[index];
+    if (!read || !hooks.has(type.uid, [`after${read.kind}`])) continue;
+    const result = await read.found();
+    await hooks.fire({
+      action: `after${read.kind}`,
+      model: type,
+      params: read.params,
+      state: states[index] ?? {},
+      result,
+    });
+  }
+}
+
+/** A read Strapi makes inside a write: its kind, its params, and how Cairn finds what it found. */
+export interface WriteRead {
+  readonly kind: 'FindOne' | 'FindMany';
+  readonly params: RowEvent['params'];
+  readonly found: () => Promise<unknown>;
+}
+
+const READ_EVENT_NAMES: readonly RowAction[] = ['beforeFindOne', 'afterFindOne', 'beforeFindMany', 'afterFindMany'];
+
+/**
+ * The end of a row's create or update, as Strapi's entity manager ends it: the row read back by
+ * id (the findOne events around that read), then the after-hook (`afterCreate`, `afterUpdate`)
+ * with that same row as its result. The row is read only when a hook gets it.
+ */
+export async function afterRowWritten(
+  hooks: RowHooks | null,
+  exec: Executor,
+  dialect: Dialect,
+  type: ContentType,
+  id: number,
+  action: 'afterCreate' | 'afterUpdate',
+  event: Pick<RowEvent, 'params' | 'state'>,
+): Promise<void> {
+  if (!hooks) return;
+  const read = hooks.has(type.uid, FIND_ONE_EVENTS);
+  const after = hooks.has(type.uid, [action]);
+  if (!read && !after) return;
+  let row: Record<string, unknown> | null | undefined;
+  const found = async () => (row ??= await readRow(exec, dialect, type, id));
+  await fireWriteReads(hooks, type, [{ kind: 'FindOne', params: { where: { id } }, found }]);
+  if (after) await hooks.fire({ action, model: type, ...event, result: await found() });
+}
+
+/**
+ * Deletes rows between their hooks as Strapi deletes a document's versions (all of them at once):
+ * every `beforeDelete`, then the entity manager's read of each row (findOne events, with the row
+ * as it was), `remove` (the statements), then every `afterDelete` with its row. Null hooks:
+ * `remove` alone.
+ */
+export async function aroundRowDeletes(
+  hooks: RowHooks | null,
+  exec: Executor,
+  dialect: Dialect,
+  type: ContentType,
+  ids: readonly number[],
+  remove: () => Promise<void>,
+): Promise<void> {
+  if (!hooks || ids.length === 0) return remove();
+  const rows = await readRows(exec, dialect, type, ids);
+  const rowOf = (id: number) => rows.find((row) => row.id === id) ?? null;
+  const events = ids.map((id) => ({ params: { where: { id } }, state: {} }));
+  for (const event of events) await hooks.fire({ action: 'beforeDelete', model: type, ...event });
+  await fireWriteReads(
+    hooks,
+    type,
+    ids.map((id) => ({ kind: 'FindOne', params: { where: { id } }, found: async () => rowOf(id) })),
+  );
+  await remove();
+  if (hooks.has(type.uid, ['afterDelete']))
+    for (const [index, event] of events.entries())
+      await hooks.fire({ action: 'afterDelete', model: type, ...event, result: rowOf(ids[index] as number) });
 }
 
 /**

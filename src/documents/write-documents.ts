@@ -26,7 +26,8 @@ import {
 } from './write-locks.js';
 import type { Dialect } from '../sql/dialect.js';
 import { publishDraft } from './publish-draft.js';
-import { aroundRow, hooksFor, readRow, type RowEvent } from './row-hooks.js';
+import { afterRowWritten, aroundRowDeletes, FIND_ONE_EVENTS, hooksFor, type RowEvent } from './row-hooks.js';
+import { deleteLookupRead, singleTypeRead, updateLookupReads, writeReader } from './write-reads.js';
 import { findOneDocument } from './read-documents.js';
 import { createLocalization, syncSharedAttributes } from './localizations.js';
 
@@ -75,10 +76,10 @@ export async function createDocument(
   });
 }
 
-/** The events of a row created: a create's before-hook runs before its values are prepared. */
-const CREATE_EVENTS = ['beforeCreate', 'afterCreate'] as const;
-const UPDATE_EVENTS = ['beforeUpdate', 'afterUpdate'] as const;
-const DELETE_EVENTS = ['beforeDelete', 'afterDelete'] as const;
+/** The events of a row created (its read back by id included): a create's before-hook runs before its values are prepared. */
+const CREATE_EVENTS = ['beforeCreate', 'afterCreate', ...FIND_ONE_EVENTS] as const;
+const UPDATE_EVENTS = ['beforeUpdate', 'afterUpdate', ...FIND_ONE_EVENTS] as const;
+const DELETE_EVENTS = ['beforeDelete', 'afterDelete', ...FIND_ONE_EVENTS] as const;
 
 /** A create whose before-hook ran: its params and state, for the after-hook. */
 interface HookedCreate {
@@ -130,6 +131,7 @@ export async function putSingleDocument(
   const locale = writeLocale(query);
   const dialect = ctx.db.dialect;
   const existing = await findSingleTarget(ctx.db, dialect, type, locale);
+  await singleTypeRead(writeReader(ctx, ctx.db), type, existing);
   const mode = (creating: boolean) => ({ creating, draft: type.draftAndPublish });
   const prepared = await settle(prepareValues(ctx, type, data, mode(existing === null)));
   return ctx.db.transaction(async (tx) => {
@@ -168,6 +170,7 @@ export async function deleteDocument(
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const ids = versionIds(await lockDocumentForDelete(tx, ctx.db.dialect, type, documentId), query.locale);
+    await deleteLookupRead(writeReader(ctx, tx), type, documentId, query.locale, ids);
     if (ids.length === 0) return false;
     await deleteRows(ctx, tx, type, ids);
     return true;
@@ -194,19 +197,15 @@ async function insertDocument(
   const [rowId] = await insertRow(tx, ctx, type, mergeRows(prepared.columns, system, actorColumns(ctx, true)));
   if (rowId === undefined) throw new Error(`Inserting a ${type.uid} row returned no id`);
   await writeRowTree(writer, type, rowId, prepared, true, resolved);
-  if (created && ctx.hooks?.has(type.uid, ['afterCreate'])) {
-    const result = await readRow(tx, ctx.db.dialect, type, rowId);
-    await ctx.hooks.fire({ action: 'afterCreate', model: type, ...created, result });
-  }
+  if (created) await afterRowWritten(ctx.hooks ?? null, tx, ctx.db.dialect, type, rowId, 'afterCreate', created);
   if (type.draftAndPublish && query.status !== 'draft')
     await publishDraft(ctx, tx, type, rowId, { documentId, locale });
   return readBack(tx, ctx, type, documentId, query);
 }
 
 /**
- * Deletes rows of a type with their components and media links: all at once, or one by one
- * between their `beforeDelete` and `afterDelete` hooks (the row as it was is the after-hook's
- * result), as Strapi deletes a document's versions.
+ * Deletes rows of a type with their components and media links, between their hooks as Strapi
+ * deletes a document's versions (row-hooks.ts `aroundRowDeletes`).
  */
 export async function deleteRows(
   ctx: DocumentContext,
@@ -216,26 +215,10 @@ export async function deleteRows(
 ): Promise<void> {
   const dialect = ctx.db.dialect;
   const writer = { schema: ctx.schema, exec: tx, dialect };
-  const hooks = hooksFor(ctx.hooks, type, DELETE_EVENTS);
-  if (!hooks) {
+  await aroundRowDeletes(hooksFor(ctx.hooks, type, DELETE_EVENTS), tx, dialect, type, ids, async () => {
     await deleteRowTrees(writer, type, ids);
     await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', ids) }));
-    return;
-  }
-  for (const id of ids) {
-    const before = await readRow(tx, dialect, type, id);
-    await aroundRow(
-      hooks,
-      type,
-      { before: 'beforeDelete', after: 'afterDelete' },
-      { where: { id } },
-      async () => {
-        await deleteRowTrees(writer, type, [id]);
-        await tx.run(compileDelete(dialect, { table: type.table, where: isIn('id', [id]) }));
-      },
-      async () => before,
-    );
-  }
+  });
 }
 
 /**
@@ -256,6 +239,7 @@ async function changeDocument(
 ): Promise<Document | null> {
   const dialect = ctx.db.dialect;
   let [rowId] = versionIds(rows, locale, type.draftAndPublish ? 'draft' : undefined);
+  await updateLookupReads(writeReader(ctx, tx), type, documentId, locale, rowId, rows[0]?.id);
   // A write in a locale the document lacks creates that localization, as Strapi does.
   if (rowId === undefined && type.localized && locale !== null && rows.length > 0)
     rowId = (await createLocalization(ctx, tx, type, documentId, locale)) ?? undefined;
@@ -298,10 +282,7 @@ async function changeDocument(
     }),
   );
   await writeRowTree(writer, type, rowId, prepared, false, resolved);
-  if (hooks?.has(type.uid, ['afterUpdate'])) {
-    const result = await readRow(tx, dialect, type, rowId);
-    await hooks.fire({ action: 'afterUpdate', model: type, ...updated, result });
-  }
+  await afterRowWritten(hooks, tx, dialect, type, rowId, 'afterUpdate', updated);
   const publishing = type.draftAndPublish && query.status !== 'draft';
   if (publishing) await publishDraft(ctx, tx, type, rowId, { documentId, locale });
   if (locale !== null) await syncSharedAttributes(ctx, tx, type, documentId, locale, Object.keys(data), publishing);

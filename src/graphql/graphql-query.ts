@@ -52,6 +52,7 @@ export function rootQuery(
       hasPublished(args),
     ),
     search: null,
+    fromSelection: true,
   };
 }
 

@@ -67,6 +67,11 @@ export async function createHttpCache(deps: {
    */
   readonly cluster?: { readonly link: RedisLink; readonly prefix: string } | null;
   readonly onError: (error: unknown) => void;
+  /**
+   * Types whose reads the project's lifecycle hooks see (or change): never answered from what was
+   * remembered (no 304 before reading, no kept body), so that every read runs its hooks.
+   */
+  readonly uncached?: (type: ContentType) => boolean;
 }): Promise<HttpCache> {
   const { schema, access, config } = deps;
   checkCacheControlTypes(config, schema);
@@ -94,7 +99,8 @@ export async function createHttpCache(deps: {
     return redis ? redis.get(key, entry.version) : null;
   };
 
-  const sharedContext = shared && { config, access, versions: shared, entries, redis, readableTypes };
+  const uncached = deps.uncached ?? (() => false);
+  const sharedContext = shared && { config, access, versions: shared, entries, redis, readableTypes, uncached };
   return {
     listener: shared?.listener ?? versions.listener,
     afterBumps(routes) {
@@ -108,7 +114,7 @@ export async function createHttpCache(deps: {
       const cacheHeaders = cacheHeadersFor(config, read.type);
       return async (request, caller) => {
         const headers = cacheHeaders(caller);
-        const permission = config.revalidate ? access.permissionKey(caller) : null;
+        const permission = config.revalidate && !uncached(read.type) ? access.permissionKey(caller) : null;
         const key = permission === null ? null : requestKey(read.action, request, permission);
         const known = key === null ? undefined : entries.get(key);
         const fresh = known !== undefined && versions.versionOf(known.types) === known.version;

@@ -21,6 +21,8 @@ export interface SharedReadContext {
   readonly redis: RedisBodies | null;
   /** The types `caller`'s read of `type` with `query` takes rows from, or null (never kept). */
   readableTypes(type: ContentType, query: Query, caller: Principal): readonly string[] | null;
+  /** Types never answered from what was remembered (their reads run lifecycle hooks). */
+  uncached(type: ContentType): boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function sharedRead(
   const cacheHeaders = cacheHeadersFor(config, read.type);
   return async (request, caller) => {
     const headers = cacheHeaders(caller);
-    const permission = config.revalidate ? access.permissionKey(caller) : null;
+    const permission = config.revalidate && !context.uncached(read.type) ? access.permissionKey(caller) : null;
     const key = permission === null ? null : requestKey(read.action, request, permission);
     const known = key === null ? undefined : entries.get(key);
     let query: Query | undefined;

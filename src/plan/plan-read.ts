@@ -43,13 +43,26 @@ const fieldColumns = boundedCachePerModel<ContentType, SelectColumn[]>(FIELD_LIS
 /** Every output column of a type, built once per (type, alias): most reads ask for all fields. */
 const allColumns = memoizePerModel((type: ContentType, alias: string) => listDocumentColumns(type, null, alias));
 
-function listDocumentColumns(type: ContentType, fields: readonly string[] | null, alias: string): SelectColumn[] {
+/**
+ * Every column of a row as Strapi's database layer returns it (a lifecycle hook's `event.result`):
+ * `id`, `documentId` and every scalar attribute, private ones and passwords included.
+ */
+export const rowColumns = memoizePerModel((type: ContentType, alias: string) =>
+  listDocumentColumns(type, null, alias, true),
+);
+
+function listDocumentColumns(
+  type: ContentType,
+  fields: readonly string[] | null,
+  alias: string,
+  withPrivate = false,
+): SelectColumn[] {
   const columns: SelectColumn[] = [
     { column: { alias, column: 'id' }, as: 'id', kind: 'integer' },
     { column: { alias, column: 'document_id' }, as: 'documentId', kind: 'string' },
   ];
   for (const attribute of type.attributes.values()) {
-    if (!isScalar(attribute) || attribute.private || attribute.type === 'password') continue;
+    if (!isScalar(attribute) || (!withPrivate && (attribute.private || attribute.type === 'password'))) continue;
     if (fields !== null && !fields.includes(attribute.name)) continue;
     columns.push({
       column: { alias, column: attribute.column },
@@ -106,12 +119,17 @@ export function readCondition(schema: Schema, type: ContentType, query: Query, d
     query.filters
       ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.filters)
       : null,
-    query.permissionFilter
-      ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.permissionFilter)
-      : null,
+    permissionCondition(schema, type, query),
     query.search !== null ? searchCondition(type, query.search) : null,
     query.publicationFilter !== null ? publicationCondition(type, query.publicationFilter, query.status) : null,
   ]);
+}
+
+/** The rows the caller's permissions cover (`query.permissionFilter`), or null for every row. */
+export function permissionCondition(schema: Schema, type: ContentType, query: Query): Condition | null {
+  return query.permissionFilter
+    ? planFilter({ schema, model: type, alias: ROOT_ALIAS, depth: 0, status: query.status }, query.permissionFilter)
+    : null;
 }
 
 /** SELECT of the documents a list (or, with `documentId`, a single-document) request returns. */

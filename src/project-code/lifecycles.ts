@@ -9,6 +9,12 @@ type Subscriber =
   | { readonly models: ReadonlySet<string> | null; readonly hooks: Readonly<Record<string, unknown>> }
   | { readonly all: (event: unknown) => unknown };
 
+/** A subscriber's hook for one event. */
+interface Handler {
+  readonly subscriber: Subscriber;
+  readonly call: (event: unknown) => unknown;
+}
+
 /** The project's lifecycles: the write path's RowHooks, and `strapi.db.lifecycles`. */
 export interface Lifecycles extends RowHooks {
   /** `strapi.db.lifecycles.subscribe(subscriber)`. */
@@ -73,28 +79,55 @@ export function createLifecycles(files: CodeFiles, schema: Schema): Lifecycles {
     return model;
   };
   const handlers = (uid: string, action: string) =>
-    subscribers.flatMap((subscriber) => {
-      if ('all' in subscriber) return [subscriber.all];
+    subscribers.flatMap((subscriber): Handler[] => {
+      if ('all' in subscriber) return [{ subscriber, call: subscriber.all }];
       if (subscriber.models && !subscriber.models.has(uid)) return [];
       const hook = subscriber.hooks[action];
       return typeof hook === 'function'
-        ? [(event: unknown) => (hook as (e: unknown) => unknown).call(subscriber.hooks, event)]
+        ? [{ subscriber, call: (event) => (hook as (e: unknown) => unknown).call(subscriber.hooks, event) }]
         : [];
     });
+  // Each subscriber has a state of its own per operation (Strapi keeps them in a map by
+  // subscriber): what a before-hook leaves there, its own after-hook finds.
+  const states = new WeakMap<object, Map<Subscriber, Record<string, unknown>>>();
+  const stateOf = (shared: Record<string, unknown>, subscriber: Subscriber) => {
+    let bySubscriber = states.get(shared);
+    if (!bySubscriber) states.set(shared, (bySubscriber = new Map()));
+    let state = bySubscriber.get(subscriber);
+    if (!state) bySubscriber.set(subscriber, (state = {}));
+    return state;
+  };
+  // What each uid has hooks for, worked out once per uid and dropped when a subscriber is added:
+  // `has` runs before every read and write, and allocates nothing once its uid is known.
+  const known = new Map<string, ReadonlySet<string>>();
+  const actionsOf = (uid: string): ReadonlySet<string> => {
+    let actions = known.get(uid);
+    if (!actions) {
+      actions = new Set(ACTIONS.filter((action) => handlers(uid, action).length > 0));
+      known.set(uid, actions);
+    }
+    return actions;
+  };
   return {
     any: () => subscribers.length > 0,
-    has: (uid, actions) => actions.some((action) => handlers(uid, action).length > 0),
+    has(uid, actions) {
+      const hooked = actionsOf(uid);
+      for (const action of actions) if (hooked.has(action)) return true;
+      return false;
+    },
     async fire(event: RowEvent) {
-      const shown = {
-        action: event.action,
-        model: modelOf(event.model),
-        params: event.params,
-        state: event.state,
-        ...(event.result !== undefined && { result: event.result }),
-      };
-      for (const handler of handlers(event.model.uid, event.action)) await handler(shown);
+      const model = modelOf(event.model);
+      for (const { subscriber, call } of handlers(event.model.uid, event.action))
+        await call({
+          action: event.action,
+          model,
+          params: event.params,
+          state: stateOf(event.state, subscriber),
+          ...(event.result !== undefined && { result: event.result }),
+        });
     },
     subscribe(subscriber) {
+      known.clear();
       if (typeof subscriber === 'function') {
         subscribers.push({ all: subscriber as (event: unknown) => unknown });
         return;

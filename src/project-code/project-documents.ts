@@ -130,11 +130,7 @@ async function deleteDocument(
   documentId: string,
   query: ReturnType<typeof queryOfParams>,
 ): Promise<{ documentId: string; entries: Document[] }> {
-  const versions: Document[] = [];
-  for (const status of type.draftAndPublish ? (['draft', 'published'] as const) : (['draft'] as const)) {
-    const found = await service.findOne(type, documentId, { ...query, status, populate: [] }, TRUSTED_CODE);
-    if (found) versions.push(found);
-  }
+  const versions = await service.versions(type, documentId, query);
   const removed = await service.delete(type, documentId, query, TRUSTED_CODE);
   return { documentId, entries: removed ? versions : [] };
 }

@@ -1,10 +1,9 @@
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
-import { planFilter } from '../plan/plan-filters.js';
 import { planSort } from '../plan/plan-sort.js';
+import { planWhere } from '../plan/plan-where.js';
 import type { Condition, OrderTerm, SelectColumn } from '../plan/plan-types.js';
 import { valueKindOf } from '../plan/value-kind.js';
-import { normalizeFilters } from '../query/normalize-filters.js';
 import type { SortTerm } from '../query/query-types.js';
 import { getModel, isScalar, type Model, type Schema } from '../schema/types.js';
 
@@ -24,23 +23,12 @@ export function queryError(uid: string, message: string, details: Record<string,
 export function whereCondition(schema: Schema, model: Model, where: unknown, alias: string): Condition | null {
   if (where === undefined || where === null) return null;
   if (!isRecord(where) && !Array.isArray(where)) throw queryError(model.uid, '`where` must be an object');
-  let node;
   try {
-    node = normalizeFilters(schema, model, withoutDates(where), 'where', 'query-engine');
+    return planWhere(schema, model, where, alias);
   } catch (error) {
     if (error instanceof ValidationError) throw queryError(model.uid, error.message, error.details);
     throw error;
   }
-  return node ? planFilter({ schema, model, alias, depth: 0, status: null }, node) : null;
-}
-
-/** `where` with every Date as its ISO string: project code compares datetimes with Dates, the filter normalizer reads text. */
-function withoutDates(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(withoutDates);
-  if (isRecord(value))
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutDates(inner)]));
-  return value;
 }
 
 /** The fields a row has as the Query Engine returns it: `id`, `documentId` (content types), every scalar attribute. */

@@ -166,7 +166,7 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
         await hooks?.before();
         const id = await insertRow(reader, model, rowData(schema, model, p.data, 'create', deps.now()));
         const [created] = await rowsWhere(reader, model, idWhere(id), true);
-        const result = await readBack(reader, id, p.select, p.populate);
+        const result = await readBack(reader, idWhere(id), p.select, p.populate);
         await hooks?.after(result);
         return { found: result, written: created ? [created] : [] };
       });
@@ -206,7 +206,7 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
         if (!target) return { found: null, written: [] };
         await updateRow(reader, model, target.id, row);
         const [after] = await rowsWhere(reader, model, idWhere(target.id), true);
-        const result = await readBack(reader, target.id, p.select, p.populate);
+        const result = await readBack(reader, idWhere(target.id), p.select, p.populate);
         await hooks?.after(result);
         return { found: result, written: [target, ...(after ? [after] : [])] };
       });
@@ -256,7 +256,7 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
         const select = p.select;
         const withId =
           select === undefined || select === null ? select : ['id', ...(Array.isArray(select) ? select : [select])];
-        const entity = await readBack(reader, target.id, withId, p.populate);
+        const entity = await readBack(reader, idWhere(target.id), withId, p.populate, p.where);
         await deleteRows(reader, model, [target.id]);
         await hooks?.after(entity);
         return { found: entity, written: [target] };
@@ -285,8 +285,22 @@ function engineOf(deps: QueryEngineDeps, model: Model): QueryEngineApi {
     },
   };
 
-  async function readBack(reader: RowReader, id: number, select: unknown, populate: unknown): Promise<FoundRow | null> {
-    const [found] = await findRows(reader, model, { where: { id }, select, populate }, 1);
-    return found ?? null;
+  /**
+   * The row a write returns, read back as Strapi's entity manager reads it: a findOne (its events
+   * fired, with `where` the row's id, or the delete's own `where`) of the `select`ed columns and
+   * `populate`d attributes.
+   */
+  function readBack(
+    reader: RowReader,
+    where: { id: number },
+    select: unknown,
+    populate: unknown,
+    shownWhere: unknown = where,
+  ): Promise<FoundRow | null> {
+    const shown = { where: shownWhere, ...(select != null && { select }), ...(populate != null && { populate }) };
+    return read('beforeFindOne', 'afterFindOne', shown, async () => {
+      const [found] = await findRows(reader, model, { where, select, populate }, 1);
+      return found ?? null;
+    });
   }
 }

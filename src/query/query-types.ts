@@ -99,4 +99,10 @@ export interface Query {
    * sanitizing the caller's. Absent or null: every row.
    */
   readonly permissionFilter?: FilterNode | null;
+  /**
+   * GraphQL's reads: `fields` and `populate` come from the selection set, not from the caller's
+   * params. Strapi's GraphQL reads whole rows and then each relation, so a read's lifecycle hooks
+   * see whole rows, with no `select` or `populate` in their params, and relations are read after them.
+   */
+  readonly fromSelection?: true;
 }

@@ -64,3 +64,21 @@ export async function takeEvents(server: TestServer): Promise<string[]> {
   await server.request('DELETE', '/api/hooks/events');
   return response.json.events as string[];
 }
+
+/** One read event as the fixture's function subscriber recorded it (src/utils/reads.js). */
+export interface RecordedRead {
+  readonly action: string;
+  readonly uid: string;
+  readonly params: Record<string, unknown> | null;
+  /** `absent` (a before-hook), null, a count, `{ keys }` of a row, `{ rows, keys }` of rows found. */
+  readonly result: unknown;
+  readonly state: Record<string, unknown>;
+}
+
+/** The read events the fixture's function subscriber recorded since the last call (then cleared). */
+export async function takeReads(server: TestServer): Promise<RecordedRead[]> {
+  const response = await server.request('GET', '/api/hooks/reads');
+  if (response.status !== 200) throw new Error(`GET /api/hooks/reads: ${response.status} ${response.text}`);
+  await server.request('DELETE', '/api/hooks/reads');
+  return response.json.reads as RecordedRead[];
+}
