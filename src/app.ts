@@ -92,10 +92,8 @@ export interface App {
 export async function createApp(loaded: Project, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? (() => new Date());
-  // The project code's lifecycles and Document Service middlewares, loaded only for projects that have code.
-  const hooks = loaded.code
-    ? (await import('./project-code/project-hooks.js')).createProjectHooks(loaded.code, loaded.schema)
-    : null;
+  // The project code's lifecycles and Document Service middlewares (registered while it loaded), for projects that have code.
+  const hooks = loaded.code?.hooks ?? null;
   const opened = await openDatabase(loaded.config.database, options.onQuery);
   // Project code's hooks write inside the writes that fire them: their transactions join the open one.
   const db = hooks ? joinNestedTransactions(opened, () => hooks.lifecycles.any()) : opened;
@@ -232,25 +230,32 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             reloadRoles: rolesChanged,
             hooks,
             leads: () => cluster.leads(),
+            limiter,
+            // Plugins' admin routes sign in as the admin API does (loaded on first use).
+            adminAuth: async () => (await loadAdmin()).auth,
           })
         : null;
     if (code) undo.push(() => code.destroy());
     const contentRoutes = contentApiRoutes({ config, schema: project.schema, service, cache });
+    // The plugins Cairn serves (a project's extensions may send some of their routes through its code).
+    const pluginRoutes = [
+      ...authRoutes(auth, config),
+      ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
+      ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
+      ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
+      ...uploadRoutes({
+        upload: upload.context,
+        config,
+        access,
+        read,
+        fileType: upload.fileType,
+        tempRoot: upload.tempRoot,
+      }),
+    ];
     const guarded = guardRoutes(
       withEtags([
         ...(code ? code.contentRoutes(contentRoutes) : contentRoutes),
-        ...authRoutes(auth, config),
-        ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
-        ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
-        ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
-        ...uploadRoutes({
-          upload: upload.context,
-          config,
-          access,
-          read,
-          fileType: upload.fileType,
-          tempRoot: upload.tempRoot,
-        }),
+        ...(code ? code.pluginRoutes(pluginRoutes) : pluginRoutes),
       ]),
       access,
       limiter,
