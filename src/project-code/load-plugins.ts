@@ -123,7 +123,11 @@ async function loadPlugin(
       ),
     );
   const server = completed(exported, source.name, entry);
-  server.config = settlePluginConfig(source.name, exported.config, source.userConfig, env);
+  try {
+    server.config = settlePluginConfig(source.name, exported.config, source.userConfig, env);
+  } catch (error) {
+    throw inPlugin(source.name, error as Error);
+  }
   return { name: source.name, kind: source.kind, dir: source.dir, entry, extension: null, server };
 }
 

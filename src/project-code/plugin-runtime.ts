@@ -3,7 +3,7 @@ import { countAuthRequest } from '../api/guard.js';
 import { ProjectError, RateLimitError } from '../core/errors.js';
 import type { Schema } from '../schema/types.js';
 import type { RateLimitCounter } from '../users-permissions/rate-limiter.js';
-import type { CairnPlugins } from './cairn-plugins.js';
+import type { CairnPlugins, CairnRouteMatch } from './cairn-plugins.js';
 import type { CodeRegistry } from './code-registry.js';
 import { runHook, type Hook } from './index-hooks.js';
 import { requestOf, type ProjectContext } from './koa-context.js';
@@ -52,7 +52,7 @@ export function sortPluginRoutes(options: {
     }
     for (const route of routes) {
       const match = plugin.kind === 'cairn' ? options.cairn.match(plugin.name, route) : null;
-      if (match?.configUnchanged && isDefaultAction(route, options)) {
+      if (match && keepsNative(route, match, options)) {
         native.add(match.key);
         continue;
       }
@@ -63,11 +63,13 @@ export function sortPluginRoutes(options: {
   return { native, pipeline };
 }
 
-function isDefaultAction(
+/** Whether a route of Cairn's own plugins is still as Cairn lists it, with the default action: Cairn's handler serves it. */
+function keepsNative(
   route: ProjectRoute,
+  match: CairnRouteMatch,
   options: { readonly cairn: CairnPlugins; readonly registry: CodeRegistry },
 ): boolean {
-  if (!route.controller || !route.action) return false;
+  if (!match.configUnchanged || !route.controller || !route.action) return false;
   const controller = options.registry.controller(route.controller);
   const fallback = options.cairn.defaultAction(route.controller, route.action);
   return fallback !== undefined && controller?.[route.action] === fallback;
@@ -117,4 +119,41 @@ export function pluginSummary(loaded: LoadedPlugins): string[] {
     ...(extensions.length > 0 ? [`plugin extensions: ${extensions.join(', ')}`] : []),
     ...(loaded.disabled.length > 0 ? [`plugins turned off in config/plugins: ${loaded.disabled.join(', ')}`] : []),
   ];
+}
+
+/**
+ * The plugins' routes as `routes:list` prints them, from the loaded code: each project plugin's
+ * (`GET /api/todo/tasks  plugin::todo.task.find  (plugin todo)`), and the routes of Cairn's own
+ * plugins that an extension changes or adds (`(extension)`); `extended` names those plugins, whose
+ * routes are all listed here (a route an extension removed is absent).
+ */
+export function pluginRouteLines(
+  plugins: readonly LoadedPlugin[],
+  options: {
+    readonly cairn: CairnPlugins;
+    readonly registry: CodeRegistry;
+    readonly schema: Schema;
+    readonly apiPrefix: string;
+    readonly strapi: unknown;
+  },
+): { readonly lines: string[]; readonly extended: ReadonlySet<string> } {
+  const lines: string[] = [];
+  const extended = new Set<string>();
+  for (const plugin of plugins) {
+    if (plugin.kind === 'cairn' && !plugin.extension) continue;
+    if (plugin.kind === 'cairn') extended.add(plugin.name);
+    for (const route of pluginRouteTable(plugin, options.schema, options.apiPrefix, options.strapi)) {
+      const match = plugin.kind === 'cairn' ? options.cairn.match(plugin.name, route) : null;
+      const mark =
+        plugin.kind !== 'cairn'
+          ? `plugin ${plugin.name}${route.type === 'admin' ? ', admin' : ''}`
+          : match && keepsNative(route, match, options)
+            ? null
+            : 'extension';
+      lines.push(
+        `${route.method.padEnd(7)} ${route.path}  ${route.permission ?? 'a function'}${mark ? `  (${mark})` : ''}`,
+      );
+    }
+  }
+  return { lines, extended };
 }

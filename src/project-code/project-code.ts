@@ -13,6 +13,7 @@ import { PLUGIN_ACTIONS } from '../access/actions.js';
 import { createProjectConfig, type ProjectConfig } from './project-config.js';
 import { projectRouteTable, routeActions, typesWithRouteFiles, type ProjectRoute } from './project-routes.js';
 import { createStrapiHandle, type StrapiHandle } from './strapi-handle.js';
+import { projectDirs } from './strapi-object.js';
 import { strapiPackages, type CoreBuilders } from './strapi-packages.js';
 import type { ModelDefinitions } from '../admin/content-manager/cm-strapi-models.js';
 import type { CustomFieldTypes } from '../schema/custom-fields.js';
@@ -233,22 +234,6 @@ export function extensionFiles(dir: string): string[] {
         .filter((name) => /^strapi-server\.[cm]?[jt]s$/.test(name))
         .map((name) => join('src', 'extensions', entry.name, name)),
     );
-}
-
-/** `strapi.dirs` as Strapi 5 gives it for a project run from its sources. */
-export function projectDirs(dir: string): Record<string, unknown> {
-  return {
-    app: {
-      root: dir,
-      src: join(dir, 'src'),
-      api: join(dir, 'src', 'api'),
-      components: join(dir, 'src', 'components'),
-      extensions: join(dir, 'src', 'extensions'),
-      policies: join(dir, 'src', 'policies'),
-      middlewares: join(dir, 'src', 'middlewares'),
-      config: join(dir, 'config'),
-    },
-  };
 }
 
 /** `strapi.log` while the project's files load (the server's logger takes over once it is built). */

@@ -1,3 +1,4 @@
+import { STRAPI_MEMBERS } from './strapi-object.js';
 import { unofferedMember } from './unoffered-member.js';
 
 /** The global `strapi` from the moment project code loads: early members first, the whole object once built. */
@@ -14,8 +15,9 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
 /**
  * The `strapi` global that exists before any plugin file, extension or project file is loaded (some
  * read it then, as Strapi creates it first): until the server is built it answers the `early`
- * members (`config`, `log`, `dirs`) and refuses the others naming the member and the file that
- * used it; once `bind` is called it is the server's own `strapi` object.
+ * members (`config`, `log`, `dirs`, and what register may use: register-phase.ts) and refuses the
+ * others naming the member and the file that used it (saying so when the server's `strapi` has
+ * it); once `bind` is called it is the server's own `strapi` object.
  */
 export function createStrapiHandle(early: Readonly<Record<string, unknown>>, projectDir: string): StrapiHandle {
   let bound: Record<string, unknown> | null = null;
@@ -24,8 +26,11 @@ export function createStrapiHandle(early: Readonly<Record<string, unknown>>, pro
       if (bound) return Reflect.get(bound, key);
       if (typeof key === 'symbol' || PROBED.has(key)) return undefined;
       if (key in early) return early[key];
+      // A member the server's strapi has is only early; any other is not offered at all.
       throw unofferedMember(
-        `strapi.${key} while the project's files load (it exists once the server is built)`,
+        STRAPI_MEMBERS.has(key)
+          ? `strapi.${key} before the server is built (while the files load and in register, the database is not open yet, as in Strapi)`
+          : `strapi.${key}`,
         projectDir,
       );
     },

@@ -2,23 +2,18 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { putStoreJson, readStoreJson } from '../db/core-store.js';
 import { inOneTransaction } from '../db/nested-transactions.js';
-import type { EmailTransport } from '../email/email-transport.js';
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
-import type { LocaleEntry } from '../i18n/locales.js';
-import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
-import { bearerToken } from '../access/principal.js';
 import type { Config } from '../config/config.js';
 import type { ProjectCron } from './cron.js';
 import type { EntityService } from './entity-service.js';
 import type { ProjectConfig } from './project-config.js';
 import type { ProjectDocuments } from './project-documents.js';
-import type { ProjectContext } from './koa-context.js';
 import type { QueryEngineApi } from './query-engine.js';
 import { unofferedMember } from './unoffered-member.js';
 import type { CustomFieldsRegistry } from './custom-fields-registry.js';
 import type { PluginModules } from './plugin-modules.js';
-import { projectDirs } from './project-code.js';
+import { join } from 'node:path';
 
 /** What the `strapi` object is built from: Cairn's services, never copies of them. */
 export interface StrapiObjectDeps {
@@ -33,9 +28,6 @@ export interface StrapiObjectDeps {
   /** Strapi-shaped schemas (`strapi.contentTypes`, `strapi.components`), by uid. */
   readonly contentTypes: Readonly<Record<string, unknown>>;
   readonly components: Readonly<Record<string, unknown>>;
-  readonly auth: AuthContext;
-  readonly mail: EmailTransport;
-  readonly locales: () => Promise<LocaleEntry[]>;
   /** `strapi.service(uid)` / `strapi.controller(uid)`: the project's, or the core ones. */
   service(uid: string): object | undefined;
   controller(uid: string): object | undefined;
@@ -54,6 +46,29 @@ export interface StrapiObjectDeps {
   /** Plugin packages' folders: a refused member used there names its file too. */
   readonly packageRoots: readonly string[];
 }
+
+/** The members of the `strapi` object (createStrapiObject): what code that ran too early may use later. */
+export const STRAPI_MEMBERS: ReadonlySet<string> = new Set([
+  'documents',
+  'config',
+  'log',
+  'contentTypes',
+  'components',
+  'getModel',
+  'contentType',
+  'service',
+  'controller',
+  'plugin',
+  'plugins',
+  'customFields',
+  'contentAPI',
+  'store',
+  'cron',
+  'entityService',
+  'db',
+  'query',
+  'dirs',
+]);
 
 /** Members read as absent rather than refused: what promise, inspection and interop code probe. */
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', '__esModule']);
@@ -197,5 +212,21 @@ function logFacade(logger: Logger): Record<string, (...args: unknown[]) => void>
     fatal: line('fatal'),
     http: line('info'),
     verbose: line('debug'),
+  };
+}
+
+/** `strapi.dirs` as Strapi 5 gives it for a project run from its sources. */
+export function projectDirs(dir: string): Record<string, unknown> {
+  return {
+    app: {
+      root: dir,
+      src: join(dir, 'src'),
+      api: join(dir, 'src', 'api'),
+      components: join(dir, 'src', 'components'),
+      extensions: join(dir, 'src', 'extensions'),
+      policies: join(dir, 'src', 'policies'),
+      middlewares: join(dir, 'src', 'middlewares'),
+      config: join(dir, 'config'),
+    },
   };
 }
