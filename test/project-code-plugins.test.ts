@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseCliArgs } from '../src/cli/cli-args.js';
 import { listRoutesCommand } from '../src/cli/list-commands.js';
 import { loadProject } from '../src/project/load-project.js';
 import { filePart, multipart } from './support/multipart.js';
@@ -328,7 +329,7 @@ describe('plugins whose server part cannot run stop the start', () => {
   it.each(CODE_LANGUAGES)("%s: routes:list lists the plugins' routes and the extensions' changes", async (language) => {
     const lines: string[] = [];
     await listRoutesCommand(
-      { command: 'routes:list', dir: projectWith(language, (files) => files), permissions: [], json: false },
+      parseCliArgs(['routes:list', '--dir', projectWith(language, (files) => files)]),
       (line) => void lines.push(line.replace(/ +/g, ' ')),
     );
     expect(lines).toEqual(
