@@ -60,16 +60,23 @@ describe('discoverPlugins: the plugins whose server code Strapi 5 loads', () => 
     expect(found.disabled).toEqual(['menus']);
   });
 
-  it('refuses a declared plugin it cannot find, and a plugin name not in kebab-case', () => {
+  it('warns of a plugin enabled but not installed, and refuses a missing folder or a name not in kebab-case', () => {
     const dir = project({ 'package.json': { dependencies: {} } });
-    expect(() => discoverPlugins(dir, { seo: { enabled: true } })).toThrow(
-      /config\/plugins enables the plugin seo, but no installed package is the Strapi plugin seo/,
-    );
+    expect(
+      discoverPlugins(dir, { seo: { enabled: true }, menus: { enabled: true, resolve: 'strapi-plugin-menus' } }),
+    ).toEqual({
+      plugins: [],
+      disabled: [],
+      missing: [
+        "config/plugins enables the plugin seo, but no installed package of the project's dependencies is the Strapi plugin seo: its server part does not run; install it (npm install in the project), or set seo: { enabled: false }",
+        'config/plugins enables the plugin menus, but its package strapi-plugin-menus is not installed in the project: its server part does not run; install it (npm install in the project), or set menus: { enabled: false }',
+      ],
+    });
     expect(() => discoverPlugins(dir, { todo: { enabled: true, resolve: './src/plugins/todo' } })).toThrow(
       "config/plugins: todo.resolve ./src/plugins/todo couldn't be resolved (no such folder in the project)",
     );
     expect(() => discoverPlugins(dir, { myPlugin: { enabled: true, resolve: '.' } })).toThrow(/not in kebab-case/);
-    expect(discoverPlugins(dir, { seo: { enabled: false } }).plugins).toEqual([]);
+    expect(discoverPlugins(dir, { seo: { enabled: false } })).toEqual({ plugins: [], disabled: ['seo'], missing: [] });
   });
 });
 

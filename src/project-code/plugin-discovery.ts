@@ -18,10 +18,12 @@ export interface PluginSource {
   readonly userConfig: Readonly<Record<string, unknown>>;
 }
 
-/** The plugins the project enables, and those it turns off (`enabled: false`). */
+/** The plugins the project enables, those it turns off (`enabled: false`), and those it enables that are not installed. */
 export interface EnabledPlugins {
   readonly plugins: readonly PluginSource[];
   readonly disabled: readonly string[];
+  /** One warning per plugin `config/plugins` enables that the project has not installed: its server part cannot run. */
+  readonly missing: readonly string[];
 }
 
 /**
@@ -49,7 +51,9 @@ const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  * (a local folder or a package named in `resolve`, or an installed plugin enabled by name), then the
  * project's `package.json` dependencies that are Strapi plugins (`strapi.kind: "plugin"`) and are
  * installed. An entry with `enabled: false` turns a plugin off; Cairn's own plugins are skipped.
- * A declared plugin that cannot be found stops the start, saying how to fix it.
+ * A plugin enabled by name or package that is not installed is listed in `missing` (Strapi would
+ * not start; Cairn serves the rest, as it did before it ran plugins, and says so); a `resolve` to a
+ * folder of the project that does not exist stops the start.
  *
  *   todo: { enabled: true, resolve: './src/plugins/todo', config: { … } } → { name: 'todo', kind: 'local', … }
  */
@@ -58,6 +62,7 @@ export function discoverPlugins(projectDir: string, pluginsConfig: unknown): Ena
   const installed = installedPlugins(projectDir);
   const plugins: PluginSource[] = [];
   const disabled: string[] = [];
+  const missing: string[] = [];
   const taken = new Set<string>();
   for (const [name, raw] of Object.entries(declared)) {
     const entry = typeof raw === 'boolean' ? { enabled: raw } : isRecord(raw) ? raw : {};
@@ -71,7 +76,9 @@ export function discoverPlugins(projectDir: string, pluginsConfig: unknown): Ena
       throw new ProjectError(`config/plugins: plugin name "${name}" is not in kebab-case (an-example-of-kebab-case)`);
     const userConfig = isRecord(entry.config) ? entry.config : {};
     if (typeof entry.resolve === 'string') {
-      plugins.push({ ...resolveDeclared(projectDir, name, entry.resolve), name, userConfig });
+      const found = resolveDeclared(projectDir, name, entry.resolve);
+      if (found) plugins.push({ ...found, name, userConfig });
+      else missing.push(notInstalled(name, entry.resolve));
       taken.add(name);
       continue;
     }
@@ -80,18 +87,29 @@ export function discoverPlugins(projectDir: string, pluginsConfig: unknown): Ena
       plugins.push({ ...found, userConfig });
       taken.add(name);
     } else if (entry.enabled === true) {
-      throw new ProjectError(
-        `config/plugins enables the plugin ${name}, but no installed package is the Strapi plugin ${name} ` +
-          `(none of package.json's dependencies, or give its folder as resolve): install it in the project, or set ${name}: { enabled: false }`,
-      );
+      missing.push(notInstalled(name, null));
     }
   }
   for (const plugin of installed.values()) if (!taken.has(plugin.name)) plugins.push(plugin);
-  return { plugins, disabled };
+  return { plugins, disabled, missing };
 }
 
-/** A `resolve` of `config/plugins`: a folder of the project (`./src/plugins/x`, an absolute path) or a package name. */
-function resolveDeclared(projectDir: string, name: string, target: string): Omit<PluginSource, 'name' | 'userConfig'> {
+function notInstalled(name: string, resolve: string | null): string {
+  const which = resolve
+    ? `its package ${resolve} is not installed in the project`
+    : `no installed package of the project's dependencies is the Strapi plugin ${name}`;
+  return `config/plugins enables the plugin ${name}, but ${which}: its server part does not run; install it (npm install in the project), or set ${name}: { enabled: false }`;
+}
+
+/**
+ * A `resolve` of `config/plugins`: a folder of the project (`./src/plugins/x`, an absolute path; a
+ * missing one stops the start) or a package name (null when it is not installed).
+ */
+function resolveDeclared(
+  projectDir: string,
+  name: string,
+  target: string,
+): Omit<PluginSource, 'name' | 'userConfig'> | null {
   if (target.startsWith('.') || target.startsWith('/')) {
     const dir = resolve(projectDir, target);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -101,11 +119,7 @@ function resolveDeclared(projectDir: string, name: string, target: string): Omit
     return { dir, kind: 'local', packageInfo: readPackage(dir) };
   }
   const dir = packageDir(projectDir, target);
-  if (dir === null)
-    throw new ProjectError(
-      `config/plugins: ${name}.resolve ${target} couldn't be resolved: install the package in the project (npm install ${target}), or set ${name}: { enabled: false }`,
-    );
-  return { dir, kind: 'package', packageInfo: readPackage(dir) };
+  return dir === null ? null : { dir, kind: 'package', packageInfo: readPackage(dir) };
 }
 
 /** The installed dependencies of the project's package.json that are Strapi plugins, by plugin name. */

@@ -88,7 +88,12 @@ export async function loadProjectCode(options: {
   readonly buildModel: (plugins: LoadedPlugins | null, registered: CustomFieldTypes | null) => Schema;
   /** The project's model files as written (`strapi.contentTypes` shows them as Strapi registers them). */
   readonly modelFiles: ModelDefinitions;
-}): Promise<{ readonly code: ProjectCode | null; readonly schema: Schema }> {
+}): Promise<{
+  readonly code: ProjectCode | null;
+  readonly schema: Schema;
+  /** What of the plugins cannot run (one enabled but not installed), for the start-up log. */
+  readonly warnings: readonly string[];
+}> {
   const { dir } = options;
   let builders: CoreBuilders | null = null;
   const coreBuilders = (): CoreBuilders => {
@@ -111,7 +116,7 @@ export async function loadProjectCode(options: {
     const middlewareList = options.rawConfig.middlewares;
     const anyPlugin = enabled.plugins.length > 0 || extensionFiles(dir).length > 0;
     if (!hasCode(files) && !ownMiddlewares(middlewareList) && !anyPlugin)
-      return { code: null, schema: options.buildModel(null, new Map()) };
+      return { code: null, schema: options.buildModel(null, new Map()), warnings: enabled.missing };
     const other = await loadOtherConfigFiles(dir, options.env, options.nodeEnv, {
       transpileCache: options.transpileCache,
     });
@@ -169,6 +174,7 @@ export async function loadProjectCode(options: {
     done = true;
     return {
       schema,
+      warnings: enabled.missing,
       code: {
         files,
         plugins,

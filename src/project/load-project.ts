@@ -87,7 +87,11 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
       onWarning: (warning) => modelWarnings.push(warning),
     });
   };
-  const { code, schema: model } = await loadProjectCode({
+  const {
+    code,
+    schema: model,
+    warnings: pluginWarnings,
+  } = await loadProjectCode({
     dir: root,
     apiPrefix: config.api.prefix,
     rawConfig,
@@ -119,6 +123,7 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     warnings: [
       projectEnv.warning,
       databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME),
+      ...pluginWarnings,
       ...builtinWarnings,
       ...modelWarnings,
     ].filter((w): w is string => w !== undefined),
