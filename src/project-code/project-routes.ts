@@ -50,8 +50,9 @@ export const ROUTE_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['GET'
 /**
  * Every route of the project's route files, in Strapi's order (API folders by name, files by
  * name): a core router (`createCoreRouter(uid, { prefix, only, except, config })`) gives the
- * type's core routes, a plain `{ prefix?, routes }` its own. The path is the API prefix + the
- * route's `config.prefix` if it has one, else the router's prefix + the route's path.
+ * type's core routes, a plain `{ prefix?, routes }` its own. The path is the API prefix, the
+ * router's prefix unless the route's config has a `prefix` (Strapi 5 then mounts it beside the
+ * router, whatever the value), and the route's path.
  *
  *   shop.ts { prefix: '/shop', routes: [{ path: '/info', handler: 'shop.info' }] } → GET /api/shop/info → api::shop.shop.info
  */
