@@ -13,7 +13,7 @@ import { buildSchema } from '../schema/build-schema.js';
 import type { Schema } from '../schema/types.js';
 import { loadProjectCode, type ProjectCode } from '../project-code/project-code.js';
 import type { LoadedPlugins } from '../project-code/load-plugins.js';
-import type { CustomFieldType, CustomFieldTypes } from '../schema/custom-fields.js';
+import { customFieldTypes, type CustomFieldType, type CustomFieldTypes } from '../schema/custom-fields.js';
 import type { RawModelFile } from '../schema/raw-types.js';
 import { applyPluginExtensions } from './plugin-extensions.js';
 import { listIgnoredCodeFiles, readModelFiles, readPluginExtensions } from './read-model-files.js';
@@ -65,8 +65,15 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
   const modelWarnings: string[] = [];
   let builtinWarnings: string[] = [];
   // The model: Cairn's built-in types (as the project's extensions change them), the plugins'
-  // content types and the project's own.
-  const buildModel = (plugins: LoadedPlugins | null, registered: CustomFieldTypes | null) => {
+  // content types and the project's own. Built before register (a custom field nothing declares yet
+  // stored as JSON), then again after it when register declared custom fields or some were pending.
+  let provisional: {
+    readonly schema: Schema;
+    readonly plugins: LoadedPlugins | null;
+    readonly pending: boolean;
+  } | null = null;
+  const buildModel = (plugins: LoadedPlugins | null, registered: CustomFieldTypes | null): Schema => {
+    if (registered?.size === 0 && provisional?.plugins === plugins && !provisional.pending) return provisional.schema;
     const changed = new Map((plugins?.builtinTypes ?? []).map((type) => [type.uid, type]));
     const builtins = applyPluginExtensions(
       [...BUILTIN_CONTENT_TYPES.map((type) => changed.get(type.uid) ?? type), ...(plugins?.contentTypes ?? [])],
@@ -74,18 +81,20 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     );
     builtinWarnings = builtins.warnings;
     const types = [...builtins.contentTypes, ...files.contentTypes];
-    // A custom field a plugin registers is declared by its register(), which runs on this first model.
-    const customFields = new Map([
-      ...(registered === null ? pendingCustomFields([...types, ...files.components]) : []),
-      ...config.customFields,
-      ...(registered ?? []),
-    ]);
+    const known = customFieldTypes(config.customFields);
+    const pending =
+      registered === null
+        ? pendingCustomFields([...types, ...files.components]).filter(([uid]) => !known.has(uid))
+        : [];
+    const customFields = new Map([...pending, ...config.customFields, ...(registered ?? [])]);
     modelWarnings.length = 0;
-    return buildSchema(types, files.components, {
+    const schema = buildSchema(types, files.components, {
       privateAttributes: config.api.privateAttributes,
       customFields,
       onWarning: (warning) => modelWarnings.push(warning),
     });
+    if (registered === null) provisional = { schema, plugins, pending: pending.length > 0 };
+    return schema;
   };
   const {
     code,
