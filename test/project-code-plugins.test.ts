@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseCliArgs } from '../src/cli/cli-args.js';
 import { listRoutesCommand } from '../src/cli/list-commands.js';
@@ -14,7 +16,7 @@ import {
   type CodeLanguage,
 } from './support/project-code.js';
 import { DOC, ID, TS } from './support/shapes.js';
-import type { TestServer } from './support/test-server.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
 
 /*
  * Issue 39, points 1, 2 and 6, through HTTP on the plugin-code fixtures (test/fixtures/projects/
@@ -55,7 +57,7 @@ for (const database of inject('databases'))
         // a route with auth: false, through the plugin's own middleware
         expect(ok(info)).toEqual({
           events: ['register', 'bootstrap'],
-          config: { greeting: 'Bonjour', limits: { maxOpen: 2, pageSize: 10 }, mode: 'standard' },
+          config: { greeting: 'Bonjour', limits: { maxOpen: 2, pageSize: 10 }, mode: 'standard', destroyMark: '' },
           limits: { maxOpen: 2, pageSize: 10 },
           fromPlugins: 'Bonjour',
         });
@@ -289,6 +291,20 @@ for (const database of inject('databases'))
         });
       });
     });
+
+describe("a plugin's destroy", () => {
+  it.each(CODE_LANGUAGES)('%s: runs when the server stops, after register and bootstrap', async (language) => {
+    const mark = join(mkdtempSync(join(tmpdir(), 'cairn-todo-')), 'destroyed');
+    const server = await startTestServer({
+      files: { ...fixtureFiles(pluginCodeDir(language)), ...helloPluginPackage() },
+      env: { TODO_DESTROY_MARK: mark },
+    });
+    expect(existsSync(mark)).toBe(false);
+    await server.close();
+    expect(readFileSync(mark, 'utf8')).toBe('register,bootstrap,destroy');
+    rmSync(dirname(mark), { recursive: true, force: true });
+  });
+});
 
 describe('plugins whose server part cannot run stop the start', () => {
   const dirs: string[] = [];
