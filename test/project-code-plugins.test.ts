@@ -96,6 +96,8 @@ for (const database of inject('databases'))
           ],
           meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 }, greeting: 'Bonjour' },
         });
+        // the same through the plugin's core router (createCoreRouter of its type, under its own prefix)
+        expect(ok(await server.request('GET', '/api/todo/core/tasks'))).toEqual(list);
         // an integer custom field refuses what is not one
         const bad = await server.request('POST', '/api/todo/tasks', {
           auth: { jwt: una },
