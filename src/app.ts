@@ -100,10 +100,8 @@ export interface App {
 export async function createApp(loaded: Project, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const now = options.now ?? (() => new Date());
-  // The project code's lifecycles and Document Service middlewares, loaded only for projects that have code.
-  const hooks = loaded.code
-    ? (await import('./project-code/project-hooks.js')).createProjectHooks(loaded.code, loaded.schema)
-    : null;
+  // The project code's lifecycles and Document Service middlewares (registered while it loaded), for projects that have code.
+  const hooks = loaded.code?.hooks ?? null;
   const opened = await openDatabase(loaded.config.database, options.onQuery);
   // Project code's hooks write inside the writes that fire them: their transactions join the open one.
   const db = hooks ? joinNestedTransactions(opened, () => hooks.lifecycles.any()) : opened;
@@ -229,7 +227,9 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
     // The admin API is loaded and built on its first request, not at start: the content API answers sooner.
     let admin: AdminApi | null = null;
     // The conditions admin permissions may carry: Strapi's own two, and those the project's code registers.
-    const conditions = createAdminConditions((message) => logger.error(message));
+    // (registered from the project's `register` on, while it loaded: project-code.ts).
+    const conditions = project.code?.conditions ?? createAdminConditions((message) => logger.error(message));
+    project.code?.reportConditionFailures((message) => logger.error(message));
     // The project's own code (controllers, routes, policies, middlewares, src/index): loaded only for projects that have some.
     const code =
       project.code && hooks
@@ -263,26 +263,32 @@ export async function createApp(loaded: Project, options: AppOptions = {}): Prom
             hooks,
             leads: () => cluster.leads(),
             ...(options.cronClock && { cronClock: options.cronClock }),
-            conditions,
+            limiter,
+            // Plugins' admin routes sign in as the admin API does (loaded on first use).
+            adminAuth: async () => (await loadAdmin()).auth,
           })
         : null;
     if (code) undo.push(() => code.destroy());
     const contentRoutes = contentApiRoutes({ config, schema: project.schema, service, cache });
+    // The plugins Cairn serves (a project's extensions may send some of their routes through its code).
+    const pluginRoutes = [
+      ...authRoutes(auth, config),
+      ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
+      ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
+      ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
+      ...uploadRoutes({
+        upload: upload.context,
+        config,
+        access,
+        read,
+        fileType: upload.fileType,
+        tempRoot: upload.tempRoot,
+      }),
+    ];
     const guarded = guardRoutes(
       withEtags([
         ...(code ? code.contentRoutes(contentRoutes) : contentRoutes),
-        ...authRoutes(auth, config),
-        ...announcingWrites(usersRoutes(auth, config, access, service), changes, 'users-permissions-accounts', now),
-        ...rolesRoutes({ db, known: knownActions(project.schema), now }, config, rolesChanged),
-        ...i18nRoutes(() => listLocales(db, config.i18n.defaultLocale), config),
-        ...uploadRoutes({
-          upload: upload.context,
-          config,
-          access,
-          read,
-          fileType: upload.fileType,
-          tempRoot: upload.tempRoot,
-        }),
+        ...(code ? code.pluginRoutes(pluginRoutes) : pluginRoutes),
       ]),
       access,
       limiter,

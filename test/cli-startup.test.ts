@@ -122,7 +122,7 @@ describe('cairn start says what it opened', () => {
     const result = await cairn('start', '--dir', dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `cairn: The project's content model is invalid:\n- ${SWATCH_SCHEMA}: attribute "rank" uses the custom field "plugin::ranker.rank", whose storage type Cairn does not know (Cairn does not run plugins); declare it in config/custom-fields.js as { 'plugin::ranker.rank': { type: '<type>' } }`,
+      `cairn: The project's content model is invalid:\n- ${SWATCH_SCHEMA}: attribute "rank" uses the custom field "plugin::ranker.rank", whose storage type Cairn does not know (no plugin it runs registered it); declare it in config/custom-fields.js as { 'plugin::ranker.rank': { type: '<type>' } }`,
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });

@@ -73,7 +73,7 @@ describe('custom fields in a project', () => {
       [SWATCH_SCHEMA]: swatchSchemaWith({ rank: { type: 'customField', customField: 'plugin::ranker.rank' } }),
     });
     expect(message).toContain(
-      `${SWATCH_SCHEMA}: attribute "rank" uses the custom field "plugin::ranker.rank", whose storage type Cairn does not know (Cairn does not run plugins); declare it in config/custom-fields.js as { 'plugin::ranker.rank': { type: '<type>' } }`,
+      `${SWATCH_SCHEMA}: attribute "rank" uses the custom field "plugin::ranker.rank", whose storage type Cairn does not know (no plugin it runs registered it); declare it in config/custom-fields.js as { 'plugin::ranker.rank': { type: '<type>' } }`,
     );
     expect(message).toContain('one of biginteger, boolean, date');
   });

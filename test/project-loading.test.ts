@@ -71,10 +71,11 @@ describe('loading a Strapi 5 project folder', () => {
     expect(project.config.database.filename).toBe(join(project.dir, '.tmp/data.db'));
   });
 
-  it("lists the custom code it will not run (extensions, migrations), leaving out the files Strapi's generators wrote unchanged", async () => {
+  it("lists the custom code it will not run (migrations, extensions of plugins it serves without a plugin object), leaving out the files Strapi's generators wrote unchanged", async () => {
     const migration = 'database/migrations/2025.01.01T00.00.00.fill-slugs.js';
     const lifecycles = 'src/api/article/content-types/article/lifecycles.js';
     const extension = 'src/extensions/users-permissions/strapi-server.js';
+    const graphqlExtension = 'src/extensions/graphql/strapi-server.js';
     const controller = 'src/api/article/controllers/article.js';
     const project = await loadProject(
       copyExample({
@@ -82,13 +83,18 @@ describe('loading a Strapi 5 project folder', () => {
         [migration]: 'module.exports = { async up() {} };',
         [lifecycles]: 'module.exports = { beforeCreate() {} };',
         [extension]: 'module.exports = (plugin) => plugin;',
+        [graphqlExtension]: 'module.exports = (plugin) => plugin;',
         [controller]:
           "module.exports = require('@strapi/strapi').factories.createCoreController('api::article.article', () => ({ async find() { return { data: [] }; } }));",
       }),
       {},
     );
-    // src/index, the controller and the lifecycles run now: only what Cairn does not run is listed.
-    expect(project.ignoredFiles).toEqual([migration, extension]);
+    // src/index, the controller, the lifecycles and the users-permissions extension run now: only
+    // what Cairn does not run is listed.
+    expect(project.ignoredFiles).toEqual([migration, graphqlExtension]);
+    expect(project.code?.plugins.plugins.find((plugin) => plugin.name === 'users-permissions')?.extension).toBe(
+      extension,
+    );
     expect(project.code?.files.index?.path).toBe('src/index.js');
     expect(project.code?.files.apis.get('article')?.controllers.get('article')?.path).toBe(controller);
     // The example's other controllers, routes and services are the generator's own: not listed, not loaded.

@@ -49,6 +49,7 @@ export function knownActions(schema: Schema): Set<string> {
     if (type.origin === 'api') for (const action of contentTypeActions(type)) actions.add(action);
   }
   for (const action of schema.routeActions ?? []) actions.add(action);
+  for (const action of schema.removedActions ?? []) actions.delete(action);
   return actions;
 }
 

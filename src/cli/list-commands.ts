@@ -5,6 +5,7 @@ import { uploadRouteTable } from '../api/upload-routes.js';
 import { i18nRouteTable } from '../api/i18n-routes.js';
 import { usersRouteTable } from '../api/users-routes.js';
 import { loadProject } from '../project/load-project.js';
+import { pluginRouteLines } from '../project-code/plugin-runtime.js';
 import type { CliArgs } from './cli-args.js';
 import { nameTable } from './name-table.js';
 import { contentTypeNames, middlewareNames, policyNames } from './strapi-registries.js';
@@ -29,7 +30,9 @@ export async function listMiddlewaresCommand(args: CliArgs, out: Output): Promis
 /**
  * `routes:list`: method, path and permission action of every route. A project's route files
  * replace the core routes of their API's types; their routes are marked `(project code)`, or
- * `(public)` with `auth: false`.
+ * `(public)` with `auth: false`. The plugins' routes follow (`(plugin todo)`), and the routes of
+ * users-permissions, upload or i18n as the project's extensions leave them (`(extension)` where
+ * they change one).
  */
 export async function listRoutesCommand(args: CliArgs, out: Output): Promise<void> {
   const project = await loadProject(args.dir, process.env);
@@ -42,6 +45,15 @@ export async function listRoutesCommand(args: CliArgs, out: Output): Promise<voi
     const marks = [route.core ? null : 'project code', route.config.auth === false ? 'public' : null].filter(Boolean);
     out(`${route.method.padEnd(7)} ${route.path}  ${action}${marks.length > 0 ? `  (${marks.join(', ')})` : ''}`);
   }
+  const plugins = code
+    ? pluginRouteLines(code.plugins.plugins, {
+        cairn: code.cairnPlugins,
+        registry: code.registry,
+        schema: project.schema,
+        apiPrefix: prefix,
+        strapi: code.handle.strapi,
+      })
+    : { lines: [], extended: new Set<string>() };
   for (const route of [
     ...contentRouteTable(project.schema, prefix).filter((route) => !replaced.has(route.type.uid)),
     ...authRouteTable(prefix),
@@ -50,6 +62,9 @@ export async function listRoutesCommand(args: CliArgs, out: Output): Promise<voi
     ...uploadRouteTable(prefix),
     ...i18nRouteTable(prefix),
   ]) {
+    // The routes of a plugin the project extends are listed as the extension leaves them, below.
+    if ([...plugins.extended].some((name) => route.action.startsWith(`plugin::${name}.`))) continue;
     out(`${route.method.padEnd(7)} ${route.path}  ${route.action}`);
   }
+  for (const line of plugins.lines) out(line);
 }

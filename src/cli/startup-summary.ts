@@ -37,8 +37,12 @@ function pluginsLine(config: Project['config']): string {
 }
 
 function projectCodeLine({ ignoredFiles, code }: Project): string {
+  const plugins = code?.plugins.plugins.filter((plugin) => plugin.kind !== 'cairn').map((plugin) => plugin.name) ?? [];
+  const extended = code?.plugins.plugins.filter((plugin) => plugin.extension).map((plugin) => plugin.name) ?? [];
   const runs = code
-    ? 'runs its controllers, services, routes, policies, middlewares and src/index'
+    ? 'runs its controllers, services, routes, policies, middlewares and src/index' +
+      (plugins.length > 0 ? `, plugins (${plugins.join(', ')})` : '') +
+      (extended.length > 0 ? `, extensions (${extended.join(', ')})` : '')
     : "none to run beyond Strapi's generated files";
   if (ignoredFiles.length === 0) return `project code: ${runs}`;
   return `project code: ${runs}; not run yet (${ignoredFiles.length}): ${ignoredFiles.join(', ')}`;

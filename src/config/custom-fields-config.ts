@@ -7,7 +7,7 @@ const UID = /^(?:plugin::[^\s.:]+\.|global::)(?![0-9])[A-Za-z0-9$_-]+$/;
 
 /**
  * `config/custom-fields` → uid → stored type, checked. The file declares the custom fields of
- * plugins Cairn does not know (Cairn runs no plugin code, so it cannot ask the plugin):
+ * plugins Cairn does not run (a plugin whose server part runs registers its own in `register`):
  *
  *     module.exports = {
  *       'plugin::my-plugin.rating': { type: 'integer' },

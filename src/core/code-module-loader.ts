@@ -40,16 +40,24 @@ const RESOLVED_EXTENSIONS = ['', '.ts', '.js', '.cjs', '.mjs', '.mts', '.cts', '
  * answers the stand-in, and the project's TypeScript and ES module files (and the project files
  * they import) are first turned into CommonJS (core/transpile.ts), whose output is kept in
  * `transpileCache` keyed by the file's content: a start whose files did not change transforms
- * nothing. Packages from `node_modules` are required as Node requires them. Each load has
- * its own module table, so a reload sees changed files.
+ * nothing. Packages from `node_modules` are required as Node requires them, but for the files of
+ * `packageRoots` (plugin packages), loaded as the project's are, so that their `require` of
+ * Strapi's packages gets the stand-ins too. Each load has its own module table, so a reload sees
+ * changed files.
  */
 export function createCodeImporter(
   projectDir: string,
   modules: Readonly<Record<string, unknown>>,
   transpileCache: string | null,
+  packageRoots: readonly string[] = [],
 ): CodeImporter {
   const NodeModuleClass = Module as unknown as ModuleClass;
   const root = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
+  const packages = packageRoots.map((dir) => (dir.endsWith(sep) ? dir : dir + sep));
+  /** Whether a file is loaded here (the project's own, or a plugin package's): else Node requires it. */
+  const ownFile = (file: string): boolean =>
+    (file.startsWith(root) && !file.includes(`${sep}node_modules${sep}`)) ||
+    packages.some((dir) => file.startsWith(dir) && !file.slice(dir.length).includes(`node_modules${sep}`));
   const cacheDir = transpileCache !== null && usablePrivateFolder(transpileCache) ? transpileCache : null;
   const table = new Map<string, NodeModule>();
 
@@ -98,8 +106,7 @@ export function createCodeImporter(
     if (Object.prototype.hasOwnProperty.call(modules, id)) return modules[id];
     if (id.startsWith('.') || id.startsWith('/')) {
       const file = resolveFile(resolve(dirname(module.filename), id));
-      if (file && file.startsWith(root) && !file.includes(`${sep}node_modules${sep}`) && !file.endsWith('.json'))
-        return load(file, module);
+      if (file && ownFile(file) && !file.endsWith('.json')) return load(file, module);
     }
     return NodeModuleClass.prototype.require.call(module, id);
   };

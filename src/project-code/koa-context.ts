@@ -10,6 +10,10 @@ import { queryCopy, sameQuery } from './query-copies.js';
 const PRINCIPAL = Symbol('cairn.principal');
 /** The request the context was made from, and its query as project code sees it: made on first read (queryCopy), or set by it. */
 const QUERY_SEEN = Symbol('cairn.querySeen');
+/** The route a project-code chain serves (`GET /api/users/me`). */
+const SERVED_ROUTE = Symbol('cairn.servedRoute');
+/** The caller behind a `ctx.state.auth` object (read back by `strapi.contentAPI.sanitize`). */
+const AUTH_PRINCIPAL = Symbol('cairn.authPrincipal');
 
 interface QuerySeen {
   readonly request: HttpRequest;
@@ -124,6 +128,29 @@ export function createContext(
 /** Records the caller Cairn authenticated for this context (the route's `authenticate` step). */
 export function setPrincipal(ctx: ProjectContext, principal: Principal): void {
   (ctx as unknown as Record<symbol, unknown>)[PRINCIPAL] = principal;
+}
+
+/** Records the route this context is served by, as `METHOD path` with the route's full path. */
+export function setServedRoute(ctx: ProjectContext, key: string): void {
+  (ctx as unknown as Record<symbol, unknown>)[SERVED_ROUTE] = key;
+}
+
+/** The route this context is served by (`GET /api/users/me`), when a project-code chain set it. */
+export function servedRouteOf(ctx: ProjectContext): string | undefined {
+  return (ctx as unknown as Record<symbol, string | undefined>)[SERVED_ROUTE];
+}
+
+/** `auth` (a `ctx.state.auth` object) marked as standing for `principal`; the same object. */
+export function withPrincipal<T extends object>(auth: T, principal: Principal): T {
+  Object.defineProperty(auth, AUTH_PRINCIPAL, { value: principal, enumerable: false });
+  return auth;
+}
+
+/** The caller a `ctx.state.auth` object stands for, when Cairn made it. */
+export function principalOfAuth(auth: unknown): Principal | undefined {
+  return typeof auth === 'object' && auth !== null
+    ? (auth as Record<symbol, Principal | undefined>)[AUTH_PRINCIPAL]
+    : undefined;
 }
 
 /** The caller Cairn authenticated for this context. */

@@ -129,18 +129,23 @@ export function createKoaRunner(
 
 /** A Cairn route as the last step of a Koa chain: its answer is put on the context for the middlewares to see. */
 function cairnRoute(route: Route): Middleware {
-  return async (ctx) => {
-    const response = await route.handle(requestOf(ctx as ProjectContext, ctx.params as Record<string, string>));
-    ctx.status = response.status;
-    for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-    if (response.stream || response.html !== undefined || response.raw !== undefined) {
-      // Kept as it is (a stream, a page, bytes); the middlewares see its status and headers.
-      (ctx as unknown as Record<symbol, HttpResponse>)[ANSWER] = response;
-      ctx.body = response;
-      return;
-    }
-    if (response.body !== undefined) ctx.body = response.body;
-  };
+  return async (ctx) =>
+    answerWith(ctx, await route.handle(requestOf(ctx as ProjectContext, ctx.params as Record<string, string>)));
+}
+
+/**
+ * Puts one of Cairn's answers on a Koa context: its status and headers, and its body (kept whole
+ * when it is a stream, a page or bytes: the runner answers it as it is once the chain has run).
+ */
+export function answerWith(ctx: ProjectContext | Koa.Context, response: HttpResponse): void {
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  if (response.stream || response.html !== undefined || response.raw !== undefined) {
+    (ctx as unknown as Record<symbol, HttpResponse>)[ANSWER] = response;
+    ctx.body = response;
+    return;
+  }
+  if (response.body !== undefined) ctx.body = response.body;
 }
 
 /**

@@ -3,6 +3,7 @@ import { isRecord } from '../core/is-record.js';
 import type { RowAction, RowEvent, RowHooks } from '../documents/row-hooks.js';
 import type { ContentType, Schema } from '../schema/types.js';
 import type { CodeFiles } from './load-code-files.js';
+import type { LoadedPlugin } from './load-plugins.js';
 
 /** A subscriber as `strapi.db.lifecycles.subscribe` takes it: hooks by event (optionally `models`), or one function. */
 type Subscriber =
@@ -45,14 +46,15 @@ const ACTIONS: readonly RowAction[] = [
 ];
 
 /**
- * Strapi's database lifecycles: each content type's `lifecycles.{js,ts}` (registered first, as
- * Strapi loads them with the model) and the subscribers project code adds with
+ * Strapi's database lifecycles: each content type's `lifecycles.{js,ts}` and each plugin content
+ * type's `lifecycles` (registered first, as Strapi loads them with the model) and the subscribers
+ * project code adds with
  * `strapi.db.lifecycles.subscribe({ models, beforeCreate, … })` or a function, called in that order.
  * A hook gets Strapi's event: `action`, `model` (uid, singularName, tableName, attributes),
  * `params` (changes to `params.data` in a before-hook are what is written), `state` (shared by a
  * before and its after) and `result`; it may be async; what it throws aborts the write.
  */
-export function createLifecycles(files: CodeFiles, schema: Schema): Lifecycles {
+export function createLifecycles(files: CodeFiles, schema: Schema, plugins: readonly LoadedPlugin[] = []): Lifecycles {
   const subscribers: Subscriber[] = [];
   for (const [api, code] of files.apis) {
     for (const [name, file] of code.lifecycles) {
@@ -60,6 +62,15 @@ export function createLifecycles(files: CodeFiles, schema: Schema): Lifecycles {
       if (!schema.contentTypes.has(uid)) continue;
       if (!isRecord(file.exports)) throw new ProjectError(`${file.path}: must export an object of lifecycle hooks`);
       subscribers.push({ models: new Set([uid]), hooks: file.exports });
+    }
+  }
+  for (const plugin of plugins) {
+    for (const [name, definition] of Object.entries(plugin.server.contentTypes)) {
+      const hooks = isRecord(definition) ? definition.lifecycles : undefined;
+      if (hooks === undefined) continue;
+      if (!isRecord(hooks))
+        throw new ProjectError(`${plugin.entry}: contentTypes.${name}.lifecycles must be an object of lifecycle hooks`);
+      subscribers.push({ models: new Set([`plugin::${plugin.name}.${name}`]), hooks });
     }
   }
   const models = new Map<string, Record<string, unknown>>();

@@ -138,7 +138,7 @@ function stem(file: string): string {
 }
 
 /** One message for a file that does not load: the file, the line when known, and the cause. */
-function loadError(projectDir: string, path: string, error: unknown): ProjectError {
+export function loadError(projectDir: string, path: string, error: unknown): ProjectError {
   const raw = error instanceof Error ? error.message : String(error);
   // A compile error puts the site on a line of its own, as an absolute path: one line, from the project.
   const message = raw

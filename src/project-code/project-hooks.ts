@@ -1,7 +1,8 @@
 import type { Schema } from '../schema/types.js';
 import { createLifecycles, type Lifecycles } from './lifecycles.js';
 import { createMiddlewareList, type MiddlewareList } from './project-documents.js';
-import type { ProjectCode } from './project-code.js';
+import type { CodeFiles } from './load-code-files.js';
+import type { LoadedPlugin } from './load-plugins.js';
 
 /**
  * Where a project's code hooks into Cairn's own services, made before they are (the document
@@ -13,7 +14,7 @@ export interface ProjectHooks {
   readonly documentMiddlewares: MiddlewareList;
 }
 
-/** The hooks of a project with code: its lifecycle files registered, no middleware yet. */
-export function createProjectHooks(code: ProjectCode, schema: Schema): ProjectHooks {
-  return { lifecycles: createLifecycles(code.files, schema), documentMiddlewares: createMiddlewareList() };
+/** The hooks of a project with code: its (and its plugins') lifecycle files registered, no middleware yet. */
+export function createProjectHooks(files: CodeFiles, schema: Schema, plugins: readonly LoadedPlugin[]): ProjectHooks {
+  return { lifecycles: createLifecycles(files, schema, plugins), documentMiddlewares: createMiddlewareList() };
 }

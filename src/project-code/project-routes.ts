@@ -28,20 +28,31 @@ export interface ProjectRoute {
   readonly controller: string | null;
   readonly action: string | null;
   readonly config: RouteConfig;
-  /** The API folder the route file is in. */
-  readonly api: string;
+  /** The API folder the route file is in; null for a plugin's route. */
+  readonly api: string | null;
+  /** The plugin that declares the route; null for the project's own. */
+  readonly plugin: string | null;
+  /** `content-api`: users & permissions and API tokens authenticate it; `admin`: the admin panel's sign-in. */
+  readonly type: 'content-api' | 'admin';
+  /**
+   * The action the route checks (Strapi's `auth.scope`): `api::shop.shop.info`,
+   * `plugin::todo.task.find`; null for a function handler.
+   */
+  readonly permission: string | null;
   /** Set for a core router's route: the content type and the core action. */
   readonly core: { readonly type: ContentType; readonly verb: string } | null;
   readonly file: string;
 }
 
-const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+/** The methods a route may declare. */
+export const ROUTE_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
 /**
  * Every route of the project's route files, in Strapi's order (API folders by name, files by
  * name): a core router (`createCoreRouter(uid, { prefix, only, except, config })`) gives the
- * type's core routes, a plain `{ prefix?, routes }` its own. The path is the API prefix + the
- * route's `config.prefix` if it has one, else the router's prefix + the route's path.
+ * type's core routes, a plain `{ prefix?, routes }` its own. The path is the API prefix, the
+ * router's prefix unless the route's config has a `prefix` (Strapi 5 then mounts it beside the
+ * router, whatever the value), and the route's path.
  *
  *   shop.ts { prefix: '/shop', routes: [{ path: '/info', handler: 'shop.info' }] } → GET /api/shop/info → api::shop.shop.info
  */
@@ -66,7 +77,15 @@ export function typesWithRouteFiles(files: CodeFiles, schema: Schema): Set<strin
 function routesOfFile(file: CodeFile, api: string, schema: Schema, apiPrefix: string): ProjectRoute[] {
   const exported = file.exports;
   const core = coreFactoryOf(exported);
-  if (core?.kind === 'router') return coreRoutes(file, api, schema, apiPrefix, core.uid, core.config);
+  if (core?.kind === 'router')
+    return coreRoutes(
+      file,
+      { api, plugin: null },
+      schema,
+      `${apiPrefix}${routerPrefix(core.config) ?? ''}`,
+      core.uid,
+      core.config,
+    );
   if (!isRecord(exported) || !Array.isArray(exported.routes)) {
     throw new ProjectError(
       `${file.path}: a route file must export { routes: [...] } or factories.createCoreRouter(uid)`,
@@ -76,31 +95,45 @@ function routesOfFile(file: CodeFile, api: string, schema: Schema, apiPrefix: st
   return exported.routes.map((route: unknown, index: number) => {
     if (!isRecord(route)) throw new ProjectError(`${file.path}: route ${index} is not an object`);
     const method = String(route.method ?? '').toUpperCase() as HttpMethod;
-    if (!METHODS.has(method))
+    if (!ROUTE_METHODS.has(method))
       throw new ProjectError(`${file.path}: route ${index} has no usable method (${String(route.method)})`);
     if (typeof route.path !== 'string' || !route.path.startsWith('/'))
       throw new ProjectError(`${file.path}: route ${method} ${String(route.path)} needs a path starting with /`);
     const config = routeConfig(file, route.config);
-    const routePrefix = typeof config.prefix === 'string' ? config.prefix : prefix;
+    // Strapi mounts a route whose config has a `prefix` (whatever its value) beside the router's others.
+    const routePrefix = Object.prototype.hasOwnProperty.call(config, 'prefix') ? '' : prefix;
+    const handler = resolveHandler(file, api, route.handler, `${method} ${route.path}`);
     return {
       method,
       path: `${apiPrefix}${routePrefix}${route.path}`,
       declaredPath: route.path,
       handler: route.handler,
-      ...resolveHandler(file, api, route.handler, `${method} ${route.path}`),
+      ...handler,
       config,
       api,
+      plugin: null,
+      type: 'content-api' as const,
+      permission: handler.controller && handler.action ? `${handler.controller}.${handler.action}` : null,
       core: null,
       file: file.path,
     };
   });
 }
 
-function coreRoutes(
-  file: CodeFile,
-  api: string,
+/** A core router's options: its `prefix`, when it gives one. */
+export function routerPrefix(options: unknown): string | undefined {
+  return isRecord(options) && typeof options.prefix === 'string' ? options.prefix : undefined;
+}
+
+/**
+ * The core routes of `uid` a core router declares (`createCoreRouter(uid, { only, except, config })`),
+ * under `base` (the REST prefix and the router's prefix): `GET /articles` → `api::article.article.find`.
+ */
+export function coreRoutes(
+  file: Pick<CodeFile, 'path'>,
+  owner: { readonly api: string | null; readonly plugin: string | null },
   schema: Schema,
-  apiPrefix: string,
+  base: string,
   uid: string,
   options: unknown,
 ): ProjectRoute[] {
@@ -110,7 +143,6 @@ function coreRoutes(
   const only = Array.isArray(opts.only) ? new Set(opts.only.map(String)) : null;
   const except = new Set(Array.isArray(opts.except) ? opts.except.map(String) : []);
   const perAction = isRecord(opts.config) ? opts.config : {};
-  const prefix = typeof opts.prefix === 'string' ? opts.prefix : '';
   const list = type.kind === 'singleType' ? `/${type.singularName}` : `/${type.pluralName}`;
   const table: [HttpMethod, string, string][] =
     type.kind === 'singleType'
@@ -130,19 +162,22 @@ function coreRoutes(
     .filter(([, , verb]) => (only ? only.has(verb) : true) && !except.has(verb))
     .map(([method, path, verb]) => ({
       method,
-      path: `${apiPrefix}${prefix}${path}`,
+      path: `${base}${path}`,
       declaredPath: path,
       handler: `${uid}.${verb}`,
       controller: uid,
       action: verb,
       config: routeConfig(file, perAction[verb]),
-      api,
+      ...owner,
+      type: opts.type === 'admin' ? ('admin' as const) : ('content-api' as const),
+      permission: `${uid}.${verb}`,
       core: { type, verb },
       file: file.path,
     }));
 }
 
-function routeConfig(file: CodeFile, raw: unknown): RouteConfig {
+/** A route's `config` as Strapi reads it: `policies` and `middlewares` arrays (empty when absent). */
+export function routeConfig(file: Pick<CodeFile, 'path'>, raw: unknown): RouteConfig {
   if (raw === undefined || raw === null) return { policies: [], middlewares: [] };
   if (!isRecord(raw)) throw new ProjectError(`${file.path}: a route's config must be an object`);
   const list = (key: 'policies' | 'middlewares') => {
@@ -170,7 +205,9 @@ function resolveHandler(
   return { controller: controller.includes('::') ? controller : `api::${api}.${controller}`, action };
 }
 
-/** The permission actions the project's routes declare (`api::shop.shop.info`), for roles and tokens. */
+/** The permission actions the content-API routes declare (`api::shop.shop.info`), for roles and tokens. */
 export function routeActions(routes: readonly ProjectRoute[]): string[] {
-  return [...new Set(routes.filter((r) => r.controller && r.action).map((r) => `${r.controller}.${r.action}`))];
+  return [
+    ...new Set(routes.flatMap((route) => (route.type === 'content-api' && route.permission ? [route.permission] : []))),
+  ];
 }

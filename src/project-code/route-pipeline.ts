@@ -3,8 +3,9 @@ import type { AccessControl, Principal } from '../access/principal.js';
 import { ForbiddenError, PolicyError, ProjectError, UnauthorizedError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
-import type { CodeRegistry } from './code-registry.js';
-import { principalOf, setPrincipal, type ProjectContext } from './koa-context.js';
+import { adminPolicy, type AdminAuthenticate } from './admin-routes.js';
+import type { CodeRegistry, NameScope } from './code-registry.js';
+import { principalOf, setPrincipal, setServedRoute, type ProjectContext } from './koa-context.js';
 import type { ProjectRoute } from './project-routes.js';
 
 /** What a project route's chain needs from the app. */
@@ -14,6 +15,8 @@ export interface RoutePipelineDeps {
   readonly strapi: () => unknown;
   /** `ctx.state.auth` and `ctx.state.user` for an authenticated caller (users-permissions, API tokens). */
   stateOf(principal: Principal): Promise<{ auth: unknown; user: unknown }>;
+  /** Authenticates an `admin` route's caller as the admin panel does (plugins' admin routes). */
+  readonly adminAuthenticate: AdminAuthenticate;
 }
 
 /**
@@ -25,10 +28,14 @@ export interface RoutePipelineDeps {
  * action, whose returned value becomes the body when it set none. Names are resolved now: an
  * unknown policy, middleware or handler stops the start naming the route file.
  */
-export function routeChain(route: ProjectRoute, deps: RoutePipelineDeps): Middleware[] {
-  const scope = { api: route.api };
+export function routeChain(
+  route: ProjectRoute,
+  deps: RoutePipelineDeps,
+  steps: readonly Middleware[] = [],
+): Middleware[] {
+  const scope: NameScope = { api: route.api, plugin: route.plugin };
   const where = `${route.file}: route ${route.method} ${route.declaredPath}`;
-  const permission = route.controller && route.action ? `${route.controller}.${route.action}` : null;
+  const permission = route.permission;
   const authConfig = route.config.auth;
   const info: Middleware = (ctx, next) => {
     ctx.state.route = {
@@ -36,12 +43,14 @@ export function routeChain(route: ProjectRoute, deps: RoutePipelineDeps): Middle
       path: route.declaredPath,
       handler: route.handler,
       config: route.config,
-      info: { apiName: route.api, type: 'content-api' },
+      info: { ...(route.plugin ? { pluginName: route.plugin } : { apiName: route.api }), type: route.type },
     };
+    setServedRoute(ctx as ProjectContext, `${route.method} ${route.path}`);
     return next();
   };
   const authenticate: Middleware = async (ctx, next) => {
     if (authConfig === false) return next();
+    if (route.type === 'admin') return (await deps.adminAuthenticate(ctx as ProjectContext)) ? next() : undefined;
     let principal: Principal;
     try {
       principal = await deps.access.authenticate(ctx.get('authorization') || undefined);
@@ -61,7 +70,8 @@ export function routeChain(route: ProjectRoute, deps: RoutePipelineDeps): Middle
   };
   const authorize: Middleware = async (ctx, next) => {
     try {
-      if (authConfig !== false) {
+      // The admin strategy has no verify step: any signed-in admin passes (policies decide the rest).
+      if (authConfig !== false && route.type === 'content-api') {
         const scopes = isRecord(authConfig) && Array.isArray(authConfig.scope) ? authConfig.scope : [permission];
         const principal = principalOf(ctx as ProjectContext);
         if (!scopes.some((action) => typeof action === 'string' && deps.access.can(principal, action)))
@@ -80,11 +90,25 @@ export function routeChain(route: ProjectRoute, deps: RoutePipelineDeps): Middle
     const value: unknown = await next();
     if ((ctx.body === undefined || ctx.body === null) && value !== undefined && value !== null) ctx.body = value;
   };
-  return [info, authenticate, authorize, ...policies, ...middlewares, returnBody, actionOf(route, deps, where)];
+  return [
+    info,
+    authenticate,
+    authorize,
+    ...policies,
+    ...steps,
+    ...middlewares,
+    returnBody,
+    actionOf(route, deps, where),
+  ];
 }
 
-function policyStep(entry: unknown, deps: RoutePipelineDeps, scope: { api: string }, where: string): Middleware {
-  const { policy, config } = namedEntry(entry, (n) => deps.registry.policy(n, scope), where, 'policy');
+function policyStep(entry: unknown, deps: RoutePipelineDeps, scope: NameScope, where: string): Middleware {
+  const { policy, config } = namedEntry(
+    entry,
+    (n) => adminPolicy(n) ?? deps.registry.policy(n, scope),
+    where,
+    'policy',
+  );
   return async (ctx, next) => {
     const result: unknown = await policy(ctx, config, { strapi: deps.strapi() });
     if (result !== true && result !== undefined) throw new PolicyError();
@@ -92,7 +116,7 @@ function policyStep(entry: unknown, deps: RoutePipelineDeps, scope: { api: strin
   };
 }
 
-function middlewareStep(entry: unknown, deps: RoutePipelineDeps, scope: { api: string }, where: string): Middleware {
+function middlewareStep(entry: unknown, deps: RoutePipelineDeps, scope: NameScope, where: string): Middleware {
   if (typeof entry === 'function') return entry as Middleware;
   const {
     policy: factory,
@@ -114,12 +138,12 @@ function namedEntry<T>(
   const name =
     typeof entry === 'string' ? entry : isRecord(entry) && typeof entry.name === 'string' ? entry.name : null;
   if (name === null) throw new ProjectError(`${where}: a ${kind} must be a name, { name, config } or a function`);
-  if (name.startsWith('strapi::') || name.startsWith('plugin::') || name.startsWith('admin::'))
-    throw new ProjectError(`${where}: the ${kind} ${name} is Strapi's own; Cairn does not offer it to routes`);
   const found = find(name);
+  if (found === undefined && (name.startsWith('strapi::') || name.startsWith('admin::')))
+    throw new ProjectError(`${where}: the ${kind} ${name} is Strapi's own; Cairn does not offer it to routes`);
   if (found === undefined)
     throw new ProjectError(
-      `${where}: no ${kind} named ${name} (looked in src/api/*/${kind === 'policy' ? 'policies' : 'middlewares'} and src/${kind === 'policy' ? 'policies' : 'middlewares'})`,
+      `${where}: no ${kind} named ${name} (looked in src/api/*/${kind === 'policy' ? 'policies' : 'middlewares'}, src/${kind === 'policy' ? 'policies' : 'middlewares'} and the plugins' ${kind === 'policy' ? 'policies' : 'middlewares'})`,
     );
   const config = isRecord(entry) && entry.config !== undefined ? entry.config : {};
   return { policy: found, config, name };

@@ -1,10 +1,6 @@
 import type { Logger } from 'pino';
-import type { AdminConditions } from '../access/admin-conditions.js';
 import type { AccessControl, Principal } from '../access/principal.js';
 import type { GuardedRoute } from '../api/guard.js';
-import { contentApiRoutes } from '../api/content-api.js';
-import { getApiToken } from '../api-tokens/api-token-store.js';
-import { ProjectError } from '../core/errors.js';
 import type { Database } from '../db/database.js';
 import type { DocumentService } from '../documents/document-service.js';
 import type { EmailTransport } from '../email/email-transport.js';
@@ -12,28 +8,33 @@ import type { ChangeBus } from '../events/change-bus.js';
 import { requestWith, type Route } from '../http/http-types.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import type { Project } from '../project/load-project.js';
-import type { ContentType } from '../schema/types.js';
-import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
-import { createCodeRegistry, type CodeObject, type CodeRegistry } from './code-registry.js';
-import { createCoreController } from './core-controller.js';
-import { createCoreService } from './core-service.js';
-import { createKoaApp, principalOf, requestOf } from './koa-context.js';
+import type { AuthContext } from '../users-permissions/auth-context.js';
+import type { RateLimitCounter } from '../users-permissions/rate-limiter.js';
+import type { AdminAuth } from '../admin/admin-auth.js';
+import { createAdminAuthenticate } from './admin-routes.js';
+import { cairnPluginServices } from './cairn-plugin-services.js';
+import { callerState } from './caller-state.js';
+import { contentApiSanitize } from './content-api-sanitize.js';
+import { createPluginModules } from './plugin-modules.js';
+import { pluginHooks, pluginSummary, sortPluginRoutes } from './plugin-runtime.js';
+import { createCoreBuilders } from './core-builders.js';
+import { createKoaApp } from './koa-context.js';
 import { createKoaRunner, globalMiddlewares, type KoaRunner } from './koa-routes.js';
-import { createProjectConfig } from './project-config.js';
 import { createProjectDocuments, type ProjectDocuments } from './project-documents.js';
 import type { ProjectCode } from './project-code.js';
+import { inPlugin } from './load-plugins.js';
+import { unofferedMember } from './unoffered-member.js';
 import type { ProjectHooks } from './project-hooks.js';
 import { createProjectCron } from './cron.js';
 import type { CronClock } from './cron-clock.js';
 import { createEntityService } from './entity-service.js';
 import { readRow } from '../documents/row-hooks.js';
-import { indexHooks, runHook } from './index-hooks.js';
+import { runHook } from './index-hooks.js';
 import { routeChain } from './route-pipeline.js';
 import { knexWriteNotices } from './knex-writes.js';
 import { afterOwnRowsWritten, afterStoreWritten, type CairnCaches } from './own-type-writes.js';
 import { createQueryEngine } from './query-engine.js';
-import { createConditionProvider } from './condition-provider.js';
-import { createStrapiObject, pluginServicesOf } from './strapi-object.js';
+import { createStrapiObject } from './strapi-object.js';
 import { strapiSchemas } from './strapi-schemas.js';
 import type { ProjectRoute } from './project-routes.js';
 
@@ -59,8 +60,10 @@ export interface ProjectCodeDeps {
   readonly leads: () => boolean;
   /** The clock cron tasks run by (the system's unless a test moves its own). */
   readonly cronClock?: CronClock;
-  /** Where `strapi.admin.services.permission.conditionProvider` registers the project's admin conditions. */
-  readonly conditions: AdminConditions;
+  /** The auth routes' rate limit (a users-permissions route an extension changed keeps it). */
+  readonly limiter: RateLimitCounter;
+  /** The admin API's authentication (loaded on first use): plugins' admin routes sign in through it. */
+  readonly adminAuth: () => Promise<AdminAuth>;
 }
 
 /** The project's code, registered and ready to serve. */
@@ -71,7 +74,12 @@ export interface RunningCode {
    * does not touch (no policy, middleware, `auth` setting, overridden action or service method).
    */
   contentRoutes(cairn: readonly GuardedRoute[]): GuardedRoute[];
-  /** The project's own routes and the core routes it touches, served through Koa. */
+  /**
+   * Cairn's routes of users-permissions, upload and i18n (their handlers before the guard), kept
+   * where the project's extensions left them as they were; the others are served through Koa.
+   */
+  pluginRoutes(cairn: readonly GuardedRoute[]): GuardedRoute[];
+  /** The project's own routes, its plugins' and the core routes it touches, served through Koa. */
   readonly routes: readonly Route[];
   /** Cairn's routes inside the project's global middlewares (the same routes when it has none). */
   wrap(routes: readonly Route[]): Route[];
@@ -86,17 +94,12 @@ export interface RunningCode {
   readonly summary: readonly string[];
 }
 
-/** Services methods behind each core action: an override of one sends the action through the project's service. */
-const SERVICE_METHOD: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  collectionType: { find: 'find', findOne: 'findOne', create: 'create', update: 'update', delete: 'delete' },
-  singleType: { find: 'find', update: 'createOrUpdate', delete: 'delete' },
-};
-
 /**
- * Runs a project's server code as Strapi 5 does: builds the `strapi` object (also the global
- * `strapi`), calls `register({ strapi })`, then resolves its routes, policies and middlewares
- * (an unknown name stops the start naming the file). `bootstrap` and `destroy` are called by the
- * app at their time. A throwing `register` stops the start with its file and line.
+ * Runs a project's server code as Strapi 5 does, its `register` phase done while it loaded
+ * (project-code.ts): builds the `strapi` object (also the global `strapi`), then resolves the
+ * routes, policies and middlewares of the project and of its plugins (an unknown name stops the
+ * start naming the file, and the plugin). `bootstrap` and `destroy` (the plugins', then the
+ * project's) are called by the app at their time.
  */
 export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCode> {
   const { project, code, logger, access } = deps;
@@ -109,60 +112,44 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     defaultLocale: config.i18n.defaultLocale,
     middlewares: deps.hooks.documentMiddlewares,
   });
-  const coreHandlers = new Map(
-    contentApiRoutes({ config, schema, service: deps.service }).map((route) => [route.action, route.handle]),
-  );
-  const throughProjectServices = (uid: string, verb: string): boolean => {
-    const type = schema.contentTypes.get(uid);
-    if (!type || !registry.hasOwn('service', uid)) return false;
-    const method = SERVICE_METHOD[type.kind]?.[verb];
-    const instance = registry.service(uid);
-    return method !== undefined && instance !== undefined && Object.prototype.hasOwnProperty.call(instance, method);
-  };
-  const core = {
-    controller: (uid: string): CodeObject =>
-      createCoreController(
-        {
-          schema,
-          config,
-          access,
-          coreHandler: (action) => {
-            const handle = coreHandlers.get(action);
-            if (!handle) throw new ProjectError(`${action} is not a core action of the project's content types`);
-            return (ctx, params) => handle(requestOf(ctx, params), principalOf(ctx));
-          },
-          throughProjectServices,
-          service: (target) => registry.service(target) as Record<string, (...args: unknown[]) => Promise<unknown>>,
-        },
-        typeOf(uid),
-      ),
-    service: (uid: string): CodeObject =>
-      createCoreService(
-        { schema, api: config.api, defaultLocale: config.i18n.defaultLocale, documents },
-        typeOf(uid),
-      ) as unknown as CodeObject,
-  };
-  const typeOf = (uid: string): ContentType => {
-    const type = schema.contentTypes.get(uid);
-    if (!type) throw new ProjectError(`factories.createCore*('${uid}'): no content type has this uid`);
-    return type;
-  };
+  const core = createCoreBuilders({
+    schema,
+    config,
+    access,
+    service: deps.service,
+    documents,
+    registry: code.registry,
+  });
+  const { throughProjectServices } = core;
   code.bindCore(core);
   let strapi: Record<string, unknown> | null = null;
   const cron = createProjectCron({
-    config: (code.configFiles.server as { cron?: unknown } | undefined)?.cron,
+    config: code.config.get('server.cron'),
     strapi: () => strapi,
     leads: deps.leads,
     logger,
     ...(deps.cronClock && { clock: deps.cronClock }),
   });
-  const registry: CodeRegistry = createCodeRegistry(files, schema, () => strapi, core);
-  const schemas = strapiSchemas(project);
-  const conditionProvider = createConditionProvider(deps.conditions, project.dir);
+  const plugins = code.plugins.plugins;
+  const registry = code.registry;
+  const schemas = strapiSchemas(schema, project.modelFiles);
+  const packageRoots = code.packageRoots;
+  const refuse = (member: string) => unofferedMember(member, project.dir, packageRoots);
+  const pluginModules = createPluginModules({
+    plugins,
+    registry,
+    config: code.config,
+    contentTypes: schemas.contentTypes,
+    refuse,
+  });
+  code.cairnPlugins.bindServices(
+    cairnPluginServices({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
+  );
   strapi = createStrapiObject({
     projectDir: project.dir,
+    packageRoots,
     config,
-    projectConfig: createProjectConfig(code.configFiles),
+    projectConfig: code.config,
     logger,
     db: deps.db,
     documents,
@@ -182,15 +169,14 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     }),
     contentTypes: schemas.contentTypes,
     components: schemas.components,
-    auth: deps.auth,
-    mail: deps.mail,
-    locales: deps.locales,
     service: (uid) => registry.service(uid),
     controller: (uid) => registry.controller(uid),
-    pluginServices: pluginServicesOf({ auth: deps.auth, config, mail: deps.mail, locales: deps.locales }),
+    pluginModules,
+    customFields: code.customFields,
+    sanitize: contentApiSanitize(schema, access),
     lifecycles: deps.hooks.lifecycles,
     storeWritten: (key) => afterStoreWritten(deps.caches, key),
-    conditionProvider: conditionProvider.provider,
+    conditionProvider: code.conditionProvider.provider,
     cron,
     entityService: createEntityService({
       schema,
@@ -203,15 +189,24 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
   });
   const previousGlobal = (globalThis as { strapi?: unknown }).strapi;
   (globalThis as { strapi?: unknown }).strapi = strapi;
-  const lifecycle = indexHooks(files.index?.exports, files.index?.path ?? 'src/index');
-  await runHook(lifecycle.register, strapi, files.index?.path, 'register', project.dir);
+  code.handle.bind(strapi);
+  // register() ran while the code loaded (project-code.ts); bootstrap and destroy run here.
+  const lifecycle = code.index;
+  const pluginLifecycle = pluginHooks(plugins, strapi, project.dir);
 
   const app = createKoaApp(config.server.appKeys);
   const globals = globalMiddlewares(code.middlewareList, registry, () => strapi);
   const runner: KoaRunner = createKoaRunner(app, globals, logger, project.dir, {
     fileSize: config.upload.sizeLimitBytes,
   });
-  const stateOf = async (principal: Principal) => stateOfPrincipal(deps, principal);
+  const stateOf = async (principal: Principal) => callerState({ auth: deps.auth, config, db: deps.db }, principal);
+  const pipeline = {
+    access,
+    registry,
+    strapi: () => strapi,
+    stateOf,
+    adminAuthenticate: createAdminAuthenticate(deps.adminAuth),
+  };
   const touched = (route: ProjectRoute): boolean => {
     if (!route.core) return true;
     const { config: routeConfig } = route;
@@ -225,6 +220,8 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
     return throughProjectServices(uid, route.core.verb);
   };
   const koaRoutes: Route[] = [];
+  /** What each route served through Koa is, for the start-up log. */
+  const served: string[] = [];
   const fastRoutes: ProjectRoute[] = [];
   const seen = new Set<string>();
   for (const route of code.routes) {
@@ -235,9 +232,32 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       fastRoutes.push(route);
       continue;
     }
-    const chain = routeChain(route, { access, registry, strapi: () => strapi, stateOf });
-    const action = route.controller && route.action ? `${route.controller}.${route.action}` : undefined;
-    koaRoutes.push({ method: route.method, path: route.path, ...(action && { action }), handle: runner.serve(chain) });
+    const chain = routeChain(route, pipeline);
+    koaRoutes.push({ method: route.method, path: route.path, ...actionOf(route), handle: runner.serve(chain) });
+    served.push(`${route.method} ${route.path} → ${route.permission ?? 'a function'} (project code)`);
+  }
+  // The plugins' routes, read after register (which may add some), after the project's own.
+  const pluginRoutes = sortPluginRoutes({
+    plugins,
+    cairn: code.cairnPlugins,
+    registry,
+    schema,
+    apiPrefix: config.api.prefix,
+    strapi,
+    limiter: deps.limiter,
+  });
+  for (const { route, steps } of pluginRoutes.pipeline) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let chain: ReturnType<typeof routeChain>;
+    try {
+      chain = routeChain(route, pipeline, steps);
+    } catch (error) {
+      throw inPlugin(route.plugin ?? '', error as Error, plugins.find((p) => p.name === route.plugin)?.kind);
+    }
+    koaRoutes.push({ method: route.method, path: route.path, ...actionOf(route), handle: runner.serve(chain) });
+    served.push(`${route.method} ${route.path} → ${route.permission ?? 'a function'} (plugin ${route.plugin})`);
   }
   return {
     contentRoutes(cairn) {
@@ -253,17 +273,23 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       }
       return kept;
     },
+    pluginRoutes(cairn) {
+      code.cairnPlugins.bindRoutes(cairn);
+      return cairn.filter((route) => pluginRoutes.native.has(`${route.method} ${route.path}`));
+    },
     routes: koaRoutes,
     wrap: (routes) => runner.wrap(routes),
     async bootstrap() {
-      deps.conditions.startBootstrap();
+      code.conditions.startBootstrap();
+      await pluginLifecycle.bootstrap();
       await runHook(lifecycle.bootstrap, strapi, files.index?.path, 'bootstrap', project.dir);
-      await conditionProvider.verify();
+      await code.conditionProvider.verify();
       cron.start();
     },
     async destroy() {
       cron.stop();
       try {
+        await pluginLifecycle.destroy();
         await runHook(lifecycle.destroy, strapi, files.index?.path, 'destroy', project.dir);
       } finally {
         if ((globalThis as { strapi?: unknown }).strapi === strapi)
@@ -271,7 +297,8 @@ export async function startProjectCode(deps: ProjectCodeDeps): Promise<RunningCo
       }
     },
     summary: [
-      ...koaRoutes.map((route) => `${route.method} ${route.path} → ${route.action ?? 'a function'} (project code)`),
+      ...pluginSummary(code.plugins),
+      ...served,
       ...(globals.names.length > 0 ? [`global middlewares: ${globals.names.join(', ')}`] : []),
       ...(lifecycle.names.length > 0 ? [`${files.index?.path}: ${lifecycle.names.join(', ')}`] : []),
       ...(cron.jobs.length > 0
@@ -290,25 +317,7 @@ function documentIdFromId(handle: GuardedRoute['handle']): GuardedRoute['handle'
   };
 }
 
-/** `ctx.state.auth` and `ctx.state.user` as Strapi's strategies leave them. */
-async function stateOfPrincipal(
-  deps: ProjectCodeDeps,
-  principal: Principal,
-): Promise<{ auth: unknown; user: unknown }> {
-  switch (principal.kind) {
-    case 'user': {
-      const user = await readUserDocument(
-        deps.auth,
-        principal.user.id,
-        userQuery(deps.auth, deps.project.config, { populate: ['role'] }),
-      );
-      return { auth: { strategy: { name: 'users-permissions' }, credentials: user }, user };
-    }
-    case 'apiToken': {
-      const token = await getApiToken(deps.db, principal.token.id, undefined);
-      return { auth: { strategy: { name: 'content-api-token' }, credentials: token }, user: null };
-    }
-    default:
-      return { auth: { strategy: { name: 'users-permissions' }, credentials: null }, user: null };
-  }
+/** The action a route checks, for the route table (`plugin::todo.task.find`). */
+function actionOf(route: ProjectRoute): { action?: string } {
+  return route.permission ? { action: route.permission } : {};
 }

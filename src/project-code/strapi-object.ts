@@ -1,24 +1,21 @@
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { deleteStoreEntry, readStoreEntry, writeStoreEntry, type StoreScope } from '../db/core-store.js';
 import { createKnexConnection, type KnexConnection, type KnexWrites } from '../db/knex-connection.js';
 import { RolledBack } from '../db/knex-joined-transaction.js';
 import { inOneTransaction, openTransaction } from '../db/nested-transactions.js';
-import type { EmailTransport } from '../email/email-transport.js';
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
-import type { LocaleEntry } from '../i18n/locales.js';
-import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
-import { bearerToken } from '../access/principal.js';
 import type { Config } from '../config/config.js';
 import type { ProjectCron } from './cron.js';
 import type { EntityService } from './entity-service.js';
 import type { ProjectConfig } from './project-config.js';
 import type { ProjectDocuments } from './project-documents.js';
-import type { ProjectContext } from './koa-context.js';
 import type { QueryEngineApi } from './query-engine.js';
 import { unofferedMember } from './unoffered-member.js';
+import type { CustomFieldsRegistry } from './custom-fields-registry.js';
+import type { PluginModules } from './plugin-modules.js';
+import { join } from 'node:path';
 
 /** What the `strapi` object is built from: Cairn's services, never copies of them. */
 export interface StrapiObjectDeps {
@@ -35,9 +32,6 @@ export interface StrapiObjectDeps {
   /** Strapi-shaped schemas (`strapi.contentTypes`, `strapi.components`), by uid. */
   readonly contentTypes: Readonly<Record<string, unknown>>;
   readonly components: Readonly<Record<string, unknown>>;
-  readonly auth: AuthContext;
-  readonly mail: EmailTransport;
-  readonly locales: () => Promise<LocaleEntry[]>;
   /** `strapi.service(uid)` / `strapi.controller(uid)`: the project's, or the core ones. */
   service(uid: string): object | undefined;
   controller(uid: string): object | undefined;
@@ -49,11 +43,40 @@ export interface StrapiObjectDeps {
   readonly storeWritten?: (key: string) => Promise<void>;
   /** `strapi.db.lifecycles`. */
   readonly lifecycles: { subscribe(subscriber: unknown): void };
-  /** The services and controllers a plugin offers project code (`users-permissions`, `email`, `i18n`). */
-  readonly pluginServices: Readonly<Record<string, Readonly<Record<string, object>>>>;
+  /** `strapi.plugin(name)` and `strapi.plugins` (plugin-modules.ts). */
+  readonly pluginModules: PluginModules;
+  /** `strapi.customFields`. */
+  readonly customFields: CustomFieldsRegistry;
+  /** `strapi.contentAPI.sanitize` (content-api-sanitize.ts). */
+  readonly sanitize: { output(data: unknown, model: unknown, options?: unknown): Promise<unknown> };
+  /** Plugin packages' folders: a refused member used there names its file too. */
+  readonly packageRoots: readonly string[];
   /** `strapi.admin.services.permission.conditionProvider` (condition-provider.ts). */
   readonly conditionProvider: Readonly<Record<string, unknown>>;
 }
+
+/** The members of the `strapi` object (createStrapiObject): what code that ran too early may use later. */
+export const STRAPI_MEMBERS: ReadonlySet<string> = new Set([
+  'documents',
+  'config',
+  'log',
+  'contentTypes',
+  'components',
+  'getModel',
+  'contentType',
+  'service',
+  'controller',
+  'plugin',
+  'plugins',
+  'customFields',
+  'contentAPI',
+  'store',
+  'cron',
+  'entityService',
+  'db',
+  'query',
+  'dirs',
+]);
 
 /** Members read as absent rather than refused: what promise, inspection and interop code probe. */
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricMatch', '$$typeof', '__esModule']);
@@ -61,7 +84,8 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
 /**
  * The `strapi` object project code receives (`register({ strapi })`, factories, policies,
  * middlewares) and finds as a global: `documents`, `config`, `log`, `contentTypes`, `components`,
- * `getModel`, `service`, `controller`, `plugin(name)`, `plugins`, `store`, `dirs`, `db.query(uid)`
+ * `getModel`, `contentType`, `service`, `controller`, `plugin(name)`, `plugins`, `customFields`,
+ * `contentAPI.sanitize.output`, `store`, `dirs`, `db.query(uid)`
  * and its deprecated alias `query(uid)`, `db.transaction`, `db.connection` (knex, loaded when
  * first used), and `admin.services.permission.conditionProvider` (also
  * `service('admin::permission')`). Every other member throws an error naming it and the project
@@ -69,7 +93,7 @@ const PROBED = new Set(['then', 'toJSON', 'constructor', 'inspect', 'asymmetricM
  */
 export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unknown> {
   const { projectDir } = deps;
-  const refuse = (member: string) => unofferedMember(member, projectDir);
+  const refuse = (member: string) => unofferedMember(member, projectDir, deps.packageRoots);
   const strict = <T extends object>(name: string, members: T): T =>
     new Proxy(members, {
       get(target, key) {
@@ -77,19 +101,6 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
         throw refuse(`${name}.${key}`);
       },
     });
-  const plugin = (name: string) => {
-    const services = deps.pluginServices[name];
-    if (!services) throw refuse(`strapi.plugin('${name}')`);
-    return strict(`strapi.plugin('${name}')`, {
-      service: (service: string) => services[service] ?? missing(`strapi.plugin('${name}').service('${service}')`),
-      services,
-      controller: (controller: string) => missing(`strapi.plugin('${name}').controller('${controller}')`),
-      config: (path: string, fallback?: unknown) => deps.projectConfig.get(`plugin::${name}.${path}`, fallback),
-    });
-  };
-  const missing = (member: string): never => {
-    throw refuse(member);
-  };
   const db = deps.db;
   let knex: KnexConnection | undefined;
   const knexConnection = () => (knex ??= createKnexConnection(db, deps.knexWrites));
@@ -104,12 +115,20 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     contentTypes: deps.contentTypes,
     components: deps.components,
     getModel: (uid: string) => deps.contentTypes[uid] ?? deps.components[uid],
+    contentType: (uid: string) => deps.contentTypes[uid],
     service: (uid: string) => (uid === 'admin::permission' ? permission : deps.service(uid)),
     controller: (uid: string) => deps.controller(uid),
-    plugin,
-    plugins: Object.fromEntries(
-      Object.entries(deps.pluginServices).map(([name, services]) => [name, { services, controllers: {} }]),
-    ),
+    plugin: (name: string) => {
+      const found = deps.pluginModules.plugin(name);
+      return found ? strict(`strapi.plugin('${name}')`, found) : found;
+    },
+    plugins: deps.pluginModules.plugins,
+    customFields: strict('strapi.customFields', {
+      register: (fields: unknown) => deps.customFields.register(fields),
+      getAll: () => deps.customFields.getAll(),
+      get: (uid: string) => deps.customFields.get(uid),
+    }),
+    contentAPI: strict('strapi.contentAPI', { sanitize: strict('strapi.contentAPI.sanitize', deps.sanitize) }),
     store: coreStore(db, deps.storeWritten),
     cron: deps.cron,
     entityService: strict('strapi.entityService', { ...deps.entityService }),
@@ -127,19 +146,7 @@ export function createStrapiObject(deps: StrapiObjectDeps): Record<string, unkno
     admin: strict('strapi.admin', { services: strict('strapi.admin.services', { permission }) }),
     /** Strapi 5 keeps `strapi.query(uid)` as a deprecated alias of `strapi.db.query(uid)`. */
     query: (uid: string) => deps.query(uid),
-    dirs: {
-      app: {
-        root: projectDir,
-        src: join(projectDir, 'src'),
-        api: join(projectDir, 'src', 'api'),
-        components: join(projectDir, 'src', 'components'),
-        extensions: join(projectDir, 'src', 'extensions'),
-        policies: join(projectDir, 'src', 'policies'),
-        middlewares: join(projectDir, 'src', 'middlewares'),
-        config: join(projectDir, 'config'),
-      },
-      static: { public: deps.config.upload.publicDir },
-    },
+    dirs: { ...projectDirs(projectDir), static: { public: deps.config.upload.publicDir } },
   };
   return strict('strapi', members) as Record<string, unknown>;
 }
@@ -259,58 +266,18 @@ function logFacade(logger: Logger): Record<string, (...args: unknown[]) => void>
   };
 }
 
-/**
- * The plugin services Cairn offers project code: users-permissions `jwt` (`issue`, `verify`,
- * `getToken(ctx)`) and `user` (`fetch`, `fetchAuthenticatedUser`), email `email` (`send`), and
- * i18n `locales` (`find`, `getDefaultLocale`).
- */
-export function pluginServicesOf(deps: {
-  readonly auth: AuthContext;
-  readonly config: Config;
-  readonly mail: EmailTransport;
-  readonly locales: () => Promise<LocaleEntry[]>;
-}): Record<string, Record<string, object>> {
-  const { auth, config } = deps;
-  const fetchUser = (id: unknown, params: unknown = {}) =>
-    readUserDocument(auth, Number(id), userQuery(auth, config, isRecord(params) ? params : {}));
-  const jwt = {
-    issue: (payload: Record<string, unknown>) => auth.jwt.issue(payload, config.usersPermissions.jwtExpiresInSeconds),
-    verify: async (token: string) => {
-      const payload = await auth.jwt.verify(token);
-      if (!payload) throw new ValidationError('Invalid token.');
-      return payload;
-    },
-    getToken: async (ctx: ProjectContext) => {
-      const token = bearerToken(ctx.get('authorization') || undefined);
-      return token === null ? null : auth.jwt.verify(token);
-    },
-  };
+/** `strapi.dirs` as Strapi 5 gives it for a project run from its sources. */
+export function projectDirs(dir: string): Record<string, unknown> {
   return {
-    'users-permissions': {
-      jwt,
-      user: {
-        fetch: fetchUser,
-        fetchAuthenticatedUser: (id: unknown) => fetchUser(id, { populate: ['role'] }),
-      },
-    },
-    email: {
-      email: {
-        send: (options: Record<string, unknown>) =>
-          deps.mail.send({
-            to: String(options.to),
-            subject: String(options.subject ?? ''),
-            text: String(options.text ?? ''),
-            ...(typeof options.html === 'string' && { html: options.html }),
-            ...(typeof options.from === 'string' && { from: options.from }),
-            ...(typeof options.replyTo === 'string' && { replyTo: options.replyTo }),
-          }),
-      },
-    },
-    i18n: {
-      locales: {
-        find: () => deps.locales(),
-        getDefaultLocale: async () => config.i18n.defaultLocale,
-      },
+    app: {
+      root: dir,
+      src: join(dir, 'src'),
+      api: join(dir, 'src', 'api'),
+      components: join(dir, 'src', 'components'),
+      extensions: join(dir, 'src', 'extensions'),
+      policies: join(dir, 'src', 'policies'),
+      middlewares: join(dir, 'src', 'middlewares'),
+      config: join(dir, 'config'),
     },
   };
 }

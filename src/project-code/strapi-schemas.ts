@@ -1,5 +1,5 @@
-import { buildStrapiModels } from '../admin/content-manager/cm-strapi-models.js';
-import type { Project } from '../project/load-project.js';
+import { buildStrapiModels, type ModelDefinitions } from '../admin/content-manager/cm-strapi-models.js';
+import type { Schema } from '../schema/types.js';
 
 /** `strapi.contentTypes` and `strapi.components`: Strapi's schema objects by uid. */
 export interface StrapiSchemas {
@@ -13,10 +13,10 @@ export interface StrapiSchemas {
  * `kind`, `info`, `options`, `attributes`), split into content types and components. Frozen:
  * project code reads them.
  */
-export function strapiSchemas(project: Project): StrapiSchemas {
+export function strapiSchemas(schema: Schema, modelFiles: ModelDefinitions): StrapiSchemas {
   const contentTypes: Record<string, unknown> = {};
   const components: Record<string, unknown> = {};
-  for (const [uid, model] of buildStrapiModels(project.schema, project.modelFiles)) {
+  for (const [uid, model] of buildStrapiModels(schema, modelFiles)) {
     (model.modelType === 'contentType' ? contentTypes : components)[uid] = Object.freeze(model);
   }
   return { contentTypes: Object.freeze(contentTypes), components: Object.freeze(components) };

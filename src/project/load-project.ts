@@ -12,6 +12,9 @@ import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
 import { buildSchema } from '../schema/build-schema.js';
 import type { Schema } from '../schema/types.js';
 import { loadProjectCode, type ProjectCode } from '../project-code/project-code.js';
+import type { LoadedPlugins } from '../project-code/load-plugins.js';
+import { customFieldTypes, type CustomFieldType, type CustomFieldTypes } from '../schema/custom-fields.js';
+import type { RawModelFile } from '../schema/raw-types.js';
 import { applyPluginExtensions } from './plugin-extensions.js';
 import { listIgnoredCodeFiles, readModelFiles, readPluginExtensions } from './read-model-files.js';
 
@@ -59,37 +62,90 @@ export async function loadProject(dir: string, processEnv: EnvVars): Promise<Pro
     CAIRN_REDIS_PREFIX: projectEnv.vars.CAIRN_REDIS_PREFIX,
   });
   const files = readModelFiles(root);
-  const builtins = applyPluginExtensions(BUILTIN_CONTENT_TYPES, readPluginExtensions(root));
   const modelWarnings: string[] = [];
-  const model = buildSchema([...builtins.contentTypes, ...files.contentTypes], files.components, {
-    privateAttributes: config.api.privateAttributes,
-    customFields: config.customFields,
-    onWarning: (warning) => modelWarnings.push(warning),
-  });
-  const code = await loadProjectCode({
-    dir: root,
+  let builtinWarnings: string[] = [];
+  // The model: Cairn's built-in types (as the project's extensions change them), the plugins'
+  // content types and the project's own. Built before register (a custom field nothing declares yet
+  // stored as JSON), then again after it when register declared custom fields or some were pending.
+  let provisional: {
+    readonly schema: Schema;
+    readonly plugins: LoadedPlugins | null;
+    readonly pending: boolean;
+  } | null = null;
+  const buildModel = (plugins: LoadedPlugins | null, registered: CustomFieldTypes | null): Schema => {
+    if (registered?.size === 0 && provisional?.plugins === plugins && !provisional.pending) return provisional.schema;
+    const changed = new Map((plugins?.builtinTypes ?? []).map((type) => [type.uid, type]));
+    const builtins = applyPluginExtensions(
+      [...BUILTIN_CONTENT_TYPES.map((type) => changed.get(type.uid) ?? type), ...(plugins?.contentTypes ?? [])],
+      readPluginExtensions(root),
+    );
+    builtinWarnings = builtins.warnings;
+    const types = [...builtins.contentTypes, ...files.contentTypes];
+    const known = customFieldTypes(config.customFields);
+    const pending =
+      registered === null
+        ? pendingCustomFields([...types, ...files.components]).filter(([uid]) => !known.has(uid))
+        : [];
+    const customFields = new Map([...pending, ...config.customFields, ...(registered ?? [])]);
+    modelWarnings.length = 0;
+    const schema = buildSchema(types, files.components, {
+      privateAttributes: config.api.privateAttributes,
+      customFields,
+      onWarning: (warning) => modelWarnings.push(warning),
+    });
+    if (registered === null) provisional = { schema, plugins, pending: pending.length > 0 };
+    return schema;
+  };
+  const {
+    code,
     schema: model,
+    warnings: pluginWarnings,
+  } = await loadProjectCode({
+    dir: root,
     apiPrefix: config.api.prefix,
     rawConfig,
     env,
     nodeEnv: projectEnv.vars.NODE_ENV,
     transpileCache,
+    buildModel,
+    modelFiles: files,
   });
-  const schema = code && code.actions.length > 0 ? { ...model, routeActions: code.actions } : model;
+  const schema = code
+    ? {
+        ...model,
+        ...(code.actions.length > 0 && { routeActions: code.actions }),
+        ...(code.removedActions.length > 0 && { removedActions: code.removedActions }),
+      }
+    : model;
   return {
     dir: root,
     env: projectEnv.vars,
     config,
     schema,
     modelFiles: files,
-    ignoredFiles: listIgnoredCodeFiles(root),
+    ignoredFiles: listIgnoredCodeFiles(
+      root,
+      code?.plugins.plugins.flatMap((plugin) => (plugin.extension ? [plugin.name] : [])) ?? [],
+    ),
     code,
     generatedSecrets: projectEnv.generated,
     warnings: [
       projectEnv.warning,
       databaseFilenameWarning(config.database, projectEnv.vars.DATABASE_FILENAME),
-      ...builtins.warnings,
+      ...pluginWarnings,
+      ...builtinWarnings,
       ...modelWarnings,
     ].filter((w): w is string => w !== undefined),
   };
+}
+
+/** Every custom field the models use, stored as JSON until the plugins' `register` declared their types. */
+function pendingCustomFields(models: readonly { readonly definition: RawModelFile }[]): [string, CustomFieldType][] {
+  return models.flatMap((model) =>
+    Object.values(model.definition.attributes ?? {}).flatMap((attribute) =>
+      attribute.type === 'customField' && typeof attribute.customField === 'string'
+        ? [[attribute.customField, 'json'] as [string, CustomFieldType]]
+        : [],
+    ),
+  );
 }

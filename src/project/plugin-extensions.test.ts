@@ -77,7 +77,7 @@ describe("the project's schemas under src/extensions/", () => {
     ]);
     expect(contentTypes).toEqual(BUILTIN_CONTENT_TYPES);
     expect(warnings).toEqual([
-      `${file} extends plugin::menus.menu-item, a plugin content type Cairn does not serve (it serves Strapi's own plugins' types); the file is ignored`,
+      `${file} extends plugin::menus.menu-item, a content type no plugin of the project defines (is the plugin installed and enabled?); the file is ignored`,
     ]);
   });
 });

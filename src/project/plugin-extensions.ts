@@ -2,10 +2,11 @@ import type { RawContentType } from '../schema/raw-types.js';
 import type { PluginExtension } from './read-model-files.js';
 
 /**
- * The built-in content types with the project's extensions laid over them as Strapi lays them: the
- * extension's top-level keys replace the plugin's (`{ ...schema, ...extension }`), so its
- * `attributes` are the type's whole attribute list, and error messages name the extension's file.
- * An extension of a plugin type Cairn does not define (a third-party plugin's) is left out, with a
+ * The plugins' content types (Cairn's built-in ones and the project's plugins') with the project's
+ * extensions laid over them as Strapi lays them: the extension's top-level keys replace the
+ * plugin's (`{ ...schema, ...extension }`), so its `attributes` are the type's whole attribute
+ * list, and error messages name the extension's file.
+ * An extension of a type no plugin defines (a plugin that is not installed) is left out, with a
  * warning naming it.
  *
  *   users-permissions' user + extension { attributes: { …, bio: { type: 'text' } } }
@@ -26,7 +27,7 @@ export function applyPluginExtensions(
     .filter((extension) => !known.has(extension.uid))
     .map(
       (extension) =>
-        `${extension.file} extends ${extension.uid}, a plugin content type Cairn does not serve (it serves Strapi's own plugins' types); the file is ignored`,
+        `${extension.file} extends ${extension.uid}, a content type no plugin of the project defines (is the plugin installed and enabled?); the file is ignored`,
     );
   return { contentTypes, warnings };
 }

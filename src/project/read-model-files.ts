@@ -103,13 +103,14 @@ export function readPluginExtensions(projectDir: string): PluginExtension[] {
 const CODE_FILE = /\.(js|cjs|mjs|ts)$/;
 
 /**
- * Custom code Strapi would execute and Cairn does not run yet: everything under
- * `src/extensions`, and the migrations of `database/migrations/` Strapi runs before it starts.
- * Controllers, services, routes, policies, middlewares, lifecycles and `src/index` run
- * (project-code/). Files Strapi's generators
- * wrote unchanged are left out: they do what Cairn does (generated-boilerplate.ts).
+ * Custom code Strapi would execute and Cairn does not run: the files under `src/extensions` of
+ * plugins whose extension does not run (one of a plugin Cairn serves without a plugin object, such
+ * as graphql), and the migrations of `database/migrations/` Strapi runs before it starts.
+ * Controllers, services, routes, policies, middlewares, lifecycles, `src/index`, plugins and the
+ * extensions of `extended` plugins run (project-code/). Files Strapi's generators wrote unchanged
+ * are left out: they do what Cairn does (generated-boilerplate.ts).
  */
-export function listIgnoredCodeFiles(projectDir: string): string[] {
+export function listIgnoredCodeFiles(projectDir: string, extended: readonly string[] = []): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     if (!existsSync(dir)) return;
@@ -120,8 +121,8 @@ export function listIgnoredCodeFiles(projectDir: string): string[] {
         found.push(relative(projectDir, path));
     }
   };
-  const src = join(projectDir, 'src');
-  walk(join(src, 'extensions'));
+  const extensions = join(projectDir, 'src', 'extensions');
+  for (const plugin of listDirs(extensions)) if (!extended.includes(plugin)) walk(join(extensions, plugin));
   walk(join(projectDir, 'database', 'migrations'));
   return found.sort();
 }

@@ -141,7 +141,7 @@ function customFieldType(
   if (type === undefined) {
     report(
       name,
-      `uses the custom field "${uid}", whose storage type Cairn does not know (Cairn does not run plugins); ` +
+      `uses the custom field "${uid}", whose storage type Cairn does not know (no plugin it runs registered it); ` +
         `declare it in config/custom-fields.js as { '${uid}': { type: '<type>' } } with the type the plugin registers ` +
         `(strapi.customFields.register; one of ${CUSTOM_FIELD_TYPES.join(', ')})`,
     );

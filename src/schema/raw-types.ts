@@ -28,7 +28,8 @@ export interface RawModelFile {
 export interface RawContentType {
   readonly uid: string;
   readonly file: string;
-  readonly origin: 'api' | 'builtin';
+  /** `api`: the project's `src/api`; `builtin`: Cairn's own (Strapi's plugins it serves); `plugin`: a plugin's server code. */
+  readonly origin: 'api' | 'builtin' | 'plugin';
   readonly definition: RawModelFile;
 }
 

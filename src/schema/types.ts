@@ -146,8 +146,11 @@ export interface ContentType extends ModelCommon {
   readonly draftAndPublish: boolean;
   readonly localized: boolean;
   readonly populateCreatorFields: boolean;
-  /** `api::<api>.<name>` for project types; `plugin::…`/`admin::…` for built-ins. */
-  readonly origin: 'api' | 'builtin';
+  /**
+   * `api` for project types (`api::<api>.<name>`); `builtin` for Cairn's own (`plugin::…`/`admin::…`);
+   * `plugin` for a plugin's server code (`plugin::<plugin>.<name>`: no REST routes of their own).
+   */
+  readonly origin: 'api' | 'builtin' | 'plugin';
   /** Table indexes the definition declares besides the ones every content type gets. */
   readonly indexes: readonly ModelIndex[];
 }
@@ -176,6 +179,8 @@ export interface Schema {
    * (`api::shop.shop.info`): roles, tokens and the permissions tree may name them.
    */
   readonly routeActions?: readonly string[];
+  /** Actions of the plugins Cairn serves whose routes the project's extensions removed: no longer permissions. */
+  readonly removedActions?: readonly string[];
 }
 
 /** Looks a model (content type or component) up by uid. */

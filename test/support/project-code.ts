@@ -14,12 +14,17 @@ export function shopCodeDir(language: CodeLanguage): string {
   return resolve(import.meta.dirname, `../fixtures/projects/shop-code-${language}`);
 }
 
+/** The plugin-code fixture's folder for `language`: a local plugin and plugin extensions laid over examples/blog. */
+export function pluginCodeDir(language: CodeLanguage): string {
+  return resolve(import.meta.dirname, `../fixtures/projects/plugin-code-${language}`);
+}
+
 /** The fixture's files (relative path → content), its README left out. */
 export function shopCodeFiles(language: CodeLanguage): Record<string, string> {
   return fixtureFiles(shopCodeDir(language));
 }
 
-/** A fixture project's files under test/fixtures/projects/<name> (relative path → content), its README left out. */
+/** The files of a fixture folder (relative path → content), its README left out. */
 export function fixtureFiles(root: string): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string) => {
@@ -73,9 +78,14 @@ export async function registerUser(server: TestServer, username: string, email: 
  * `files` laid over it (relative path → content). The caller removes it.
  */
 export function shopProjectDir(language: CodeLanguage, files: Readonly<Record<string, string>> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-shop-'));
+  return codeProjectDir({ ...shopCodeFiles(language), ...files });
+}
+
+/** A copy of examples/blog with `files` laid over it (relative path → content), for loadProject or `cairn start`. The caller removes it. */
+export function codeProjectDir(files: Readonly<Record<string, string>>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-code-'));
   cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (source) => !/[\\/](\.env|\.tmp)$/.test(source) });
-  for (const [file, content] of Object.entries({ ...shopCodeFiles(language), ...files })) {
+  for (const [file, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), content);
   }

@@ -27,7 +27,7 @@ export function cityPortalScenario(database: DatabaseKind): void {
     afterAll(() => project.server.close());
 
     it('starts cleanly with every type, component and the GraphQL endpoint', () => {
-      expectCleanStart(project, 0);
+      expectCleanStart(project, 0, ['publisher']);
       const { schema, config } = project.server.app.project;
       expect([...schema.contentTypes.values()].filter((t) => t.origin === 'api')).toHaveLength(21);
       expect(schema.components.size).toBe(84);

@@ -142,7 +142,7 @@ export function marketingSiteScenario(database: DatabaseKind): void {
     afterAll(() => project.server.close());
 
     it('starts cleanly, its populate middlewares among the project code it runs', () => {
-      expectCleanStart(project, 0);
+      expectCleanStart(project, 0, ['seo']);
     });
 
     it("sends config/middlewares.ts's security headers", async () => {

@@ -60,7 +60,7 @@ export function richTextStarterScenario(database: DatabaseKind): void {
     afterAll(() => project.server.close());
 
     it("starts unchanged, with the extended user schema laid over the plugin's", () => {
-      expectCleanStart(project, 0);
+      expectCleanStart(project, 0, ['ckeditor5', 'color-picker']);
       const attributes = project.server.app.project.schema.contentTypes.get(
         'plugin::users-permissions.user',
       )!.attributes;

@@ -67,10 +67,20 @@ export async function create(
 /** The start-up notice every fixture gets: none grants Public anything outside bootstrap code. */
 export const PUBLIC_NOTICE = 'the Public role holds no permission';
 
-/** A clean start: no error line, no warning, and `notices` notices besides the Public role's. */
-export function expectCleanStart(project: StartedProject, notices: number): void {
+/**
+ * A clean start: no error line, no warning but that each of `uninstalled` (plugins the fixture's
+ * config/plugins enables, not installed in it) does not run, and `notices` notices besides the
+ * Public role's.
+ */
+export function expectCleanStart(project: StartedProject, notices: number, uninstalled: readonly string[] = []): void {
   expect(project.errorLines()).toEqual([]);
-  expect(project.server.app.project.warnings).toEqual([]);
+  expect(project.server.app.project.warnings).toEqual(
+    uninstalled.map((name) =>
+      expect.stringMatching(
+        new RegExp(`^config/plugins enables the plugin ${name}, but .*: its server part does not run;`),
+      ),
+    ),
+  );
   expect(project.server.app.notices.filter((notice) => !notice.startsWith(PUBLIC_NOTICE))).toHaveLength(notices);
 }
 
