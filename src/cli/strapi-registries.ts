@@ -1,32 +1,11 @@
 import type { Project } from '../project/load-project.js';
+import { ADMIN_TYPES_LAST, PLUGIN_TYPES_FIRST } from '../schema/strapi-schema.js';
 
 /**
  * What Strapi 5.54 registers itself, in its order (`strapi content-types:list`, `policies:list`
  * and `middlewares:list` on a project without plugins of its own): plugins' first, then the
  * project's APIs, then the admin's.
  */
-const PLUGIN_CONTENT_TYPES = [
-  'plugin::upload.file',
-  'plugin::upload.folder',
-  'plugin::i18n.locale',
-  'plugin::content-releases.release',
-  'plugin::content-releases.release-action',
-  'plugin::review-workflows.workflow',
-  'plugin::review-workflows.workflow-stage',
-  'plugin::users-permissions.permission',
-  'plugin::users-permissions.role',
-  'plugin::users-permissions.user',
-];
-const ADMIN_CONTENT_TYPES = [
-  'admin::permission',
-  'admin::user',
-  'admin::role',
-  'admin::api-token',
-  'admin::api-token-permission',
-  'admin::transfer-token',
-  'admin::transfer-token-permission',
-  'admin::session',
-];
 const INTERNAL_MIDDLEWARES = [
   'strapi::compression',
   'strapi::cors',
@@ -55,9 +34,9 @@ const ADMIN_POLICIES = ['admin::isAuthenticatedAdmin', 'admin::hasPermissions', 
 /** Every content type uid in Strapi's registry order: plugins', the project's, the admin's (then any other). */
 export function contentTypeNames(project: Pick<Project, 'schema'>): string[] {
   const uids = [...project.schema.contentTypes.keys()];
-  const known = new Set([...PLUGIN_CONTENT_TYPES, ...ADMIN_CONTENT_TYPES]);
+  const known = new Set([...PLUGIN_TYPES_FIRST, ...ADMIN_TYPES_LAST]);
   const api = uids.filter((uid) => !known.has(uid));
-  return [...PLUGIN_CONTENT_TYPES, ...api, ...ADMIN_CONTENT_TYPES].filter((uid) => uids.includes(uid));
+  return [...PLUGIN_TYPES_FIRST, ...api, ...ADMIN_TYPES_LAST].filter((uid) => uids.includes(uid));
 }
 
 /** The project's own `global::` and `api::<api>.` names of one kind of code file. */

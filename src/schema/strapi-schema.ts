@@ -25,7 +25,7 @@ export interface StrapiSchemaRecord {
 }
 
 /** Where Strapi 5.54's registry lists the built-in content types: plugins before the project's, admin after. */
-const PLUGIN_TYPES_FIRST = [
+export const PLUGIN_TYPES_FIRST: readonly string[] = [
   'plugin::upload.file',
   'plugin::upload.folder',
   'plugin::i18n.locale',
@@ -37,7 +37,8 @@ const PLUGIN_TYPES_FIRST = [
   'plugin::users-permissions.role',
   'plugin::users-permissions.user',
 ];
-const ADMIN_TYPES_LAST = [
+/** Where Strapi 5.54's registry lists the admin's own content types: after the project's. */
+export const ADMIN_TYPES_LAST: readonly string[] = [
   'admin::permission',
   'admin::user',
   'admin::role',

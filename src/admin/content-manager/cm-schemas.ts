@@ -1,4 +1,5 @@
 import type { Schema } from '../../schema/types.js';
+import { ADMIN_TYPES_LAST, PLUGIN_TYPES_FIRST } from '../../schema/strapi-schema.js';
 import {
   buildStrapiModels,
   type ModelDefinitions,
@@ -35,30 +36,6 @@ export interface ContentManagerSchemas {
   readonly contentTypes: ReadonlyMap<string, CmModel>;
   readonly components: ReadonlyMap<string, CmModel>;
 }
-
-/** Where Strapi 5.54's registry lists the built-in content types: plugins before the project's, admin after. */
-const PLUGIN_TYPES_FIRST = [
-  'plugin::upload.file',
-  'plugin::upload.folder',
-  'plugin::i18n.locale',
-  'plugin::content-releases.release',
-  'plugin::content-releases.release-action',
-  'plugin::review-workflows.workflow',
-  'plugin::review-workflows.workflow-stage',
-  'plugin::users-permissions.permission',
-  'plugin::users-permissions.role',
-  'plugin::users-permissions.user',
-];
-const ADMIN_TYPES_LAST = [
-  'admin::permission',
-  'admin::user',
-  'admin::role',
-  'admin::api-token',
-  'admin::api-token-permission',
-  'admin::transfer-token',
-  'admin::transfer-token-permission',
-  'admin::session',
-];
 
 /**
  * Builds the content manager's view of the schema once, at start. Content types come in Strapi's
