@@ -3,7 +3,7 @@ import type { AdminAuth } from '../admin/admin-auth.js';
 import { isRecord } from '../core/is-record.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
 import { header } from '../http/http-types.js';
-import { principalOf, requestOf, setPrincipal, withPrincipal, type ProjectContext } from './koa-context.js';
+import { principalOf, requestOf, setPrincipal, withPrincipal, type ProjectContext } from './context-state.js';
 import type { Policy } from './code-registry.js';
 
 /**

@@ -7,7 +7,7 @@ import type { EmailTransport } from '../email/email-transport.js';
 import type { LocaleEntry } from '../i18n/locales.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
 import { issueTokens } from '../users-permissions/auth-tokens.js';
-import type { ProjectContext } from './koa-context.js';
+import type { ProjectContext } from './context-state.js';
 
 /**
  * The services Cairn offers for its own plugins, as Strapi's do: users-permissions `jwt` and `user`,

@@ -6,7 +6,7 @@ import { uploadRouteTable } from '../api/upload-routes.js';
 import { usersRouteTable } from '../api/users-routes.js';
 import { ProjectError } from '../core/errors.js';
 import { BUILTIN_CONTENT_TYPES } from '../schema/builtin-types.js';
-import type { ProjectContext } from './koa-context.js';
+import { answerWith, principalOf, requestOf, servedRouteOf, type ProjectContext } from './context-state.js';
 import type { LoadedPlugin, PluginServer } from './load-plugins.js';
 import type { ProjectRoute } from './project-routes.js';
 
@@ -71,14 +71,8 @@ export function createCairnPlugins(apiPrefix: string): CairnPlugins {
   const originals = new Map<string, OriginalRoute>();
   const defaults = new Map<string, unknown>();
 
-  // The Koa bridge, loaded once an action runs (a project with no code of its own never loads Koa).
-  let bridge: Promise<[typeof import('./koa-context.js'), typeof import('./koa-routes.js')]> | null = null;
   const defaultAction = (action: string) => async (ctx: ProjectContext) => {
     if (!byKey) throw new ProjectError(`${action} ran before the server was built`);
-    const [{ principalOf, requestOf, servedRouteOf }, { answerWith }] = await (bridge ??= Promise.all([
-      import('./koa-context.js'),
-      import('./koa-routes.js'),
-    ]));
     const route = byKey.get(servedRouteOf(ctx) ?? '') ?? byAction.get(action);
     if (!route) throw new ProjectError(`Cairn serves no route for ${action}`);
     answerWith(ctx, await route.handle(requestOf(ctx, ctx.params), principalOf(ctx)));

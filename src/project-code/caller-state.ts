@@ -3,7 +3,7 @@ import { getApiToken } from '../api-tokens/api-token-store.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { readUserDocument, userQuery, type AuthContext } from '../users-permissions/auth-context.js';
-import { withPrincipal } from './koa-context.js';
+import { withPrincipal } from './context-state.js';
 
 /**
  * `ctx.state.auth` and `ctx.state.user` as Strapi's content-API strategies leave them for

@@ -3,7 +3,7 @@ import type { AccessControl } from '../access/principal.js';
 import { ValidationError } from '../core/errors.js';
 import { isRecord } from '../core/is-record.js';
 import { getModel, type Schema } from '../schema/types.js';
-import { principalOfAuth } from './koa-context.js';
+import { principalOfAuth } from './context-state.js';
 import { sanitizeOutput } from './sanitize-output.js';
 
 /**

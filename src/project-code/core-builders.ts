@@ -7,7 +7,7 @@ import type { ContentType, Schema } from '../schema/types.js';
 import type { CodeObject, CodeRegistry } from './code-registry.js';
 import { createCoreController } from './core-controller.js';
 import { createCoreService } from './core-service.js';
-import { principalOf, requestOf } from './koa-context.js';
+import { principalOf, requestOf } from './context-state.js';
 import type { ProjectDocuments } from './project-documents.js';
 
 /** Services methods behind each core action: an override of one sends the action through the project's service. */

@@ -7,7 +7,7 @@ import { NotFoundError } from '../core/errors.js';
 import type { HttpResponse } from '../http/http-types.js';
 import { normalizeQuery } from '../query/normalize-query.js';
 import type { ContentType, Schema } from '../schema/types.js';
-import { principalOf, type ProjectContext } from './koa-context.js';
+import { principalOf, type ProjectContext } from './context-state.js';
 import { sanitizeOutput } from './sanitize-output.js';
 
 /** A core action Cairn serves itself: the content API's handler for `<uid>.<verb>`, as the REST route runs it. */

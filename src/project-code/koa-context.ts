@@ -3,28 +3,9 @@ import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import Koa, { type Context } from 'koa';
 import type { Principal } from '../access/principal.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
-import { requestWith, type HttpRequest, type HttpResponse } from '../http/http-types.js';
-import { queryCopy, sameQuery } from './query-copies.js';
-
-/** Where the bridge keeps the caller Cairn authenticated on a context (project code never sees it). */
-const PRINCIPAL = Symbol('cairn.principal');
-/** The request the context was made from, and its query as project code sees it: made on first read (queryCopy), or set by it. */
-const QUERY_SEEN = Symbol('cairn.querySeen');
-/** The route a project-code chain serves (`GET /api/users/me`). */
-const SERVED_ROUTE = Symbol('cairn.servedRoute');
-/** The caller behind a `ctx.state.auth` object (read back by `strapi.contentAPI.sanitize`). */
-const AUTH_PRINCIPAL = Symbol('cairn.authPrincipal');
-
-interface QuerySeen {
-  readonly request: HttpRequest;
-  /** What `ctx.query` is (undefined until first read or set). */
-  query: Record<string, unknown> | undefined;
-  /** The parse it was copied from. */
-  original: unknown;
-}
-
-/** A Koa context with what Strapi adds to it (`ctx.send`, `ctx.badRequest`, …). */
-export type ProjectContext = Context;
+import type { HttpRequest, HttpResponse } from '../http/http-types.js';
+import { attachRequest, querySeenOf, type ProjectContext } from './context-state.js';
+import { queryCopy } from './query-copies.js';
 
 /**
  * The Koa application whose contexts project code receives: Koa's own request, response and
@@ -77,8 +58,8 @@ export function createKoaApp(keys: readonly string[]): Koa {
   // query as Strapi parses it (qs), one object for the whole request, so a middleware's changes
   // reach the action.
   Object.defineProperty(app.request, 'query', {
-    get(this: Record<symbol, QuerySeen>) {
-      const seen = this[QUERY_SEEN]!;
+    get(this: object) {
+      const seen = querySeenOf(this);
       if (seen.query === undefined) {
         const { copy, original } = queryCopy(seen.request);
         seen.query = copy;
@@ -86,8 +67,8 @@ export function createKoaApp(keys: readonly string[]): Koa {
       }
       return seen.query;
     },
-    set(this: Record<symbol, QuerySeen>, value: Record<string, unknown>) {
-      this[QUERY_SEEN]!.query = value;
+    set(this: object, value: Record<string, unknown>) {
+      querySeenOf(this).query = value;
     },
     configurable: true,
   });
@@ -116,64 +97,11 @@ export function createContext(
   } as unknown as IncomingMessage;
   const res = new ResponseState() as unknown as ServerResponse;
   const ctx = app.createContext(req, res);
-  const seen: QuerySeen = { request, query: undefined, original: undefined };
-  (ctx.request as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] = seen;
+  attachRequest(ctx, request, principal);
   (ctx.request as { body?: unknown }).body = request.body;
   ctx.params = { ...params };
   (ctx.request as unknown as { params: unknown }).params = ctx.params;
-  (ctx as unknown as Record<symbol, unknown>)[PRINCIPAL] = principal;
   return ctx;
-}
-
-/** Records the caller Cairn authenticated for this context (the route's `authenticate` step). */
-export function setPrincipal(ctx: ProjectContext, principal: Principal): void {
-  (ctx as unknown as Record<symbol, unknown>)[PRINCIPAL] = principal;
-}
-
-/** Records the route this context is served by, as `METHOD path` with the route's full path. */
-export function setServedRoute(ctx: ProjectContext, key: string): void {
-  (ctx as unknown as Record<symbol, unknown>)[SERVED_ROUTE] = key;
-}
-
-/** The route this context is served by (`GET /api/users/me`), when a project-code chain set it. */
-export function servedRouteOf(ctx: ProjectContext): string | undefined {
-  return (ctx as unknown as Record<symbol, string | undefined>)[SERVED_ROUTE];
-}
-
-/** `auth` (a `ctx.state.auth` object) marked as standing for `principal`; the same object. */
-export function withPrincipal<T extends object>(auth: T, principal: Principal): T {
-  Object.defineProperty(auth, AUTH_PRINCIPAL, { value: principal, enumerable: false });
-  return auth;
-}
-
-/** The caller a `ctx.state.auth` object stands for, when Cairn made it. */
-export function principalOfAuth(auth: unknown): Principal | undefined {
-  return typeof auth === 'object' && auth !== null
-    ? (auth as Record<symbol, Principal | undefined>)[AUTH_PRINCIPAL]
-    : undefined;
-}
-
-/** The caller Cairn authenticated for this context. */
-export function principalOf(ctx: ProjectContext): Principal {
-  return (ctx as unknown as Record<symbol, Principal>)[PRINCIPAL] ?? { kind: 'public' };
-}
-
-/**
- * The HttpRequest of this context as project code left it: its query, body and the given params.
- * The raw query string is kept while the query is the one received (not read, or read and left
- * as it was), so its parse is shared with every other request of that string.
- */
-export function requestOf(ctx: ProjectContext, params: Readonly<Record<string, string>>): HttpRequest {
-  const seen = (ctx.request as unknown as Record<symbol, QuerySeen>)[QUERY_SEEN] as QuerySeen;
-  const { request } = seen;
-  const read = seen.query;
-  const unchanged = read === undefined || (seen.original !== undefined && sameQuery(read, seen.original));
-  return requestWith(request, {
-    params,
-    body: (ctx.request as { body?: unknown }).body,
-    rawQuery: unchanged ? request.rawQuery : undefined,
-    ...(read !== undefined && { query: read }),
-  });
 }
 
 /**

@@ -7,12 +7,10 @@ import { isRecord } from '../core/is-record.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
 import { requestWith, type HttpRequest, type HttpResponse, type Route } from '../http/http-types.js';
 import type { CodeRegistry } from './code-registry.js';
-import { createContext, headersOf, requestOf, responseOf, type ProjectContext } from './koa-context.js';
+import { answerOf, answerWith, requestOf, type ProjectContext } from './context-state.js';
+import { createContext, headersOf, responseOf } from './koa-context.js';
 import { readFormBody } from './multipart-body.js';
 import { projectFrame } from './unoffered-member.js';
-
-/** Where a Cairn route's own answer waits while the project's global middlewares run around it. */
-const ANSWER = Symbol('cairn.answer');
 
 /** The project's global middlewares (`config/middlewares`), split around Strapi's `strapi::errors`. */
 export interface GlobalMiddlewares {
@@ -110,7 +108,7 @@ export function createKoaRunner(
         });
         if (form) (ctx.request as { files?: unknown }).files = form.files;
         await composed(ctx);
-        const answer = (ctx as unknown as Record<symbol, HttpResponse | undefined>)[ANSWER];
+        const answer = answerOf(ctx as ProjectContext);
         if (answer && ctx.body === answer)
           return { ...answer, status: ctx.status, headers: { ...answer.headers, ...headersOf(ctx) } };
         return await responseOf(ctx);
@@ -131,21 +129,6 @@ export function createKoaRunner(
 function cairnRoute(route: Route): Middleware {
   return async (ctx) =>
     answerWith(ctx, await route.handle(requestOf(ctx as ProjectContext, ctx.params as Record<string, string>)));
-}
-
-/**
- * Puts one of Cairn's answers on a Koa context: its status and headers, and its body (kept whole
- * when it is a stream, a page or bytes: the runner answers it as it is once the chain has run).
- */
-export function answerWith(ctx: ProjectContext | Koa.Context, response: HttpResponse): void {
-  ctx.status = response.status;
-  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-  if (response.stream || response.html !== undefined || response.raw !== undefined) {
-    (ctx as unknown as Record<symbol, HttpResponse>)[ANSWER] = response;
-    ctx.body = response;
-    return;
-  }
-  if (response.body !== undefined) ctx.body = response.body;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RateLimitCounter } from '../users-permissions/rate-limiter.js';
 import type { CairnPlugins, CairnRouteMatch } from './cairn-plugins.js';
 import type { CodeRegistry } from './code-registry.js';
 import { runHook, type Hook } from './index-hooks.js';
-import { requestOf, type ProjectContext } from './koa-context.js';
+import { requestOf, type ProjectContext } from './context-state.js';
 import { inPlugin, type LoadedPlugin, type LoadedPlugins } from './load-plugins.js';
 import { pluginRouteTable } from './plugin-routes.js';
 import type { ProjectRoute } from './project-routes.js';

@@ -5,7 +5,7 @@ import { isRecord } from '../core/is-record.js';
 import { toErrorEnvelope } from '../http/error-envelope.js';
 import { adminPolicy, type AdminAuthenticate } from './admin-routes.js';
 import type { CodeRegistry, NameScope } from './code-registry.js';
-import { principalOf, setPrincipal, setServedRoute, type ProjectContext } from './koa-context.js';
+import { principalOf, setPrincipal, setServedRoute, type ProjectContext } from './context-state.js';
 import type { ProjectRoute } from './project-routes.js';
 
 /** What a project route's chain needs from the app. */
