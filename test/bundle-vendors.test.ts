@@ -34,8 +34,10 @@ describe('the built server loads its vendored packages when they are first neede
     // What a start reads and V8 holds: the bundle without them. Sucrase (~390 KB with its one
     // dependency) stays in the bundle on purpose: a TypeScript project's first start compiles its
     // files with it, and from the bundle's code cache it is ready at once, where its own script
-    // costs ~24 ms to compile on every such start (src/core/sucrase-transform.ts).
-    expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_700_000);
+    // costs ~24 ms to compile on every such start (src/core/sucrase-transform.ts). 2.72 MB on
+    // 2026-12-02, after plugins, extensions, admin conditions, read lifecycles and type generation
+    // (Cairn's own modules, run only when first imported: test/production-install.test.ts).
+    expect(statSync(join(ROOT, 'dist/cairn.cjs')).size).toBeLessThan(2_800_000);
   });
 
   it('GraphQL, an .mjs config file, an admin login, an upload and the commands work from the build', async () => {
