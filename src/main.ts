@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ApplicationError, ProjectError } from './core/errors.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
-import { startCommand } from './cli/start-command.js';
+import { startCommand, type ServerHooks } from './cli/start-command.js';
 import { TransferError } from './transfer/transfer-error.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -15,18 +15,7 @@ function version(): string {
 }
 
 /** What the caller of `main` may be told (bin/cairn.js saves the bundle's code cache then, load-bundle.ts). */
-export interface MainHooks {
-  /**
-   * Called once when a server (`start`, `develop`) has started: when it first has load, or a
-   * second after it listens when none comes. V8 runs with the flags it started with then.
-   */
-  readonly afterStart?: () => void;
-  /**
-   * Whether `afterStart` saves the code cache (this run had none): the server then first compiles
-   * what later starts may need that this one did not use (the TypeScript compiler).
-   */
-  readonly savesCompileCache?: boolean;
-}
+export type MainHooks = ServerHooks;
 
 /**
  * The `cairn` command line. Returns the exit code; a long-running `start` resolves once the

@@ -11,9 +11,17 @@ import { chooseLogFormat, createLogger } from './create-logger.js';
 import { startupSummary } from './startup-summary.js';
 import { growYoungGenerationWhenBusy, holdYoungGeneration } from './young-generation.js';
 
-/** What `start` and `develop` may be given by bin/cairn.js (see MainHooks in main.ts). */
+/** What `start` and `develop` may be given by bin/cairn.js (which saves the bundle's code cache, load-bundle.ts). */
 export interface ServerHooks {
+  /**
+   * Called once when a server (`start`, `develop`) has started: when it first has load, or a
+   * second after it listens when none comes. V8 runs with the flags it started with then.
+   */
   readonly afterStart?: () => void;
+  /**
+   * Whether `afterStart` saves the code cache (this run had none): the server then first compiles
+   * what later starts may need that this one did not use (the TypeScript compiler).
+   */
   readonly savesCompileCache?: boolean;
 }
 
