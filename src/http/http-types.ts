@@ -125,20 +125,10 @@ export function httpRequest(
  * so parsed) only if the new request's is, unless `fields` gives one.
  */
 export function requestWith(request: HttpRequest, fields: Partial<HttpRequest>): HttpRequest {
-  const has = (name: keyof HttpRequest) => Object.prototype.hasOwnProperty.call(fields, name);
-  const query = fields.query;
+  const { query, ...given } = fields;
+  const { method, path, params, rawQuery, body, headers, ip, secure, multipart } = request;
   return httpRequest(
-    {
-      method: has('method') ? (fields.method as string) : request.method,
-      path: has('path') ? (fields.path as string) : request.path,
-      params: has('params') ? (fields.params as HttpRequest['params']) : request.params,
-      rawQuery: has('rawQuery') ? fields.rawQuery : request.rawQuery,
-      body: has('body') ? fields.body : request.body,
-      headers: has('headers') ? (fields.headers as HttpRequest['headers']) : request.headers,
-      ip: has('ip') ? (fields.ip as string) : request.ip,
-      secure: has('secure') ? (fields.secure as boolean) : request.secure,
-      multipart: has('multipart') ? (fields.multipart as HttpRequest['multipart']) : request.multipart,
-    },
+    { method, path, params, rawQuery, body, headers, ip, secure, multipart, ...given },
     query !== undefined ? () => query : () => request.query,
   );
 }
